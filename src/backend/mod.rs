@@ -1,0 +1,304 @@
+//! Backends: one module per way of computing (CPU, CUDA, wgpu), each implementing the
+//! same small traits so the CLI, the bench harness and the app can drive any of them.
+//!
+//! - [`Backend`] opens problems on one device: a [`WaveSim`] (state that lives on the
+//!   device and is stepped in place) and Mandelbrot images.
+//! - [`BackendKind`] names the choices for the picker and the CLI.
+//! - [`open`] makes one; [`probe_all`] says which exist here and why others do not.
+
+pub mod cpu;
+pub mod cuda;
+pub mod wgpu;
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::wave::WaveParams;
+
+/// The ways wavebrot can compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
+pub enum BackendKind {
+    /// NVIDIA GPUs through CUDA (kernels compiled at run time with NVRTC).
+    Cuda,
+    /// Any GPU through wgpu compute shaders (Vulkan, Metal, DX12).
+    Wgpu,
+    /// All CPU cores (rayon).
+    Cpu,
+    /// One CPU thread: the reference every other backend is compared with.
+    #[value(name = "cpu1")]
+    Cpu1,
+}
+
+impl BackendKind {
+    /// Every kind, fastest first: the order `auto` tries them in.
+    pub const ALL: [Self; 4] = [Self::Cuda, Self::Wgpu, Self::Cpu, Self::Cpu1];
+
+    /// The name used on the command line and in JSON.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Cuda => "cuda",
+            Self::Wgpu => "wgpu",
+            Self::Cpu => "cpu",
+            Self::Cpu1 => "cpu1",
+        }
+    }
+
+    /// True for the GPU backends.
+    #[must_use]
+    pub fn is_gpu(self) -> bool {
+        matches!(self, Self::Cuda | Self::Wgpu)
+    }
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a backend choice on the command line may be: a kind or `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum, Default)]
+pub enum BackendChoice {
+    /// The fastest available: CUDA, then wgpu, then the CPU.
+    #[default]
+    Auto,
+    Cuda,
+    Wgpu,
+    Cpu,
+    #[value(name = "cpu1")]
+    Cpu1,
+}
+
+impl BackendChoice {
+    /// The kind asked for, or `None` for `auto`.
+    #[must_use]
+    pub fn kind(self) -> Option<BackendKind> {
+        match self {
+            Self::Auto => None,
+            Self::Cuda => Some(BackendKind::Cuda),
+            Self::Wgpu => Some(BackendKind::Wgpu),
+            Self::Cpu => Some(BackendKind::Cpu),
+            Self::Cpu1 => Some(BackendKind::Cpu1),
+        }
+    }
+}
+
+/// Where a measured time came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TimingSource {
+    /// CUDA events recorded on the stream around the kernels.
+    CudaEvents,
+    /// wgpu timestamp queries written by the GPU.
+    TimestampQueries,
+    /// The host's monotonic clock around the call (includes launch and sync overhead).
+    WallClock,
+}
+
+impl TimingSource {
+    /// Short label for tables and the timing panel.
+    #[must_use]
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::CudaEvents => "CUDA events",
+            Self::TimestampQueries => "GPU timestamps",
+            Self::WallClock => "wall clock",
+        }
+    }
+}
+
+/// The time one call took: always the wall time, and the device's own measure of
+/// its kernels where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Host wall time of the whole call (launches, synchronisation, copies it did).
+    pub wall: Duration,
+    /// Time of the kernels alone, measured on the device.
+    pub device: Option<Duration>,
+    /// Where `device` came from (`WallClock` when it is `None`).
+    pub source: TimingSource,
+}
+
+impl Timing {
+    /// A wall-clock-only timing.
+    #[must_use]
+    pub fn wall(wall: Duration) -> Self {
+        Self { wall, device: None, source: TimingSource::WallClock }
+    }
+
+    /// The device time where known, else the wall time.
+    #[must_use]
+    pub fn best(&self) -> Duration {
+        self.device.unwrap_or(self.wall)
+    }
+}
+
+/// Errors a backend can report. A missing GPU is [`BackendError::Unavailable`], an
+/// expected state that callers fall back from, never a panic.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    #[error("{kind} unavailable: {reason}")]
+    Unavailable { kind: BackendKind, reason: String },
+    #[error("out of memory on {kind}: {what} needs {needed_bytes} bytes, {available_bytes} available")]
+    OutOfMemory { kind: BackendKind, what: String, needed_bytes: u64, available_bytes: u64 },
+    #[error("{kind} kernel failed to compile:\n{log}")]
+    Compile { kind: BackendKind, log: String },
+    #[error("{kind}: {message}")]
+    Runtime { kind: BackendKind, message: String },
+    #[error("invalid problem: {0}")]
+    Invalid(String),
+}
+
+/// Facts about one backend's device, for `info` and the app.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    /// Human name of the device ("NVIDIA H100 80GB HBM3", "llvmpipe", "AMD EPYC ... (16 threads)").
+    pub name: String,
+    /// Further facts as `(label, value)` lines: compute capability, memory, driver...
+    pub details: Vec<(String, String)>,
+    /// Device memory that problems may use, where known.
+    pub memory_bytes: Option<u64>,
+    /// Peak memory bandwidth in GB/s where known or measured (for "share of peak").
+    pub peak_gbps: Option<f64>,
+}
+
+/// One wave problem living on a backend: two fields stepped in place.
+pub trait WaveSim: Send {
+    /// The problem being run.
+    fn params(&self) -> &WaveParams;
+
+    /// Time steps done since the start (the seed's `tstep` of the last step).
+    fn tstep(&self) -> u32;
+
+    /// Runs `tsteps` whole time steps: each sets the source, then `update(f, g)`, `update(g, f)`.
+    ///
+    /// # Errors
+    /// A device failure; the state is then unspecified but still safe to drop or reset.
+    fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError>;
+
+    /// Copies the field `f` (the seed's output) into `out` (`nx*ny` values).
+    ///
+    /// # Errors
+    /// A device failure.
+    fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError>;
+
+    /// Writes `f` through `hot` into `rgba` (`nx*ny*4` bytes, seed orientation). GPU
+    /// backends colour on the device and copy only the bytes.
+    ///
+    /// # Errors
+    /// A device failure.
+    fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError>;
+
+    /// Moves the source (takes effect from the next step).
+    ///
+    /// # Errors
+    /// A source outside the grid.
+    fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError>;
+
+    /// Changes the source frequency (takes effect from the next step).
+    fn set_freq(&mut self, freq: f64);
+
+    /// Zeroes both fields and the step counter.
+    ///
+    /// # Errors
+    /// A device failure.
+    fn reset(&mut self) -> Result<(), BackendError>;
+}
+
+/// One Mandelbrot image: counts and the iterations executed.
+#[derive(Clone, Copy, Debug)]
+pub struct MandelbrotRun {
+    /// Iterations executed over all pixels (`min(count + 1, iters)` each).
+    pub total_iters: u64,
+    pub timing: Timing,
+}
+
+/// One device that can run both demos.
+pub trait Backend: Send {
+    /// Which backend this is.
+    fn kind(&self) -> BackendKind;
+
+    /// The device it runs on.
+    fn device_info(&self) -> DeviceInfo;
+
+    /// Allocates a wave problem (zero fields). Refuses, without allocating, a problem
+    /// larger than the device's memory.
+    ///
+    /// # Errors
+    /// Invalid parameters, out of memory, or a device failure.
+    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError>;
+
+    /// Computes escape counts into `counts` (`width*height`, row 0 at `miny`).
+    ///
+    /// # Errors
+    /// Invalid parameters (a precision the device lacks), out of memory, or a device failure.
+    fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError>;
+}
+
+/// Opens the backend of `kind`.
+///
+/// # Errors
+/// [`BackendError::Unavailable`] with the reason when it cannot run here.
+pub fn open(kind: BackendKind) -> Result<Box<dyn Backend>, BackendError> {
+    match kind {
+        BackendKind::Cuda => cuda::open(),
+        BackendKind::Wgpu => wgpu::open(),
+        BackendKind::Cpu => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::All))),
+        BackendKind::Cpu1 => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::One))),
+    }
+}
+
+/// Opens what `choice` asks for; `auto` takes the first of CUDA, wgpu, CPU that opens and
+/// returns why the ones before it could not.
+///
+/// # Errors
+/// The reason the one named backend is unavailable.
+pub fn open_choice(choice: BackendChoice) -> Result<(Box<dyn Backend>, Vec<String>), BackendError> {
+    if let Some(kind) = choice.kind() {
+        return open(kind).map(|b| (b, Vec::new()));
+    }
+    let mut notes = Vec::new();
+    for kind in [BackendKind::Cuda, BackendKind::Wgpu] {
+        match open(kind) {
+            Ok(b) => return Ok((b, notes)),
+            Err(e) => notes.push(e.to_string()),
+        }
+    }
+    Ok((Box::new(cpu::CpuBackend::new(cpu::Threads::All)), notes))
+}
+
+/// Whether each backend can run here: its device, or the reason it cannot.
+#[must_use]
+pub fn probe_all() -> Vec<(BackendKind, Result<DeviceInfo, String>)> {
+    BackendKind::ALL
+        .iter()
+        .map(|&k| {
+            let probe = open(k).map(|b| b.device_info()).map_err(|e| match e {
+                BackendError::Unavailable { reason, .. } => reason,
+                other => other.to_string(),
+            });
+            (k, probe)
+        })
+        .collect()
+}
+
+/// Refuses a problem of `needed_bytes` on a device with `available_bytes`.
+///
+/// # Errors
+/// [`BackendError::OutOfMemory`] when it does not fit.
+pub fn check_fits(
+    kind: BackendKind,
+    what: &str,
+    needed_bytes: u64,
+    available_bytes: Option<u64>,
+) -> Result<(), BackendError> {
+    match available_bytes {
+        Some(available_bytes) if needed_bytes > available_bytes => {
+            Err(BackendError::OutOfMemory { kind, what: what.to_owned(), needed_bytes, available_bytes })
+        }
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,354 @@
+//! The command line: clap definitions and what each subcommand does.
+//!
+//! Exit status: 0 success; 1 a runtime failure or a `verify` mismatch; 2 a usage error,
+//! always with one line naming the bad value.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand};
+
+use crate::backend::{self, BackendChoice, BackendKind};
+use crate::bench::{self, Suite};
+use crate::output;
+use crate::progress::Progress;
+use crate::sim::colormap;
+use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
+
+/// Watch a GPU work: a 2D wave simulation and the Mandelbrot set on CUDA, wgpu and the CPU.
+#[derive(Debug, Parser)]
+#[command(name = "wavebrot", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Open the app (the default).
+    Gui(GuiArgs),
+    /// Compute one problem and write it as PNG and/or .npy.
+    #[command(subcommand)]
+    Render(Render),
+    /// Time every backend on the seed problems and larger ones, side by side.
+    Bench(BenchArgs),
+    /// Check every available backend against the CPU reference.
+    Verify(VerifyArgs),
+    /// Show the backends found, their devices and limits, and why any is missing.
+    Info,
+}
+
+/// Which demo the app opens on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize, Default)]
+pub enum Demo {
+    #[default]
+    Wave,
+    Mandelbrot,
+}
+
+#[derive(Debug, Args, Default, Clone)]
+pub struct GuiArgs {
+    /// Backend to start on.
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendChoice>,
+    /// View to start on.
+    #[arg(long, value_enum)]
+    pub demo: Option<Demo>,
+    /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Render {
+    /// The seed's wave2d: a sine source in the middle of an nx x ny grid, run for tmax steps.
+    #[command(allow_negative_numbers = true)]
+    Wave(RenderWave),
+    /// The seed's Mandelbrot image.
+    #[command(allow_negative_numbers = true)]
+    Mandelbrot(RenderMandelbrot),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderWave {
+    /// Cells along i (picture width).
+    #[arg(long, default_value_t = 1000, value_parser = grid_side)]
+    pub nx: usize,
+    /// Cells along j (picture height).
+    #[arg(long, default_value_t = 800, value_parser = grid_side)]
+    pub ny: usize,
+    /// Time steps (each is two updates).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    pub tmax: u32,
+    /// Source frequency: the source is sin(freq * tstep).
+    #[arg(long, default_value_t = DEFAULT_FREQ, value_parser = positive_f64)]
+    pub freq: f64,
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Write f after the last step through `hot` (vmin -0.1, vmax 0.1) as PNG.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Write f after the last step as .npy (<f4, shape (nx, ny)).
+    #[arg(long, value_name = "FILE")]
+    pub npy: Option<PathBuf>,
+    /// Write a numbered PNG (wave2d_010.png, ...) every --every steps into DIR.
+    #[arg(long, value_name = "DIR", requires = "every")]
+    pub frames_dir: Option<PathBuf>,
+    /// Steps between frames written to --frames-dir.
+    #[arg(long, value_name = "N", requires = "frames_dir", value_parser = clap::value_parser!(u32).range(1..))]
+    pub every: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderMandelbrot {
+    #[arg(long, default_value_t = 1536, value_parser = image_side)]
+    pub width: usize,
+    #[arg(long, default_value_t = 1024, value_parser = image_side)]
+    pub height: usize,
+    /// Maximum iterations per pixel.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
+    pub iters: u32,
+    /// The region shown: MINX,MAXX,MINY,MAXY.
+    #[arg(long, default_value = "-2,1,-1,1", allow_hyphen_values = true, value_parser = parse_bounds)]
+    pub bounds: Bounds,
+    #[arg(long, value_enum, default_value_t = Precision::F64)]
+    pub precision: Precision,
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Write the counts through `hot` (0..iters), imaginary axis up, as PNG.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
+    #[arg(long, value_name = "FILE")]
+    pub npy: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Which kernels to time.
+    #[arg(value_enum, default_value_t = Suite::All)]
+    pub suite: Suite,
+    /// Backends to time (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+    /// Also write the records as a JSON array to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Smaller sizes and fewer repeats.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Backends to check (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+}
+
+/// A grid side: an integer of at least 3.
+fn grid_side(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("'{s}' is not a whole number of cells"))?;
+    if n < 3 {
+        return Err(format!("{n} is too small: a grid needs at least 3 cells a side"));
+    }
+    Ok(n)
+}
+
+/// An image side: an integer of at least 1.
+fn image_side(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("'{s}' is not a whole number of pixels"))?;
+    if n == 0 {
+        return Err("an image needs at least 1 pixel a side".to_owned());
+    }
+    Ok(n)
+}
+
+/// A finite number above zero.
+fn positive_f64(s: &str) -> Result<f64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("{s} must be a finite number > 0"));
+    }
+    Ok(v)
+}
+
+fn parse_bounds(s: &str) -> Result<Bounds, String> {
+    s.parse()
+}
+
+/// Parses the arguments and runs; the process exit status.
+#[must_use]
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            // One line naming the bad value, without clap's usage block.
+            let text = e.render().to_string();
+            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: invalid arguments");
+            eprintln!("{first}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}", format_chain(&e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `a: b: c` for an error and its causes, on one line unless a cause is multi-line (a compile log).
+fn format_chain(e: &anyhow::Error) -> String {
+    e.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command.unwrap_or(Command::Gui(GuiArgs::default())) {
+        Command::Gui(args) => crate::app::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Render(Render::Wave(args)) => render_wave(&args).map(|()| ExitCode::SUCCESS),
+        Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
+        Command::Bench(args) => bench::run_bench(args.suite, &args.backend, args.json.as_deref(), args.quick),
+        Command::Verify(args) => bench::run_verify(&args.backend),
+        Command::Info => {
+            info();
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Opens the backend asked for and says on stderr why `auto` skipped faster ones.
+fn open_backend(choice: BackendChoice) -> Result<Box<dyn backend::Backend>> {
+    let (b, notes) = backend::open_choice(choice)?;
+    for n in notes {
+        eprintln!("note: {n}; using the next backend");
+    }
+    eprintln!("backend: {} on {}", b.kind(), b.device_info().name);
+    Ok(b)
+}
+
+fn render_wave(a: &RenderWave) -> Result<()> {
+    let params = WaveParams::new(a.nx, a.ny, a.freq);
+    for path in a.png.iter().chain(&a.npy) {
+        output::check_writable(path)?;
+    }
+    let b = open_backend(a.backend)?;
+    let mut sim = b.new_wave(&params)?;
+    let (nx, ny) = (a.nx, a.ny);
+    if let Some(dir) = &a.frames_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let every = a.every.unwrap_or(a.tmax);
+    let progress = Progress::new(u64::from(a.tmax), "wave");
+    let mut rgba = Vec::new();
+    let start = std::time::Instant::now();
+    let mut done = 0;
+    let chunk = every.min((a.tmax / 50).max(1)).max(1);
+    while done < a.tmax {
+        let n = chunk.min(a.tmax - done).min(every - done % every);
+        sim.advance(n)?;
+        done += n;
+        progress.set(u64::from(done));
+        if let Some(dir) = &a.frames_dir
+            && done % every == 0
+        {
+            rgba.resize(nx * ny * 4, 0);
+            sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+            output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+        }
+    }
+    let mut f = vec![0.0f32; nx * ny];
+    sim.read_field(&mut f)?;
+    let elapsed = start.elapsed();
+    progress.finish();
+    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, incl. final copy)", a.tmax, elapsed.as_secs_f64(), b.kind());
+    if let Some(path) = &a.png {
+        output::write_wave_png(path, &f, nx, ny, -0.1, 0.1)?;
+    }
+    if let Some(path) = &a.npy {
+        output::write_npy(path, &f, &[nx as u64, ny as u64])?;
+    }
+    Ok(())
+}
+
+fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
+    let params =
+        MandelbrotParams { width: a.width, height: a.height, iters: a.iters, bounds: a.bounds, precision: a.precision };
+    if let Err(e) = params.validate() {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    for path in a.png.iter().chain(&a.npy) {
+        output::check_writable(path)?;
+    }
+    let mut b = open_backend(a.backend)?;
+    let (_, avail, _) = backend::cpu::host_facts();
+    backend::check_fits(BackendKind::Cpu, "the counts and picture", params.pixels() as u64 * 8, avail)?;
+    let mut counts = vec![0i32; params.pixels()];
+    let progress = Progress::spinner("mandelbrot");
+    let run = b.mandelbrot(&params, &mut counts)?;
+    progress.finish();
+    let secs = run.timing.wall.as_secs_f64();
+    eprintln!(
+        "{}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
+        a.width,
+        a.height,
+        a.iters,
+        a.precision.name(),
+        secs * 1e3,
+        run.total_iters as f64 / secs / 1e9,
+        b.kind()
+    );
+    if params.precision_exhausted() {
+        eprintln!("note: the pixels are smaller than {} can resolve here; try --precision f64", a.precision.name());
+    }
+    if let Some(path) = &a.png {
+        let mut rgba = vec![0u8; params.pixels() * 4];
+        colormap::mandelbrot_rgba(&counts, a.width, a.height, a.iters, &mut rgba);
+        output::write_png(path, &rgba, a.width, a.height)?;
+    }
+    if let Some(path) = &a.npy {
+        output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wavebrot info`: every backend, its device or the reason it is missing.
+fn info() {
+    println!("wavebrot {}", env!("CARGO_PKG_VERSION"));
+    for (kind, probe) in backend::probe_all() {
+        match probe {
+            Ok(d) => {
+                println!("{kind:5}  available: {}", d.name);
+                for (k, v) in &d.details {
+                    println!("       {k}: {v}");
+                }
+            }
+            Err(why) => println!("{kind:5}  unavailable: {why}"),
+        }
+    }
+    match backend::open_choice(BackendChoice::Auto) {
+        Ok((b, _)) => println!("auto   uses: {}", b.kind()),
+        Err(e) => println!("auto   fails: {e}"),
+    }
+}

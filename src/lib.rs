@@ -1,0 +1,12 @@
+//! wavebrot: watch a GPU work. A 2D wave simulation and the Mandelbrot set on CUDA,
+//! wgpu and the CPU, drawn through matplotlib's `hot`, timed side by side.
+//!
+//! `ARCHITECTURE.md` maps the folders.
+
+pub mod app;
+pub mod backend;
+pub mod bench;
+pub mod cli;
+pub mod output;
+pub mod progress;
+pub mod sim;

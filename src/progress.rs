@@ -1,0 +1,41 @@
+//! Progress bars for long renders and benches: drawn on a terminal, silent when piped.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A progress bar on stderr that hides itself when stderr is not a terminal.
+pub struct Progress(ProgressBar);
+
+impl Progress {
+    /// A bar of `len` steps labelled `what`.
+    #[must_use]
+    pub fn new(len: u64, what: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} {elapsed_precise} eta {eta}")
+        {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(what.to_owned());
+        Self(bar)
+    }
+
+    /// A spinner for work of unknown length.
+    #[must_use]
+    pub fn spinner(what: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_message(what.to_owned());
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        Self(bar)
+    }
+
+    pub fn set(&self, pos: u64) {
+        self.0.set_position(pos);
+    }
+
+    pub fn set_message(&self, msg: String) {
+        self.0.set_message(msg);
+    }
+
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}

@@ -1,0 +1,287 @@
+//! The Mandelbrot escape count exactly as the seed's Numba kernel computes it.
+//!
+//! For an image of `height x width`, `px = (maxx-minx)/width`, `py = (maxy-miny)/height`,
+//! pixel `(row y, col x)` has `c = (minx + x*px) + i*(miny + y*py)`; `z0 = 0`,
+//! `z_{k+1} = z_k^2 + c`; the count is the first `k` in `0..iters` with `|z_{k+1}|^2 >= 4`,
+//! else `iters`. Row 0 is at `miny`.
+
+use serde::{Deserialize, Serialize};
+
+/// Floating-point precision of a Mandelbrot computation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Precision {
+    /// Single precision: fast on every GPU, runs out near a zoom of 1e5.
+    F32,
+    /// Double precision: exact counts on the CPU, runs out near a zoom of 1e13.
+    F64,
+}
+
+impl Precision {
+    /// `"f32"` or `"f64"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::F64 => "f64",
+        }
+    }
+
+    /// Relative pixel size under which this precision can no longer tell neighbours apart.
+    #[must_use]
+    pub fn resolution_limit(self) -> f64 {
+        match self {
+            Self::F32 => 2.0 * f64::from(f32::EPSILON),
+            Self::F64 => 2.0 * f64::EPSILON,
+        }
+    }
+}
+
+/// The region of the complex plane shown: `[minx, maxx] x [miny, maxy]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    pub minx: f64,
+    pub maxx: f64,
+    pub miny: f64,
+    pub maxy: f64,
+}
+
+impl Bounds {
+    /// The seed's view, `[-2, 1] x [-1, 1]`.
+    pub const SEED: Self = Self { minx: -2.0, maxx: 1.0, miny: -1.0, maxy: 1.0 };
+
+    /// Checks that every value is finite and each min is below its max.
+    ///
+    /// # Errors
+    /// A message naming the bad bound.
+    pub fn validate(&self) -> Result<(), String> {
+        let all = [self.minx, self.maxx, self.miny, self.maxy];
+        if let Some(v) = all.iter().find(|v| !v.is_finite()) {
+            return Err(format!("bound {v} is not a finite number"));
+        }
+        if self.minx >= self.maxx {
+            return Err(format!("minx {} must be below maxx {}", self.minx, self.maxx));
+        }
+        if self.miny >= self.maxy {
+            return Err(format!("miny {} must be below maxy {}", self.miny, self.maxy));
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Bounds {
+    type Err = String;
+
+    /// Parses `MINX,MAXX,MINY,MAXY`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        if parts.len() != 4 {
+            return Err(format!("'{s}' has {} values; expected 4: MINX,MAXX,MINY,MAXY", parts.len()));
+        }
+        let mut v = [0.0f64; 4];
+        for (slot, part) in v.iter_mut().zip(&parts) {
+            *slot = part.parse().map_err(|_| format!("'{part}' in '{s}' is not a number"))?;
+        }
+        let b = Self { minx: v[0], maxx: v[1], miny: v[2], maxy: v[3] };
+        b.validate()?;
+        Ok(b)
+    }
+}
+
+/// Everything that defines one Mandelbrot image.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MandelbrotParams {
+    pub width: usize,
+    pub height: usize,
+    pub iters: u32,
+    pub bounds: Bounds,
+    pub precision: Precision,
+}
+
+impl MandelbrotParams {
+    /// The seed's image: 1536 x 1024, 20 iterations, `[-2, 1] x [-1, 1]`, `f64`.
+    pub const SEED: Self =
+        Self { width: 1536, height: 1024, iters: 20, bounds: Bounds::SEED, precision: Precision::F64 };
+
+    /// Pixels in the image.
+    #[must_use]
+    pub fn pixels(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// `(px, py)`: the pixel size in `f64`, as the seed computes it.
+    #[must_use]
+    pub fn pixel_size(&self) -> (f64, f64) {
+        let b = &self.bounds;
+        ((b.maxx - b.minx) / self.width as f64, (b.maxy - b.miny) / self.height as f64)
+    }
+
+    /// True when the pixel size is below what `precision` can resolve at this view.
+    #[must_use]
+    pub fn precision_exhausted(&self) -> bool {
+        let (px, py) = self.pixel_size();
+        let b = &self.bounds;
+        let scale = b.minx.abs().max(b.maxx.abs()).max(b.miny.abs()).max(b.maxy.abs()).max(1e-300);
+        px.min(py) / scale < self.precision.resolution_limit() * 4.0
+    }
+
+    /// Checks sizes, iterations and bounds.
+    ///
+    /// # Errors
+    /// A message naming the bad value.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.width == 0 || self.height == 0 {
+            return Err(format!("image {}x{} must have at least 1 pixel a side", self.width, self.height));
+        }
+        if self.width.checked_mul(self.height).and_then(|p| p.checked_mul(8)).is_none() {
+            return Err(format!("image {}x{} is too large to address", self.width, self.height));
+        }
+        if self.iters == 0 || self.iters > i32::MAX as u32 {
+            return Err(format!("iterations {} must be in 1..={}", self.iters, i32::MAX));
+        }
+        self.bounds.validate()
+    }
+}
+
+/// Escape count of one point in `f64`, in the seed's order of operations.
+#[inline]
+#[must_use]
+pub fn escape_count_f64(cr: f64, ci: f64, iters: u32) -> u32 {
+    let (mut zr, mut zi) = (0.0f64, 0.0f64);
+    for k in 0..iters {
+        // (zr + i zi)^2 + c, as numpy/Numba multiply complex numbers.
+        let nr = zr * zr - zi * zi + cr;
+        let ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        if zr * zr + zi * zi >= 4.0 {
+            return k;
+        }
+    }
+    iters
+}
+
+/// Escape count of one point in `f32` (the point itself is computed in `f64`, then rounded).
+#[inline]
+#[must_use]
+pub fn escape_count_f32(cr: f32, ci: f32, iters: u32) -> u32 {
+    let (mut zr, mut zi) = (0.0f32, 0.0f32);
+    for k in 0..iters {
+        let nr = zr * zr - zi * zi + cr;
+        let ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        if zr * zr + zi * zi >= 4.0 {
+            return k;
+        }
+    }
+    iters
+}
+
+/// Iterations actually executed for a pixel whose count is `count`
+/// (`count + 1` when it escaped, `iters` when it did not), as the peers count them.
+#[inline]
+#[must_use]
+pub fn iterations_executed(count: u32, iters: u32) -> u64 {
+    u64::from((count + 1).min(iters))
+}
+
+/// Computes row `y` of the image into `row` (length `width`) and returns the iterations executed.
+pub fn mandelbrot_row(p: &MandelbrotParams, y: usize, row: &mut [i32]) -> u64 {
+    let (px, py) = p.pixel_size();
+    let b = &p.bounds;
+    let ci = b.miny + y as f64 * py;
+    let mut total = 0u64;
+    for (x, out) in row.iter_mut().enumerate() {
+        let cr = b.minx + x as f64 * px;
+        let count = match p.precision {
+            Precision::F64 => escape_count_f64(cr, ci, p.iters),
+            Precision::F32 => escape_count_f32(cr as f32, ci as f32, p.iters),
+        };
+        total += iterations_executed(count, p.iters);
+        *out = count as i32;
+    }
+    total
+}
+
+/// The single-thread reference: counts for the whole image, row 0 at `miny`.
+#[must_use]
+pub fn reference(p: &MandelbrotParams) -> (Vec<i32>, u64) {
+    let mut counts = vec![0i32; p.pixels()];
+    let mut total = 0;
+    for (y, row) in counts.chunks_exact_mut(p.width).enumerate() {
+        total += mandelbrot_row(p, y, row);
+    }
+    (counts, total)
+}
+
+/// Fraction of pixels whose counts differ.
+#[must_use]
+pub fn mismatch_frac(a: &[i32], b: &[i32]) -> f64 {
+    if a.is_empty() {
+        return 0.0;
+    }
+    let bad = a.iter().zip(b).filter(|(x, y)| x != y).count() + a.len().abs_diff(b.len());
+    bad as f64 / a.len() as f64
+}
+
+/// Largest share of pixels a GPU may count differently from the CPU reference.
+#[must_use]
+pub fn mismatch_tolerance(precision: Precision) -> f64 {
+    match precision {
+        Precision::F64 => 1e-4,
+        Precision::F32 => 1e-2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_points() {
+        // Inside the main cardioid and the period-2 bulb: never escapes.
+        assert_eq!(escape_count_f64(0.0, 0.0, 1000), 1000);
+        assert_eq!(escape_count_f64(-0.1, 0.1, 1000), 1000);
+        assert_eq!(escape_count_f64(-1.0, 0.0, 1000), 1000);
+        // c = 1: z = 1, 2 (|z|^2 = 4 >= 4) escapes at k = 1.
+        assert_eq!(escape_count_f64(1.0, 0.0, 100), 1);
+        // c = 2: z1 = 2, |z1|^2 = 4 escapes at k = 0.
+        assert_eq!(escape_count_f64(2.0, 0.0, 100), 0);
+        // c = -2 is on the boundary and stays at z = 2: |z|^2 = 4 escapes at k = 0.
+        assert_eq!(escape_count_f64(-2.0, 0.0, 100), 0);
+        // c = i: z = i, -1+i, -i, -1+i, ... bounded.
+        assert_eq!(escape_count_f64(0.0, 1.0, 500), 500);
+        assert_eq!(escape_count_f32(0.0, 1.0, 500), 500);
+        assert_eq!(escape_count_f32(1.0, 0.0, 100), 1);
+    }
+
+    #[test]
+    fn iterations_executed_counts_like_the_peers() {
+        assert_eq!(iterations_executed(0, 20), 1);
+        assert_eq!(iterations_executed(19, 20), 20);
+        assert_eq!(iterations_executed(20, 20), 20);
+    }
+
+    #[test]
+    fn bounds_parse_and_reject() {
+        let b: Bounds = "-2,1,-1,1".parse().unwrap();
+        assert_eq!(b, Bounds::SEED);
+        assert!("1,-2,-1,1".parse::<Bounds>().unwrap_err().contains("minx"));
+        assert!("-2,1,-1".parse::<Bounds>().unwrap_err().contains("3 values"));
+        assert!("-2,1,x,1".parse::<Bounds>().unwrap_err().contains("'x'"));
+        assert!("-2,1,-1,inf".parse::<Bounds>().unwrap_err().contains("inf"));
+    }
+
+    #[test]
+    fn reference_is_symmetric_about_the_real_axis() {
+        // Pixel sizes that are powers of two make rows y and height-y exact mirror points.
+        let p = MandelbrotParams { width: 48, height: 32, iters: 50, ..MandelbrotParams::SEED };
+        let (c, total) = reference(&p);
+        for y in 1..p.height {
+            for x in 0..p.width {
+                assert_eq!(c[y * p.width + x], c[(p.height - y) * p.width + x], "row {y} col {x}");
+            }
+        }
+        assert!(total >= p.pixels() as u64);
+    }
+}

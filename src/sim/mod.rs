@@ -1,0 +1,10 @@
+//! The math of wavebrot, free of any backend: the exact wave rule, the exact
+//! Mandelbrot escape-count rule and matplotlib's `hot` colormap.
+//!
+//! Every backend (CPU, CUDA, wgpu) is checked against the reference functions
+//! here, and these are checked against the seed's numpy program
+//! (`tests/data/`, made by `tools/make_golden.py`).
+
+pub mod colormap;
+pub mod mandelbrot;
+pub mod wave;
