@@ -212,6 +212,10 @@ impl WaveSim for CpuWave {
         self.tstep = 0;
         Ok(())
     }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 #[cfg(test)]

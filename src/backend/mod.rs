@@ -206,6 +206,10 @@ pub trait WaveSim: Send {
     /// # Errors
     /// A device failure.
     fn reset(&mut self) -> Result<(), BackendError>;
+
+    /// The concrete type, for callers that use a backend's own extras (the app draws a
+    /// wgpu field straight from the GPU without a copy to the host).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// One Mandelbrot image: counts and the iterations executed.

@@ -180,12 +180,14 @@ mod tests {
             assert_eq!(f[(nx - 1) * ny + j], 0.0);
         }
         // A centred source on a square odd grid: mirror in i, in j and the transpose.
+        // Mirroring i swaps `up` and `down`, whose sum comes first and is commutative, so
+        // that symmetry is exact; the others reorder the sum and agree to rounding.
         for i in 0..nx {
             for j in 0..ny {
                 let v = f[i * ny + j];
                 assert_eq!(v, f[(nx - 1 - i) * ny + j], "mirror i at ({i},{j})");
-                assert_eq!(v, f[i * ny + (ny - 1 - j)], "mirror j at ({i},{j})");
-                assert_eq!(v, f[j * ny + i], "transpose at ({i},{j})");
+                assert!((v - f[i * ny + (ny - 1 - j)]).abs() < 1e-5, "mirror j at ({i},{j})");
+                assert!((v - f[j * ny + i]).abs() < 1e-5, "transpose at ({i},{j})");
             }
         }
         assert!(f.iter().any(|&v| v != 0.0), "the wave must have left the source");
