@@ -1,11 +1,666 @@
-//! The eframe desktop app (issue 5): not built yet.
+//! The eframe desktop app: a live wave view and a Mandelbrot explorer, a backend picker and a
+//! live CPU-vs-active-backend timing panel.
+//!
+//! The UI thread only draws and sends [`worker::Command`]s: the active backend runs on the
+//! `wavebrot-sim` thread ([`worker::Worker`]) and the CPU comparison on `wavebrot-cpu-compare`
+//! ([`worker::CpuCompare`]), so the window stays responsive whatever a backend does.
+//!
+//! - [`wave_view`]: wave settings, controls and the field with click-to-move-source.
+//! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
+//! - [`timing_panel`]: measurements and their plot.
+//! - [`controls`]: backend picker and colour bar.
 
-use crate::cli::GuiArgs;
+pub mod controls;
+pub mod mandelbrot_view;
+pub mod timing_panel;
+pub mod wave_view;
+pub mod worker;
 
-/// Opens the app window.
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+
+use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
+use crate::cli::{Demo, GuiArgs};
+use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::wave::WaveParams;
+
+use controls::Probes;
+use mandelbrot_view::MandelView;
+use timing_panel::TimingStats;
+use wave_view::WaveSettings;
+use worker::{Command, CompareJob, CpuCompare, FrameSource, Msg, Worker, WorkerInit};
+
+/// Everything the user set; saved between runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub view: Demo,
+    pub backend: BackendChoice,
+    pub wave: WaveSettings,
+    pub mandelbrot: MandelView,
+    /// Run the CPU comparison.
+    pub cpu_compare: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            view: Demo::Wave,
+            backend: BackendChoice::Auto,
+            wave: WaveSettings::default(),
+            mandelbrot: MandelView::default(),
+            cpu_compare: true,
+        }
+    }
+}
+
+/// How the app was started.
+#[derive(Clone, Debug, Default)]
+pub struct StartOptions {
+    /// Ignore saved settings and do not save (screenshots, tests).
+    pub ephemeral: bool,
+    /// Hide every timing number and the plot (snapshot tests).
+    pub freeze_timings: bool,
+    /// Take a screenshot to this file after `frames` frames, then quit.
+    pub screenshot: Option<(PathBuf, u32)>,
+    /// Where a screenshot's outcome is reported.
+    pub outcome: Option<Arc<Mutex<Option<Result<(), String>>>>>,
+}
+
+/// A displayed picture and its size.
+struct Shown {
+    texture: egui::TextureHandle,
+    size: (usize, usize),
+}
+
+/// The app.
+pub struct WavebrotApp {
+    settings: Settings,
+    start: StartOptions,
+    worker: Worker,
+    compare: Option<CpuCompare>,
+    compare_job: CompareJob,
+    compare_kind: BackendKind,
+    probes: Probes,
+    active: Option<(BackendKind, DeviceInfo)>,
+    notes: Vec<String>,
+    message: Option<(String, Instant)>,
+    wave_tex: Option<Shown>,
+    wave_running: Option<(WaveParams, u32)>,
+    grid: (usize, usize),
+    mandel_tex: Option<Shown>,
+    mandel_shown: Option<MandelbrotParams>,
+    mandel_sent: Option<MandelbrotParams>,
+    timing: TimingStats,
+    frames: u64,
+    content_frames: u64,
+    ping: u64,
+    screenshot_rx: Option<Receiver<Arc<egui::ColorImage>>>,
+    screenshot_tx: Sender<Arc<egui::ColorImage>>,
+    screenshot_requested: bool,
+    /// eframe's wgpu device, queue and renderer: where wgpu's zero-copy frames will be registered.
+    render_state: Option<egui_wgpu::RenderState>,
+}
+
+impl WavebrotApp {
+    /// The app as `wavebrot` opens it.
+    ///
+    /// # Errors
+    /// A thread could not be started.
+    pub fn new(cc: &eframe::CreationContext<'_>, args: &GuiArgs, start: StartOptions) -> anyhow::Result<Self> {
+        let mut settings: Settings = if start.ephemeral {
+            Settings::default()
+        } else {
+            cc.storage.and_then(|s| eframe::get_value(s, eframe::APP_KEY)).unwrap_or_default()
+        };
+        if let Some(b) = args.backend {
+            settings.backend = b;
+        }
+        if let Some(d) = args.demo {
+            settings.view = d;
+        }
+        let probes = crate::backend::probe_all();
+        Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())
+    }
+
+    /// The app on the CPU backend with a small grid, paused, timing numbers hidden and
+    /// nothing saved: for tests. Call [`Self::sync`] to wait for the worker.
+    ///
+    /// # Errors
+    /// A thread could not be started.
+    pub fn new_for_test(cc: &eframe::CreationContext<'_>, view: Demo) -> anyhow::Result<Self> {
+        let settings = Settings {
+            view,
+            backend: BackendChoice::Cpu,
+            wave: WaveSettings { nx: 160, ny: 120, steps_per_frame: 40, playing: false, ..WaveSettings::default() },
+            mandelbrot: MandelView::default(),
+            cpu_compare: false,
+        };
+        let start = StartOptions { ephemeral: true, freeze_timings: true, ..StartOptions::default() };
+        let mut app = Self::with_settings(&cc.egui_ctx, settings, crate::backend::probe_all(), start, None)?;
+        // A deterministic first picture: two frames of steps.
+        app.worker.send(Command::Step);
+        app.worker.send(Command::Step);
+        app.sync();
+        Ok(app)
+    }
+
+    fn with_settings(
+        ctx: &egui::Context,
+        settings: Settings,
+        probes: Probes,
+        start: StartOptions,
+        render_state: Option<egui_wgpu::RenderState>,
+    ) -> anyhow::Result<Self> {
+        let w = &settings.wave;
+        let init = WorkerInit {
+            backend: settings.backend,
+            wave: WaveParams::new(w.nx, w.ny, w.freq),
+            playing: w.playing,
+            steps_per_frame: w.steps_per_frame,
+            vmin: w.vmin,
+            vmax: w.vmax,
+            view: settings.view,
+        };
+        let wake_ctx = ctx.clone();
+        let worker = Worker::spawn(init, move || wake_ctx.request_repaint()).context("cannot start the simulation thread")?;
+        let mut timing = TimingStats::new(start.freeze_timings);
+        timing.clear(settings.view);
+        timing.display_adapter = render_state.as_ref().map(|rs| {
+            let i = rs.adapter.get_info();
+            format!("{} ({:?})", i.name, i.backend)
+        });
+        let (screenshot_tx, screenshot_rx) = mpsc::channel();
+        let grid = (settings.wave.nx, settings.wave.ny);
+        Ok(Self {
+            settings,
+            start,
+            worker,
+            compare: None,
+            compare_job: CompareJob::Off,
+            compare_kind: BackendKind::Cpu,
+            probes,
+            active: None,
+            notes: Vec::new(),
+            message: None,
+            wave_tex: None,
+            wave_running: None,
+            grid,
+            mandel_tex: None,
+            mandel_shown: None,
+            mandel_sent: None,
+            timing,
+            frames: 0,
+            content_frames: 0,
+            ping: 0,
+            screenshot_rx: Some(screenshot_rx),
+            screenshot_tx,
+            screenshot_requested: false,
+            render_state,
+        })
+    }
+
+    /// The user's settings (what the controls show).
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The backend running now and its device.
+    #[must_use]
+    pub fn active_backend(&self) -> Option<BackendKind> {
+        self.active.as_ref().map(|(k, _)| *k)
+    }
+
+    /// The wave problem of the last frame shown and its time step.
+    #[must_use]
+    pub fn wave_running(&self) -> Option<(WaveParams, u32)> {
+        self.wave_running
+    }
+
+    /// The Mandelbrot image shown last.
+    #[must_use]
+    pub fn mandelbrot_shown(&self) -> Option<MandelbrotParams> {
+        self.mandel_shown
+    }
+
+    /// eframe's wgpu state (device, queue, adapter, renderer), where the wgpu backend's
+    /// textures get registered for zero-copy display.
+    #[must_use]
+    pub fn render_state(&self) -> Option<&egui_wgpu::RenderState> {
+        self.render_state.as_ref()
+    }
+
+    /// The last message shown to the user (a refusal or failure).
+    #[must_use]
+    pub fn message(&self) -> Option<&str> {
+        self.message.as_ref().map(|(m, _)| m.as_str())
+    }
+
+    /// Waits (up to 20 s) until the worker has done everything asked so far and its frames are
+    /// taken in. For tests; the app itself never waits.
+    pub fn sync(&mut self) {
+        self.ping += 1;
+        let ping = self.ping;
+        self.worker.send(Command::Ping(ping));
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Some(m) = self.worker.recv_timeout(Duration::from_millis(100)) {
+                if matches!(m, Msg::Pong(n) if n == ping) {
+                    return;
+                }
+                self.handle(m, None);
+            }
+        }
+    }
+
+    fn say(&mut self, m: String) {
+        log::warn!("{m}");
+        self.message = Some((m, Instant::now()));
+    }
+
+    /// Takes one worker message in; frames are uploaded when `ctx` is given, else kept pending.
+    fn handle(&mut self, m: Msg, ctx: Option<&egui::Context>) {
+        match m {
+            Msg::Backend { kind, device, notes } => {
+                self.timing.clear(self.settings.view);
+                self.timing.set_device(&device);
+                self.active = Some((kind, device));
+                self.notes = notes;
+                self.compare_kind = if kind == BackendKind::Cpu { BackendKind::Cpu1 } else { BackendKind::Cpu };
+                if let Some(c) = &self.compare {
+                    c.set_kind(self.compare_kind);
+                }
+            }
+            Msg::Wave(f) => {
+                self.wave_running = Some((f.params, f.tstep));
+                if let Some((k, d)) = &self.active {
+                    let name = d.name.clone();
+                    self.timing.record_wave(*k, &name, &f);
+                }
+                self.content_frames += 1;
+                Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, ctx);
+            }
+            Msg::Mandelbrot(f) => {
+                self.mandel_shown = Some(f.params);
+                if let Some((k, d)) = &self.active {
+                    let name = d.name.clone();
+                    self.timing.record_mandelbrot(*k, &name, &f);
+                }
+                self.content_frames += 1;
+                Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, ctx);
+            }
+            Msg::Error(e) => self.say(e),
+            Msg::Grid { nx, ny } => {
+                self.grid = (nx, ny);
+                if (self.settings.wave.nx, self.settings.wave.ny) != (nx, ny) && self.wave_running.is_some() {
+                    // Refused: the controls go back to the grid that runs.
+                    self.settings.wave.nx = nx;
+                    self.settings.wave.ny = ny;
+                }
+            }
+            Msg::Pong(_) => {}
+        }
+    }
+
+    /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
+    fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: Option<&egui::Context>) {
+        let size = pixels.size();
+        match pixels {
+            FrameSource::Rgba { rgba, width, height } => {
+                let image = egui::ColorImage::from_rgba_unmultiplied([width, height], &rgba);
+                worker.recycle(rgba);
+                let options = egui::TextureOptions::NEAREST;
+                match (slot.as_mut(), ctx) {
+                    (Some(s), _) => {
+                        s.texture.set(image, options);
+                        s.size = size;
+                    }
+                    (None, Some(ctx)) => *slot = Some(Shown { texture: ctx.load_texture(name, image, options), size }),
+                    (None, None) => {}
+                }
+            }
+            FrameSource::Native { .. } => {
+                // The wgpu backend's zero-copy frames land here once it offers them (see the report).
+            }
+        }
+    }
+
+    fn poll_worker(&mut self, ctx: &egui::Context) {
+        // A bounded number per frame, so a fast worker cannot hold the UI.
+        for _ in 0..16 {
+            let Some(m) = self.worker.try_recv() else { break };
+            self.handle(m, Some(ctx));
+        }
+        if let Some(c) = &self.compare {
+            for s in c.drain() {
+                self.timing.record_cpu(&s);
+            }
+        }
+        self.timing.drop_stale_cpu();
+    }
+
+    /// Keeps the CPU comparison on the problem the active backend runs.
+    fn steer_compare(&mut self, ctx: &egui::Context) {
+        let job = if !self.settings.cpu_compare {
+            CompareJob::Off
+        } else {
+            match self.settings.view {
+                Demo::Wave if self.settings.wave.playing => self.wave_running.map_or(CompareJob::Off, |(p, _)| CompareJob::Wave(p)),
+                Demo::Wave => CompareJob::Off,
+                Demo::Mandelbrot => self.mandel_sent.map_or(CompareJob::Off, CompareJob::Mandelbrot),
+            }
+        };
+        if job == self.compare_job {
+            return;
+        }
+        if self.compare.is_none() && job != CompareJob::Off {
+            let wake = ctx.clone();
+            match CpuCompare::spawn(self.compare_kind, move || wake.request_repaint()) {
+                Ok(c) => self.compare = Some(c),
+                Err(e) => {
+                    self.say(format!("cannot start the CPU comparison: {e}"));
+                    self.settings.cpu_compare = false;
+                    return;
+                }
+            }
+        }
+        if let Some(c) = &self.compare {
+            c.set_job(job);
+        }
+        self.compare_job = job;
+    }
+
+    fn set_view(&mut self, v: Demo) {
+        if self.settings.view != v {
+            self.settings.view = v;
+            self.timing.clear(v);
+            self.worker.send(Command::SetView(v));
+        }
+    }
+
+    fn toggle_play(&mut self) {
+        self.settings.wave.playing = !self.settings.wave.playing;
+        self.worker.send(Command::SetPlaying(self.settings.wave.playing));
+    }
+
+    fn keyboard(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (space, r, s, one, two) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::Space),
+                i.key_pressed(egui::Key::R),
+                i.key_pressed(egui::Key::S),
+                i.key_pressed(egui::Key::Num1),
+                i.key_pressed(egui::Key::Num2),
+            )
+        });
+        if one {
+            self.set_view(Demo::Wave);
+        }
+        if two {
+            self.set_view(Demo::Mandelbrot);
+        }
+        match self.settings.view {
+            Demo::Wave => {
+                if space {
+                    self.toggle_play();
+                }
+                if s && !self.settings.wave.playing {
+                    self.worker.send(Command::Step);
+                }
+                if r {
+                    self.worker.send(Command::Reset);
+                }
+            }
+            Demo::Mandelbrot => {
+                if r {
+                    self.settings.mandelbrot.reset_camera();
+                }
+            }
+        }
+    }
+
+    fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let mut view = self.settings.view;
+            ui.selectable_value(&mut view, Demo::Wave, "Waves (1)");
+            ui.selectable_value(&mut view, Demo::Mandelbrot, "Mandelbrot (2)");
+            self.set_view(view);
+            ui.separator();
+            if controls::backend_picker_ui(ui, &mut self.settings.backend, &self.probes) {
+                self.worker.send(Command::SetBackend(self.settings.backend));
+            }
+            ui.separator();
+            match &self.active {
+                Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
+                None => ui.label("opening backend…"),
+            };
+            ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
+        });
+        for n in &self.notes {
+            ui.weak(format!("note: {n}"));
+        }
+        if let Some((m, at)) = &self.message {
+            if at.elapsed() < Duration::from_secs(12) {
+                ui.colored_label(ui.visuals().warn_fg_color, m);
+            }
+        }
+    }
+
+    fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
+        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes);
+        let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
+        let s = &mut self.settings.wave;
+        let a = wave_view::wave_controls_ui(ui, s, running, mem);
+        let s = *s;
+        if a.play_toggled {
+            self.worker.send(Command::SetPlaying(s.playing));
+        }
+        if a.step {
+            self.worker.send(Command::Step);
+        }
+        if a.reset {
+            self.worker.send(Command::Reset);
+        }
+        if a.resize {
+            self.worker.send(Command::Resize { nx: s.nx, ny: s.ny });
+        }
+        if a.freq {
+            self.worker.send(Command::SetFreq(s.freq));
+        }
+        if a.steps {
+            self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
+        }
+        if a.contrast {
+            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+        }
+    }
+
+    fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let full = ui.available_rect_before_wrap();
+        let bar_w = 70.0;
+        let image_rect = egui::Rect::from_min_max(full.min, egui::pos2(full.max.x - bar_w, full.max.y));
+        let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
+        match self.settings.view {
+            Demo::Wave => {
+                let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
+                let tex = self.wave_tex.as_ref().map(|s| &s.texture);
+                if let Some((i, j)) = wave_view::wave_image_ui(&mut child, tex, grid) {
+                    self.worker.send(Command::SetSource { i, j });
+                }
+                let w = &self.settings.wave;
+                controls::colour_bar_ui(ui, bar_rect, &format!("{:.3}", w.vmin), &format!("{:.3}", w.vmax), "field");
+            }
+            Demo::Mandelbrot => {
+                let tex = self.mandel_tex.as_ref().map(|s| &s.texture);
+                let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
+                let p = self.settings.mandelbrot.params(size[0], size[1]);
+                // Render again only when something changed.
+                if self.mandel_sent != Some(p) {
+                    self.mandel_sent = Some(p);
+                    self.worker.send(Command::Mandelbrot(p));
+                }
+                let iters = self.settings.mandelbrot.iters;
+                controls::colour_bar_ui(ui, bar_rect, "0", &iters.to_string(), "iterations");
+            }
+        }
+        ui.allocate_rect(full, egui::Sense::hover());
+    }
+
+    fn screenshot(&mut self, ctx: &egui::Context) {
+        let Some((path, frames)) = self.start.screenshot.clone() else { return };
+        if let Some(rx) = &self.screenshot_rx
+            && let Ok(image) = rx.try_recv()
+        {
+            let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+            let r = crate::output::write_png(&path, &rgba, image.size[0], image.size[1]);
+            let outcome = r.map_err(|e| format!("{e:#}"));
+            if let Err(e) = &outcome {
+                log::error!("{e}");
+            } else {
+                eprintln!("screenshot: {}", path.display());
+            }
+            if let Some(o) = &self.start.outcome
+                && let Ok(mut g) = o.lock()
+            {
+                *g = Some(outcome);
+            }
+            self.screenshot_rx = None;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
+        // Wait for the pictures too: at least as many content frames, or give up waiting after 4x.
+        let ready = self.frames >= u64::from(frames)
+            && (self.content_frames >= u64::from(frames).min(3) || self.frames >= 4 * u64::from(frames));
+        if ready && !self.screenshot_requested {
+            self.screenshot_requested = true;
+            let tx = self.screenshot_tx.clone();
+            let wake = ctx.clone();
+            ctx.request_screenshot(move |image| {
+                let _ = tx.send(image);
+                wake.request_repaint();
+            });
+        }
+        ctx.request_repaint();
+    }
+}
+
+impl eframe::App for WavebrotApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.frames += 1;
+        self.poll_worker(&ctx);
+        self.keyboard(&ctx);
+        self.steer_compare(&ctx);
+        egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));
+        egui::Panel::left("controls").default_size(250.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| match self.settings.view {
+                Demo::Wave => self.wave_controls_ui(ui),
+                Demo::Mandelbrot => {
+                    let shown = self.mandel_shown;
+                    if mandelbrot_view::mandelbrot_controls_ui(ui, &mut self.settings.mandelbrot, shown.as_ref()) {
+                        ctx.request_repaint();
+                    }
+                }
+            });
+        });
+        egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| timing_panel::timing_panel_ui(ui, &self.timing));
+        });
+        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
+        self.screenshot(&ctx);
+        if self.settings.view == Demo::Wave && self.settings.wave.playing {
+            ctx.request_repaint();
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if !self.start.ephemeral {
+            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        }
+    }
+}
+
+/// The wgpu device eframe asks for: the adapter's own limits (egui-wgpu would ask for WebGL2
+/// limits on GL, with no compute) and the features wavebrot's compute shaders use where present.
+#[must_use]
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    let wanted = wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+        | wgpu::Features::SHADER_F64;
+    wgpu::DeviceDescriptor {
+        label: Some("wavebrot device"),
+        required_features: adapter.features() & wanted,
+        required_limits: adapter.limits(),
+        ..Default::default()
+    }
+}
+
+/// eframe's wgpu setup with [`device_descriptor`].
+#[must_use]
+pub fn wgpu_setup() -> egui_wgpu::WgpuSetup {
+    let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
+    setup.device_descriptor = Arc::new(device_descriptor);
+    egui_wgpu::WgpuSetup::CreateNew(setup)
+}
+
+/// Window and renderer options.
+#[must_use]
+pub fn native_options(ephemeral: bool) -> eframe::NativeOptions {
+    eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("wavebrot")
+            .with_inner_size([1280.0, 780.0])
+            .with_min_inner_size([640.0, 400.0]),
+        renderer: eframe::Renderer::Wgpu,
+        wgpu_options: egui_wgpu::WgpuConfiguration { wgpu_setup: wgpu_setup(), ..Default::default() },
+        persist_window: !ephemeral,
+        ..Default::default()
+    }
+}
+
+/// Opens the app window (`wavebrot`, `wavebrot gui`).
 ///
 /// # Errors
-/// Always, until the app is built: it says so and points at the CLI.
-pub fn run(_args: &GuiArgs) -> anyhow::Result<()> {
-    anyhow::bail!("the desktop app is not built yet; try `wavebrot --help` for the command line")
+/// The window or its renderer could not be created, or a screenshot could not be saved.
+pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
+    let outcome = Arc::new(Mutex::new(None));
+    let start = StartOptions {
+        ephemeral: args.screenshot.is_some(),
+        freeze_timings: false,
+        screenshot: args.screenshot.clone().map(|p| (p, args.frames)),
+        outcome: Some(Arc::clone(&outcome)),
+    };
+    if let Some((p, _)) = &start.screenshot {
+        crate::output::check_writable(p)?;
+    }
+    let options = native_options(start.ephemeral);
+    let want_shot = args.screenshot.is_some();
+    let args = args.clone();
+    eframe::run_native(
+        "wavebrot",
+        options,
+        Box::new(move |cc| {
+            let app = WavebrotApp::new(cc, &args, start)?;
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
+    let result = outcome.lock().map(|mut g| g.take()).unwrap_or(None);
+    match result {
+        Some(Err(e)) => anyhow::bail!("{e}"),
+        Some(Ok(())) => Ok(()),
+        None if want_shot => anyhow::bail!("the window closed before the screenshot was taken"),
+        None => Ok(()),
+    }
 }
+
