@@ -54,11 +54,5 @@ pub fn colour_bar_ui(ui: &egui::Ui, rect: egui::Rect, lo: &str, hi: &str, title:
     painter.rect_stroke(bar, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
     painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, hi, font.clone(), text);
     painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, lo, font.clone(), text);
-    painter.text(
-        egui::pos2(bar.max.x + 4.0, bar.center().y),
-        egui::Align2::LEFT_CENTER,
-        title,
-        font,
-        text,
-    );
+    painter.text(egui::pos2(bar.max.x + 4.0, bar.center().y), egui::Align2::LEFT_CENTER, title, font, text);
 }

@@ -57,7 +57,8 @@ impl MandelView {
             miny: self.center[1] - self.scale,
             maxy: self.center[1] + self.scale,
         };
-        let mut p = MandelbrotParams { width: w, height: h, iters: self.iters.max(1), bounds, precision: Precision::F32 };
+        let mut p =
+            MandelbrotParams { width: w, height: h, iters: self.iters.max(1), bounds, precision: Precision::F32 };
         p.precision = match self.precision {
             PrecisionMode::F32 => Precision::F32,
             PrecisionMode::F64 => Precision::F64,
@@ -103,9 +104,8 @@ impl MandelView {
 pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, shown: Option<&MandelbrotParams>) -> bool {
     let mut changed = false;
     ui.heading("Mandelbrot");
-    changed |= ui
-        .add(egui::Slider::new(&mut view.iters, 1..=100_000).logarithmic(true).text("max iterations"))
-        .changed();
+    changed |=
+        ui.add(egui::Slider::new(&mut view.iters, 1..=100_000).logarithmic(true).text("max iterations")).changed();
     ui.horizontal(|ui| {
         ui.label("precision");
         for (mode, name) in [(PrecisionMode::Auto, "auto"), (PrecisionMode::F32, "f32"), (PrecisionMode::F64, "f64")] {

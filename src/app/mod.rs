@@ -103,6 +103,7 @@ pub struct WavebrotApp {
     screenshot_rx: Option<Receiver<Arc<egui::ColorImage>>>,
     screenshot_tx: Sender<Arc<egui::ColorImage>>,
     screenshot_requested: bool,
+    ctx: egui::Context,
     /// eframe's wgpu device, queue and renderer: where wgpu's zero-copy frames will be registered.
     render_state: Option<egui_wgpu::RenderState>,
 }
@@ -142,7 +143,13 @@ impl WavebrotApp {
             cpu_compare: false,
         };
         let start = StartOptions { ephemeral: true, freeze_timings: true, ..StartOptions::default() };
-        let mut app = Self::with_settings(&cc.egui_ctx, settings, crate::backend::probe_all(), start, None)?;
+        // Fixed probes, so pictures do not depend on the machine's GPUs.
+        let probes = vec![
+            (BackendKind::Cuda, Err("not probed in tests".to_owned())),
+            (BackendKind::Wgpu, Err("not probed in tests".to_owned())),
+            (BackendKind::Cpu, Ok(DeviceInfo { name: "CPU".to_owned(), ..DeviceInfo::default() })),
+        ];
+        let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, None)?;
         // A deterministic first picture: two frames of steps.
         app.worker.send(Command::Step);
         app.worker.send(Command::Step);
@@ -168,7 +175,8 @@ impl WavebrotApp {
             view: settings.view,
         };
         let wake_ctx = ctx.clone();
-        let worker = Worker::spawn(init, move || wake_ctx.request_repaint()).context("cannot start the simulation thread")?;
+        let worker =
+            Worker::spawn(init, move || wake_ctx.request_repaint()).context("cannot start the simulation thread")?;
         let mut timing = TimingStats::new(start.freeze_timings);
         timing.clear(settings.view);
         timing.display_adapter = render_state.as_ref().map(|rs| {
@@ -201,6 +209,7 @@ impl WavebrotApp {
             screenshot_rx: Some(screenshot_rx),
             screenshot_tx,
             screenshot_requested: false,
+            ctx: ctx.clone(),
             render_state,
         })
     }
@@ -254,7 +263,7 @@ impl WavebrotApp {
                 if matches!(m, Msg::Pong(n) if n == ping) {
                     return;
                 }
-                self.handle(m, None);
+                self.handle(m);
             }
         }
     }
@@ -264,8 +273,8 @@ impl WavebrotApp {
         self.message = Some((m, Instant::now()));
     }
 
-    /// Takes one worker message in; frames are uploaded when `ctx` is given, else kept pending.
-    fn handle(&mut self, m: Msg, ctx: Option<&egui::Context>) {
+    /// Takes one worker message in.
+    fn handle(&mut self, m: Msg) {
         match m {
             Msg::Backend { kind, device, notes } => {
                 self.timing.clear(self.settings.view);
@@ -284,7 +293,7 @@ impl WavebrotApp {
                     self.timing.record_wave(*k, &name, &f);
                 }
                 self.content_frames += 1;
-                Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, ctx);
+                Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, &self.ctx);
             }
             Msg::Mandelbrot(f) => {
                 self.mandel_shown = Some(f.params);
@@ -293,7 +302,7 @@ impl WavebrotApp {
                     self.timing.record_mandelbrot(*k, &name, &f);
                 }
                 self.content_frames += 1;
-                Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, ctx);
+                Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
             }
             Msg::Error(e) => self.say(e),
             Msg::Grid { nx, ny } => {
@@ -309,20 +318,19 @@ impl WavebrotApp {
     }
 
     /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
-    fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: Option<&egui::Context>) {
+    fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: &egui::Context) {
         let size = pixels.size();
         match pixels {
             FrameSource::Rgba { rgba, width, height } => {
                 let image = egui::ColorImage::from_rgba_unmultiplied([width, height], &rgba);
                 worker.recycle(rgba);
                 let options = egui::TextureOptions::NEAREST;
-                match (slot.as_mut(), ctx) {
-                    (Some(s), _) => {
+                match slot.as_mut() {
+                    Some(s) => {
                         s.texture.set(image, options);
                         s.size = size;
                     }
-                    (None, Some(ctx)) => *slot = Some(Shown { texture: ctx.load_texture(name, image, options), size }),
-                    (None, None) => {}
+                    None => *slot = Some(Shown { texture: ctx.load_texture(name, image, options), size }),
                 }
             }
             FrameSource::Native { .. } => {
@@ -331,11 +339,11 @@ impl WavebrotApp {
         }
     }
 
-    fn poll_worker(&mut self, ctx: &egui::Context) {
+    fn poll_worker(&mut self) {
         // A bounded number per frame, so a fast worker cannot hold the UI.
         for _ in 0..16 {
             let Some(m) = self.worker.try_recv() else { break };
-            self.handle(m, Some(ctx));
+            self.handle(m);
         }
         if let Some(c) = &self.compare {
             for s in c.drain() {
@@ -351,7 +359,9 @@ impl WavebrotApp {
             CompareJob::Off
         } else {
             match self.settings.view {
-                Demo::Wave if self.settings.wave.playing => self.wave_running.map_or(CompareJob::Off, |(p, _)| CompareJob::Wave(p)),
+                Demo::Wave if self.settings.wave.playing => {
+                    self.wave_running.map_or(CompareJob::Off, |(p, _)| CompareJob::Wave(p))
+                }
                 Demo::Wave => CompareJob::Off,
                 Demo::Mandelbrot => self.mandel_sent.map_or(CompareJob::Off, CompareJob::Mandelbrot),
             }
@@ -440,13 +450,16 @@ impl WavebrotApp {
             }
             ui.separator();
             match &self.active {
+                Some((k, _)) if self.start.freeze_timings => ui.label(format!("running on {k}")),
                 Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
                 None => ui.label("opening backend…"),
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
         });
-        for n in &self.notes {
-            ui.weak(format!("note: {n}"));
+        if !self.start.freeze_timings {
+            for n in &self.notes {
+                ui.weak(format!("note: {n}"));
+            }
         }
         if let Some((m, at)) = &self.message {
             if at.elapsed() < Duration::from_secs(12) {
@@ -456,7 +469,7 @@ impl WavebrotApp {
     }
 
     fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
-        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes);
+        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
         let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
         let s = &mut self.settings.wave;
         let a = wave_view::wave_controls_ui(ui, s, running, mem);
@@ -486,7 +499,7 @@ impl WavebrotApp {
 
     fn central_ui(&mut self, ui: &mut egui::Ui) {
         let full = ui.available_rect_before_wrap();
-        let bar_w = 70.0;
+        let bar_w = 84.0;
         let image_rect = egui::Rect::from_min_max(full.min, egui::pos2(full.max.x - bar_w, full.max.y));
         let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
@@ -558,7 +571,7 @@ impl eframe::App for WavebrotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.frames += 1;
-        self.poll_worker(&ctx);
+        self.poll_worker();
         self.keyboard(&ctx);
         self.steer_compare(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));
@@ -594,9 +607,8 @@ impl eframe::App for WavebrotApp {
 /// limits on GL, with no compute) and the features wavebrot's compute shaders use where present.
 #[must_use]
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted = wgpu::Features::TIMESTAMP_QUERY
-        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
-        | wgpu::Features::SHADER_F64;
+    let wanted =
+        wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS | wgpu::Features::SHADER_F64;
     wgpu::DeviceDescriptor {
         label: Some("wavebrot device"),
         required_features: adapter.features() & wanted,
@@ -663,4 +675,3 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
         None => Ok(()),
     }
 }
-

@@ -66,6 +66,7 @@ pub struct TimingStats {
     /// The device eframe draws with (adapter name and graphics API).
     pub display_adapter: Option<String>,
     history: VecDeque<[f64; 3]>,
+    last_push: f64,
     t0: Instant,
     /// Hide every number (snapshot tests).
     pub frozen: bool,
@@ -83,6 +84,7 @@ impl TimingStats {
             peak_gbps: None,
             display_adapter: None,
             history: VecDeque::new(),
+            last_push: f64::NEG_INFINITY,
             t0: Instant::now(),
             frozen,
         }
@@ -103,7 +105,15 @@ impl TimingStats {
         self.peak_gbps = device.peak_gbps;
     }
 
-    fn record(slot: &mut Option<Rate>, kind: BackendKind, device: &str, secs: f64, work: f64, t: &Timing, problem: (usize, usize)) {
+    fn record(
+        slot: &mut Option<Rate>,
+        kind: BackendKind,
+        device: &str,
+        secs: f64,
+        work: f64,
+        t: &Timing,
+        problem: (usize, usize),
+    ) {
         if !(secs.is_finite() && secs > 0.0) {
             return;
         }
@@ -168,7 +178,15 @@ impl TimingStats {
             CompareJob::Mandelbrot(p) if self.demo == Demo::Mandelbrot => {
                 self.cpu = None;
                 let secs = s.timing.wall.as_secs_f64();
-                Self::record(&mut self.cpu, s.kind, &s.device, secs, s.total_iters as f64, &s.timing, (p.width, p.height));
+                Self::record(
+                    &mut self.cpu,
+                    s.kind,
+                    &s.device,
+                    secs,
+                    s.total_iters as f64,
+                    &s.timing,
+                    (p.width, p.height),
+                );
             }
             _ => return,
         }
@@ -186,6 +204,10 @@ impl TimingStats {
 
     fn push_history(&mut self) {
         let t = self.t0.elapsed().as_secs_f64();
+        if t - self.last_push < 0.2 {
+            return;
+        }
+        self.last_push = t;
         let g = |r: &Option<Rate>| r.as_ref().map_or(f64::NAN, Rate::giga_per_s);
         self.history.push_back([t, g(&self.active), g(&self.cpu)]);
         while self.history.front().is_some_and(|h| t - h[0] > HISTORY_SECS) {
@@ -222,14 +244,18 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
         Demo::Wave => ("Gcell/s", "per update"),
         Demo::Mandelbrot => ("Giter/s", "per image"),
     };
-    let rows = [("active", &stats.active), ("CPU", &stats.cpu)];
+    let rows = [("active", &stats.active), ("CPU copy", &stats.cpu)];
     egui::Grid::new("timing_grid").num_columns(2).striped(true).show(ui, |ui| {
         for (name, rate) in rows {
             ui.strong(name);
             match rate {
                 Some(r) => {
                     ui.vertical(|ui| {
-                        ui.label(format!("{} on {}", r.kind, r.device));
+                        if hidden {
+                            ui.label(r.kind.to_string());
+                        } else {
+                            ui.label(format!("{} on {}", r.kind, r.device));
+                        }
                         ui.label(num(format!("{} {per}", fmt_secs(r.secs))));
                         let mut line = num(format!("{:.3} {unit}", r.giga_per_s()));
                         if stats.demo == Demo::Wave && !hidden {
@@ -246,7 +272,11 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
                     });
                 }
                 None => {
-                    let why = if name == "CPU" { stats.cpu_error.as_deref().unwrap_or("measuring…") } else { "waiting…" };
+                    let why = if name == "CPU copy" {
+                        stats.cpu_error.as_deref().unwrap_or("measuring…")
+                    } else {
+                        "waiting…"
+                    };
                     ui.weak(why);
                 }
             }
@@ -260,7 +290,10 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     {
         ui.weak(num(format!("colour + copy of a frame: {}", fmt_secs(r))));
     }
-    ui.weak("Waves: 12 B moved per cell update (read f, g; write f). The CPU runs a copy of the same problem in its own thread, at half duty.");
+    if stats.demo == Demo::Wave {
+        ui.weak("12 B moved per cell update (read f and g, write f).");
+    }
+    ui.weak("The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems.");
     if let Some(a) = &stats.display_adapter {
         ui.weak(format!("display: {a}"));
     }

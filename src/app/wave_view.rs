@@ -69,9 +69,8 @@ pub fn wave_controls_ui(
     let mem = memory_bytes.map_or(String::new(), |m| format!(" of {}", bytes(m)));
     ui.weak(format!("needs {}{mem}", bytes(needed)));
     a.freq |= ui.add(egui::Slider::new(&mut s.freq, 0.005..=1.0).logarithmic(true).text("frequency")).changed();
-    a.steps |= ui
-        .add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame"))
-        .changed();
+    a.steps |=
+        ui.add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame")).changed();
     ui.label("Contrast");
     a.contrast |= ui.add(egui::Slider::new(&mut s.vmin, -1.0..=-0.001).logarithmic(true).text("vmin")).changed();
     a.contrast |= ui.add(egui::Slider::new(&mut s.vmax, 0.001..=1.0).logarithmic(true).text("vmax")).changed();

@@ -33,12 +33,21 @@ pub enum Command {
     /// Open another backend; the wave problem is recreated on it.
     SetBackend(BackendChoice),
     /// Reallocate the wave grid (coalesced: only the last of a burst is applied).
-    Resize { nx: usize, ny: usize },
+    Resize {
+        nx: usize,
+        ny: usize,
+    },
     SetFreq(f64),
-    SetSource { i: usize, j: usize },
+    SetSource {
+        i: usize,
+        j: usize,
+    },
     SetPlaying(bool),
     SetStepsPerFrame(u32),
-    SetContrast { vmin: f32, vmax: f32 },
+    SetContrast {
+        vmin: f32,
+        vmax: f32,
+    },
     /// One frame's worth of steps while paused.
     Step,
     Reset,
@@ -97,13 +106,20 @@ pub struct MandelbrotFrame {
 #[derive(Debug)]
 pub enum Msg {
     /// A backend is open (at start and after each switch).
-    Backend { kind: BackendKind, device: DeviceInfo, notes: Vec<String> },
+    Backend {
+        kind: BackendKind,
+        device: DeviceInfo,
+        notes: Vec<String>,
+    },
     Wave(WaveFrame),
     Mandelbrot(MandelbrotFrame),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
     /// A grid is in place (the one asked for, or the previous one after a refusal).
-    Grid { nx: usize, ny: usize },
+    Grid {
+        nx: usize,
+        ny: usize,
+    },
     Pong(u64),
 }
 
@@ -264,7 +280,9 @@ impl SimLoop {
                 self.params = p;
                 self.redraw = true;
             }
-            Err(e) => self.send(Msg::Error(format!("grid {}x{} refused: {e}; the previous grid keeps running", p.nx, p.ny))),
+            Err(e) => {
+                self.send(Msg::Error(format!("grid {}x{} refused: {e}; the previous grid keeps running", p.nx, p.ny)))
+            }
         }
         if self.sim.is_none() && (p.nx, p.ny) != (self.params.nx, self.params.ny) {
             // Nothing ran before (a backend switch): fall back to the last grid that worked.
@@ -425,7 +443,8 @@ impl SimLoop {
     /// Advances `sim` by `steps` (in slices) and draws it: the frame, or what failed.
     fn wave_frame_on(&mut self, sim: &mut dyn WaveSim, steps: u32) -> Msg {
         let start = Instant::now();
-        let mut advance = Timing { wall: Duration::ZERO, device: Some(Duration::ZERO), source: backend::TimingSource::WallClock };
+        let mut advance =
+            Timing { wall: Duration::ZERO, device: Some(Duration::ZERO), source: backend::TimingSource::WallClock };
         let mut done = 0;
         while done < steps {
             let fit = (SLICE.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9)) as u32;
@@ -560,7 +579,9 @@ impl CpuCompare {
     pub fn spawn(kind: BackendKind, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (commands, rx) = mpsc::channel();
         let (tx, samples) = mpsc::channel();
-        std::thread::Builder::new().name("wavebrot-cpu-compare".into()).spawn(move || compare_loop(kind, &rx, &tx, &wake))?;
+        std::thread::Builder::new()
+            .name("wavebrot-cpu-compare".into())
+            .spawn(move || compare_loop(kind, &rx, &tx, &wake))?;
         Ok(Self { commands, samples })
     }
 

@@ -1,0 +1,242 @@
+//! The desktop app driven as a user drives it (egui_kittest): sliders, buttons, keys, the
+//! wheel and the backend picker, each checked against the model; plus snapshots of both
+//! views with the timing numbers hidden.
+//!
+//! Snapshots need a wgpu adapter (lavapipe is enough). Without one they print
+//! "skipped: no wgpu adapter", unless `WAVEBROT_REQUIRE_WGPU=1`, where they fail.
+
+use std::time::Duration;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use wavebrot::app::WavebrotApp;
+use wavebrot::backend::{BackendChoice, BackendKind};
+use wavebrot::cli::Demo;
+
+const SIZE: [f32; 2] = [1200.0, 720.0];
+
+fn harness(view: Demo) -> Harness<'static, WavebrotApp> {
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, view).expect("app starts"));
+    settle(&mut h);
+    h
+}
+
+/// Lets the UI send what the user did, waits for the worker to do it, and shows the result.
+fn settle(h: &mut Harness<'static, WavebrotApp>) {
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(1);
+}
+
+fn tstep(h: &Harness<'static, WavebrotApp>) -> u32 {
+    h.state().wave_running().expect("a wave frame arrived").1
+}
+
+#[test]
+fn wave_runs_from_the_first_frame_and_step_advances() {
+    let mut h = harness(Demo::Wave);
+    assert_eq!(tstep(&h), 80, "two frames of 40 steps before the first picture");
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), 120);
+    h.key_press(egui::Key::S);
+    settle(&mut h);
+    assert_eq!(tstep(&h), 160, "S steps one frame");
+}
+
+#[test]
+fn frequency_slider_changes_the_running_problem() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_role_and_label(Role::Slider, "frequency").set_value_accesskit(0.3);
+    settle(&mut h);
+    assert!((h.state().settings().wave.freq - 0.3).abs() < 1e-9);
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert!((p.freq - 0.3).abs() < 1e-9, "the worker runs at the new frequency, got {}", p.freq);
+}
+
+#[test]
+fn grid_sliders_reallocate_and_keep_running() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(256.0);
+    settle(&mut h);
+    h.get_by_role_and_label(Role::Slider, "ny").set_value_accesskit(100.0);
+    settle(&mut h);
+    let (p, t) = h.state().wave_running().expect("frame");
+    assert_eq!((p.nx, p.ny), (256, 100));
+    assert_eq!(t, 0, "a new grid starts at rest");
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), 40);
+}
+
+#[test]
+fn play_pause_and_reset() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_label("Play").click();
+    h.run_steps(2);
+    assert!(h.state().settings().wave.playing);
+    let before = tstep(&h);
+    for _ in 0..20 {
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    assert!(tstep(&h) > before, "playing advances the simulation");
+    h.get_by_label("Pause").click();
+    settle(&mut h);
+    assert!(!h.state().settings().wave.playing);
+    h.get_by_label("Reset").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), 0);
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    assert!(h.state().settings().wave.playing, "space plays");
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    assert!(!h.state().settings().wave.playing, "space pauses");
+}
+
+#[test]
+fn click_on_the_field_moves_the_source() {
+    let mut h = harness(Demo::Wave);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_eq!(p.source, (80, 60));
+    // The field fills the central panel with its aspect; click near its top-left corner.
+    let central = h.get_by_label("Step").rect(); // anchor: the controls are left of the field
+    let pos = egui::pos2(central.max.x + 300.0, 200.0);
+    h.hover_at(pos);
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    settle(&mut h);
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_ne!(p.source, (80, 60), "the source moved");
+}
+
+#[test]
+fn keys_switch_views_and_mandelbrot_renders() {
+    let mut h = harness(Demo::Wave);
+    h.key_press(egui::Key::Num2);
+    settle(&mut h);
+    assert_eq!(h.state().settings().view, Demo::Mandelbrot);
+    assert!(h.state().mandelbrot_shown().is_some(), "the Mandelbrot image was rendered");
+    h.key_press(egui::Key::Num1);
+    settle(&mut h);
+    assert_eq!(h.state().settings().view, Demo::Wave);
+}
+
+#[test]
+fn wheel_zooms_about_the_cursor_and_drag_pans() {
+    let mut h = harness(Demo::Mandelbrot);
+    let first = h.state().mandelbrot_shown().expect("rendered");
+    let scale = h.state().settings().mandelbrot.scale;
+    let pos = egui::pos2(600.0, 400.0);
+    h.hover_at(pos);
+    h.run_steps(1);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 200.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    settle(&mut h);
+    let zoomed = h.state().settings().mandelbrot.scale;
+    assert!(zoomed < scale * 0.6, "wheel up zooms in: {scale} -> {zoomed}");
+    let shown = h.state().mandelbrot_shown().expect("rendered");
+    assert_ne!(shown.bounds, first.bounds, "the image was rendered again");
+
+    let c0 = h.state().settings().mandelbrot.center;
+    h.drag_at(pos);
+    h.run_steps(1);
+    h.hover_at(pos + egui::vec2(80.0, 0.0));
+    h.run_steps(1);
+    h.drop_at(pos + egui::vec2(80.0, 0.0));
+    settle(&mut h);
+    let c1 = h.state().settings().mandelbrot.center;
+    assert!(c1[0] < c0[0], "dragging right moves the view left: {c0:?} -> {c1:?}");
+
+    h.get_by_label("Reset view (R)").click();
+    settle(&mut h);
+    assert!((h.state().settings().mandelbrot.scale - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn mandelbrot_iterations_and_precision() {
+    let mut h = harness(Demo::Mandelbrot);
+    h.get_by_role_and_label(Role::Slider, "max iterations").set_value_accesskit(500.0);
+    settle(&mut h);
+    assert_eq!(h.state().mandelbrot_shown().expect("rendered").iters, 500);
+    h.get_by_label("f64").click();
+    settle(&mut h);
+    assert_eq!(h.state().mandelbrot_shown().expect("rendered").precision.name(), "f64");
+}
+
+#[test]
+fn backend_picker_switches_and_disables_unavailable() {
+    let mut h = harness(Demo::Wave);
+    assert_eq!(h.state().active_backend(), Some(BackendKind::Cpu));
+    assert!(h.get_by_label("CUDA").accesskit_node().is_disabled(), "CUDA is not probed in tests");
+    h.get_by_label("auto").click();
+    settle(&mut h);
+    assert_eq!(h.state().settings().backend, BackendChoice::Auto);
+    assert!(h.state().active_backend().is_some());
+    h.get_by_label("CPU").click();
+    settle(&mut h);
+    assert_eq!(h.state().active_backend(), Some(BackendKind::Cpu));
+    assert!(h.state().wave_running().is_some(), "the problem was recreated on the new backend");
+}
+
+/// A harness that renders, or `None` (with a note) where no wgpu adapter exists.
+fn rendering_harness(view: Demo) -> Option<Harness<'static, WavebrotApp>> {
+    let instance = wgpu::Instance::default();
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()));
+    if adapter.is_err() {
+        assert!(
+            std::env::var("WAVEBROT_REQUIRE_WGPU").as_deref() != Ok("1"),
+            "WAVEBROT_REQUIRE_WGPU=1 but no wgpu adapter was found"
+        );
+        println!("skipped: no wgpu adapter");
+        return None;
+    }
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(s) = &mut setup {
+        s.device_descriptor = std::sync::Arc::new(wavebrot::app::device_descriptor);
+    }
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .wgpu_setup(setup)
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, view).expect("app starts"));
+    settle(&mut h);
+    Some(h)
+}
+
+#[test]
+fn snapshot_wave_view() {
+    let Some(mut h) = rendering_harness(Demo::Wave) else { return };
+    h.snapshot("wave_view");
+}
+
+#[test]
+fn snapshot_mandelbrot_view() {
+    let Some(mut h) = rendering_harness(Demo::Mandelbrot) else { return };
+    h.snapshot("mandelbrot_view");
+}
