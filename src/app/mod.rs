@@ -59,6 +59,9 @@ impl Default for Settings {
     }
 }
 
+/// Where the screenshot run reports how it went (`None` while not taken).
+pub type Outcome = Arc<Mutex<Option<Result<(), String>>>>;
+
 /// How the app was started.
 #[derive(Clone, Debug, Default)]
 pub struct StartOptions {
@@ -69,7 +72,7 @@ pub struct StartOptions {
     /// Take a screenshot to this file after `frames` frames, then quit.
     pub screenshot: Option<(PathBuf, u32)>,
     /// Where a screenshot's outcome is reported.
-    pub outcome: Option<Arc<Mutex<Option<Result<(), String>>>>>,
+    pub outcome: Option<Outcome>,
 }
 
 /// A displayed picture and its size.
@@ -461,10 +464,10 @@ impl WavebrotApp {
                 ui.weak(format!("note: {n}"));
             }
         }
-        if let Some((m, at)) = &self.message {
-            if at.elapsed() < Duration::from_secs(12) {
-                ui.colored_label(ui.visuals().warn_fg_color, m);
-            }
+        if let Some((m, at)) = &self.message
+            && at.elapsed() < Duration::from_secs(12)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, m);
         }
     }
 
