@@ -240,3 +240,51 @@ fn snapshot_mandelbrot_view() {
     let Some(mut h) = rendering_harness(Demo::Mandelbrot) else { return };
     h.snapshot("mandelbrot_view");
 }
+
+/// Resident memory of this process in bytes.
+#[cfg(target_os = "linux")]
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|v| v.parse().ok()).expect("rss field");
+    pages * 4096
+}
+
+/// Runs [`memory_probe`] alone in a child process, so other tests' allocations do not count.
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_stays_flat_when_the_grid_goes_back_and_forth() {
+    let exe = std::env::current_exe().expect("test binary");
+    let out = std::process::Command::new(exe)
+        .args(["memory_probe", "--exact", "--ignored", "--nocapture"])
+        .output()
+        .expect("run the probe");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && text.contains("1 passed"), "memory probe failed:\n{text}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+#[ignore = "run alone by memory_stays_flat_when_the_grid_goes_back_and_forth"]
+fn memory_probe() {
+    let mut h = harness(Demo::Wave);
+    let mut cycle = |h: &mut Harness<'static, WavebrotApp>| {
+        for side in [2048.0, 64.0] {
+            h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(side);
+            h.get_by_role_and_label(Role::Slider, "ny").set_value_accesskit(side);
+            settle(h);
+        }
+    };
+    cycle(&mut h);
+    cycle(&mut h);
+    let after_two = rss_bytes();
+    for _ in 0..4 {
+        cycle(&mut h);
+    }
+    let after_six = rss_bytes();
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_eq!((p.nx, p.ny), (64, 64));
+    let growth = after_six.saturating_sub(after_two);
+    // One 2048² problem is 32 MiB of fields plus 16 MiB of picture: growth must stay well under it.
+    println!("rss after two cycles {} MiB, after six {} MiB", after_two >> 20, after_six >> 20);
+    assert!(growth < 24 << 20, "memory grew by {} MiB over four more cycles", growth >> 20);
+}

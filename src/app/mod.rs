@@ -574,6 +574,9 @@ impl eframe::App for WavebrotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.frames += 1;
+        let dt = ui.input(|i| i.unstable_dt);
+        self.timing.record_ui_frame(f64::from(dt));
+        self.timing.cpu_enabled = self.settings.cpu_compare;
         self.poll_worker();
         self.keyboard(&ctx);
         self.steer_compare(&ctx);

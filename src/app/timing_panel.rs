@@ -70,6 +70,10 @@ pub struct TimingStats {
     t0: Instant,
     /// Hide every number (snapshot tests).
     pub frozen: bool,
+    /// The UI's own frame rate, smoothed.
+    pub ui_fps: Option<f64>,
+    /// False when the user switched the CPU comparison off.
+    pub cpu_enabled: bool,
 }
 
 impl TimingStats {
@@ -87,6 +91,16 @@ impl TimingStats {
             last_push: f64::NEG_INFINITY,
             t0: Instant::now(),
             frozen,
+            ui_fps: None,
+            cpu_enabled: true,
+        }
+    }
+
+    /// Takes the time between two UI frames into the frame-rate readout.
+    pub fn record_ui_frame(&mut self, dt_secs: f64) {
+        if dt_secs > 0.0 && dt_secs.is_finite() {
+            let fps = 1.0 / dt_secs;
+            self.ui_fps = Some(self.ui_fps.map_or(fps, |f| f + 0.1 * (fps - f)));
         }
     }
 
@@ -272,10 +286,10 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
                     });
                 }
                 None => {
-                    let why = if name == "CPU copy" {
-                        stats.cpu_error.as_deref().unwrap_or("measuring…")
-                    } else {
-                        "waiting…"
+                    let why = match (name, stats.cpu_enabled) {
+                        ("CPU copy", false) => "off",
+                        ("CPU copy", true) => stats.cpu_error.as_deref().unwrap_or("measuring…"),
+                        _ => "waiting…",
                     };
                     ui.weak(why);
                 }
@@ -294,6 +308,11 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
         ui.weak("12 B moved per cell update (read f and g, write f).");
     }
     ui.weak("The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems.");
+    if let Some(f) = stats.ui_fps
+        && !hidden
+    {
+        ui.weak(format!("window: {f:.0} frames/s"));
+    }
     if let Some(a) = &stats.display_adapter {
         ui.weak(format!("display: {a}"));
     }
