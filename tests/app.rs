@@ -267,7 +267,7 @@ fn memory_stays_flat_when_the_grid_goes_back_and_forth() {
 #[ignore = "run alone by memory_stays_flat_when_the_grid_goes_back_and_forth"]
 fn memory_probe() {
     let mut h = harness(Demo::Wave);
-    let mut cycle = |h: &mut Harness<'static, WavebrotApp>| {
+    let cycle = |h: &mut Harness<'static, WavebrotApp>| {
         for side in [2048.0, 64.0] {
             h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(side);
             h.get_by_role_and_label(Role::Slider, "ny").set_value_accesskit(side);
