@@ -176,6 +176,7 @@ impl WavebrotApp {
             vmin: w.vmin,
             vmax: w.vmax,
             view: settings.view,
+            render_state: render_state.clone(),
         };
         let wake_ctx = ctx.clone();
         let worker =

@@ -124,7 +124,7 @@ pub enum Msg {
 }
 
 /// Settings the worker starts from.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct WorkerInit {
     pub backend: BackendChoice,
     pub wave: WaveParams,
@@ -133,6 +133,19 @@ pub struct WorkerInit {
     pub vmin: f32,
     pub vmax: f32,
     pub view: Demo,
+    /// eframe's wgpu device, queue and renderer, where the app has them.
+    pub render_state: Option<egui_wgpu::RenderState>,
+}
+
+/// Opens what `choice` asks for. The wgpu backend is to be opened here on eframe's own device
+/// (`WgpuBackend::from_device(rs.device, rs.queue, rs.adapter.get_info())`) so its frames can
+/// be drawn with no copy through the host ([`FrameSource::Native`]); until that constructor is
+/// on main every backend opens its own device.
+fn open_backend(
+    choice: BackendChoice,
+    _render_state: Option<&egui_wgpu::RenderState>,
+) -> Result<(Box<dyn Backend>, Vec<String>), backend::BackendError> {
+    backend::open_choice(choice)
 }
 
 /// Handle on the simulation thread.
@@ -212,6 +225,7 @@ struct SimLoop {
     per_step: Duration,
     full: Vec<u8>,
     counts: Vec<i32>,
+    render_state: Option<egui_wgpu::RenderState>,
     quit: bool,
 }
 
@@ -223,10 +237,11 @@ impl SimLoop {
         recycle: Receiver<Vec<u8>>,
         wake: Box<dyn Fn() + Send>,
     ) -> Self {
-        let (backend, notes, error): (Box<dyn Backend>, _, _) = match backend::open_choice(init.backend) {
-            Ok((b, notes)) => (b, notes, None),
-            Err(e) => (Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All)), Vec::new(), Some(e)),
-        };
+        let (backend, notes, error): (Box<dyn Backend>, _, _) =
+            match open_backend(init.backend, init.render_state.as_ref()) {
+                Ok((b, notes)) => (b, notes, None),
+                Err(e) => (Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All)), Vec::new(), Some(e)),
+            };
         let mut s = Self {
             commands,
             inbox: std::collections::VecDeque::new(),
@@ -249,6 +264,7 @@ impl SimLoop {
             per_step: Duration::from_micros(100),
             full: Vec::new(),
             counts: Vec::new(),
+            render_state: init.render_state.clone(),
             quit: false,
         };
         if let Some(e) = error {
@@ -349,7 +365,7 @@ impl SimLoop {
 
     fn apply(&mut self, c: Command) {
         match c {
-            Command::SetBackend(choice) => match backend::open_choice(choice) {
+            Command::SetBackend(choice) => match open_backend(choice, self.render_state.as_ref()) {
                 Ok((b, notes)) => {
                     // Free the old problem before allocating on the new device.
                     self.sim = None;
