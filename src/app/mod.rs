@@ -122,6 +122,8 @@ impl WavebrotApp {
         } else {
             cc.storage.and_then(|s| eframe::get_value(s, eframe::APP_KEY)).unwrap_or_default()
         };
+        // Waves ripple from the first frame, whatever was saved.
+        settings.wave.playing = true;
         if let Some(b) = args.backend {
             settings.backend = b;
         }
@@ -309,10 +311,10 @@ impl WavebrotApp {
                 Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
             }
             Msg::Error(e) => self.say(e),
-            Msg::Grid { nx, ny } => {
+            Msg::Grid { nx, ny, refused } => {
                 self.grid = (nx, ny);
-                if (self.settings.wave.nx, self.settings.wave.ny) != (nx, ny) && self.wave_running.is_some() {
-                    // Refused: the controls go back to the grid that runs.
+                if refused {
+                    // The controls go back to the grid that runs.
                     self.settings.wave.nx = nx;
                     self.settings.wave.ny = ny;
                 }

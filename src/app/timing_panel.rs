@@ -49,8 +49,11 @@ impl Rate {
     }
 
     fn includes(&self) -> String {
-        let what = if self.kernel_only { "kernels only" } else { "whole call: launches, sync" };
-        format!("{what} ({})", self.source.label())
+        if self.kernel_only {
+            format!("kernels only, timed by {}", self.source.label())
+        } else {
+            format!("whole call incl. launches, sync, copies; {}", self.source.label())
+        }
     }
 }
 
@@ -255,7 +258,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     let hidden = stats.frozen;
     let num = |s: String| if hidden { "—".to_owned() } else { s };
     let (unit, per) = match stats.demo {
-        Demo::Wave => ("Gcell/s", "per update"),
+        Demo::Wave => ("Gcell/s", "per update (2 a step)"),
         Demo::Mandelbrot => ("Giter/s", "per image"),
     };
     let rows = [("active", &stats.active), ("CPU copy", &stats.cpu)];
@@ -298,7 +301,8 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
         }
     });
     let speed = stats.speedup().map_or_else(|| "—".to_owned(), |s| num(format!("{s:.1} x")));
-    ui.label(egui::RichText::new(format!("speedup over CPU: {speed}")).strong().size(16.0));
+    let over = stats.cpu.as_ref().map_or("CPU".to_owned(), |c| c.kind.to_string());
+    ui.label(egui::RichText::new(format!("speedup over {over}: {speed}")).strong().size(16.0));
     if let Some(r) = stats.render_secs
         && stats.demo == Demo::Wave
     {

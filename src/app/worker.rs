@@ -115,10 +115,11 @@ pub enum Msg {
     Mandelbrot(MandelbrotFrame),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
-    /// A grid is in place (the one asked for, or the previous one after a refusal).
+    /// A grid is in place: the one asked for, or, when `refused`, the one that kept running.
     Grid {
         nx: usize,
         ny: usize,
+        refused: bool,
     },
     Pong(u64),
 }
@@ -290,23 +291,28 @@ impl SimLoop {
 
     /// Allocates `p` on the backend; on refusal the previous grid keeps running.
     fn open_sim(&mut self, p: WaveParams) {
-        match self.backend.new_wave(&p) {
+        let refused = match self.backend.new_wave(&p) {
             Ok(sim) => {
                 self.sim = Some(sim);
                 self.params = p;
                 self.redraw = true;
+                false
             }
             Err(e) => {
-                self.send(Msg::Error(format!("grid {}x{} refused: {e}; the previous grid keeps running", p.nx, p.ny)))
+                self.send(Msg::Error(format!("grid {}x{} refused: {e}; the previous grid keeps running", p.nx, p.ny)));
+                true
             }
-        }
-        if self.sim.is_none() && (p.nx, p.ny) != (self.params.nx, self.params.ny) {
-            // Nothing ran before (a backend switch): fall back to the last grid that worked.
-            if let Ok(sim) = self.backend.new_wave(&self.params) {
+        };
+        if self.sim.is_none() {
+            // A new backend without room for the grid: start it on the seed's grid.
+            let seed = WaveParams::new(1000, 800, self.params.freq);
+            if let Ok(sim) = self.backend.new_wave(&seed) {
                 self.sim = Some(sim);
+                self.params = seed;
+                self.redraw = true;
             }
         }
-        self.send(Msg::Grid { nx: self.params.nx, ny: self.params.ny });
+        self.send(Msg::Grid { nx: self.params.nx, ny: self.params.ny, refused });
     }
 
     fn run(mut self) {
