@@ -149,6 +149,9 @@ fn open_backend(
     backend::open_choice(choice)
 }
 
+/// Opens the backend a choice names (swapped for a fake one in tests).
+type Opener = Box<dyn Fn(BackendChoice) -> Result<(Box<dyn Backend>, Vec<String>), backend::BackendError> + Send>;
+
 /// Handle on the simulation thread.
 pub struct Worker {
     commands: Sender<Command>,
@@ -163,12 +166,17 @@ impl Worker {
     /// # Errors
     /// The thread could not be spawned.
     pub fn spawn(init: WorkerInit, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+        let render_state = init.render_state.clone();
+        Self::spawn_with(init, Box::new(move |c| open_backend(c, render_state.as_ref())), wake)
+    }
+
+    fn spawn_with(init: WorkerInit, open: Opener, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (commands, command_rx) = mpsc::channel();
         let (msg_tx, messages) = mpsc::sync_channel(1);
         let (recycle, recycle_rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("wavebrot-sim".into())
-            .spawn(move || SimLoop::new(init, command_rx, msg_tx, recycle_rx, Box::new(wake)).run())?;
+            .spawn(move || SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Box::new(wake)).run())?;
         Ok(Self { commands, messages: Some(messages), recycle, thread: Some(thread) })
     }
 
@@ -226,23 +234,23 @@ struct SimLoop {
     per_step: Duration,
     full: Vec<u8>,
     counts: Vec<i32>,
-    render_state: Option<egui_wgpu::RenderState>,
+    open: Opener,
     quit: bool,
 }
 
 impl SimLoop {
     fn new(
         init: WorkerInit,
+        open: Opener,
         commands: Receiver<Command>,
         out: SyncSender<Msg>,
         recycle: Receiver<Vec<u8>>,
         wake: Box<dyn Fn() + Send>,
     ) -> Self {
-        let (backend, notes, error): (Box<dyn Backend>, _, _) =
-            match open_backend(init.backend, init.render_state.as_ref()) {
-                Ok((b, notes)) => (b, notes, None),
-                Err(e) => (Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All)), Vec::new(), Some(e)),
-            };
+        let (backend, notes, error): (Box<dyn Backend>, _, _) = match open(init.backend) {
+            Ok((b, notes)) => (b, notes, None),
+            Err(e) => (Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All)), Vec::new(), Some(e)),
+        };
         let mut s = Self {
             commands,
             inbox: std::collections::VecDeque::new(),
@@ -265,7 +273,7 @@ impl SimLoop {
             per_step: Duration::from_micros(100),
             full: Vec::new(),
             counts: Vec::new(),
-            render_state: init.render_state.clone(),
+            open,
             quit: false,
         };
         if let Some(e) = error {
@@ -371,7 +379,7 @@ impl SimLoop {
 
     fn apply(&mut self, c: Command) {
         match c {
-            Command::SetBackend(choice) => match open_backend(choice, self.render_state.as_ref()) {
+            Command::SetBackend(choice) => match (self.open)(choice) {
                 Ok((b, notes)) => {
                     // Free the old problem before allocating on the new device.
                     self.sim = None;
@@ -744,5 +752,92 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
                 wake();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{BackendError, MandelbrotRun};
+
+    /// The CPU backend with room for at most `max_cells` cells.
+    struct Small {
+        cpu: backend::cpu::CpuBackend,
+        max_cells: usize,
+    }
+
+    impl Backend for Small {
+        fn kind(&self) -> BackendKind {
+            BackendKind::Cpu
+        }
+        fn device_info(&self) -> DeviceInfo {
+            DeviceInfo { name: "small".into(), ..DeviceInfo::default() }
+        }
+        fn new_wave(&self, p: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+            backend::check_fits(BackendKind::Cpu, "the fields", p.field_bytes(), Some(8 * self.max_cells as u64))?;
+            self.cpu.new_wave(p)
+        }
+        fn mandelbrot(&mut self, p: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+            self.cpu.mandelbrot(p, counts)
+        }
+    }
+
+    fn worker(max_cells: usize) -> Worker {
+        let init = WorkerInit {
+            backend: BackendChoice::Cpu,
+            wave: WaveParams::new(100, 80, 0.1),
+            playing: false,
+            steps_per_frame: 10,
+            vmin: -0.1,
+            vmax: 0.1,
+            view: Demo::Wave,
+            render_state: None,
+        };
+        let open: Opener = Box::new(move |_| {
+            let b: Box<dyn Backend> =
+                Box::new(Small { cpu: backend::cpu::CpuBackend::new(backend::cpu::Threads::One), max_cells });
+            Ok((b, Vec::new()))
+        });
+        Worker::spawn_with(init, open, || {}).expect("thread")
+    }
+
+    /// Every message up to the answer to a ping.
+    fn until_pong(w: &Worker, n: u64) -> Vec<Msg> {
+        w.send(Command::Ping(n));
+        let mut out = Vec::new();
+        while let Some(m) = w.recv_timeout(Duration::from_secs(20)) {
+            if matches!(m, Msg::Pong(k) if k == n) {
+                return out;
+            }
+            out.push(m);
+        }
+        panic!("no answer from the worker");
+    }
+
+    #[test]
+    fn a_grid_too_big_is_refused_and_the_previous_keeps_running() {
+        let w = worker(200 * 200);
+        until_pong(&w, 1);
+        w.send(Command::Resize { nx: 400, ny: 400 });
+        let msgs = until_pong(&w, 2);
+        assert!(msgs.iter().any(|m| matches!(m, Msg::Error(e) if e.contains("refused"))), "{msgs:?}");
+        assert!(msgs.iter().any(|m| matches!(m, Msg::Grid { nx: 100, ny: 80, refused: true })), "{msgs:?}");
+        w.send(Command::Step);
+        let msgs = until_pong(&w, 3);
+        let frame = msgs.iter().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None });
+        let f = frame.expect("a frame of the old grid");
+        assert_eq!((f.params.nx, f.params.ny, f.tstep), (100, 80, 10));
+        assert_eq!(f.pixels.size(), (100, 80));
+    }
+
+    #[test]
+    fn big_grids_are_shown_subsampled() {
+        let w = worker(usize::MAX / 16);
+        until_pong(&w, 1);
+        w.send(Command::Resize { nx: 4100, ny: 64 });
+        let msgs = until_pong(&w, 2);
+        let f = msgs.iter().rev().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None }).expect("frame");
+        assert_eq!((f.params.nx, f.params.ny), (4100, 64));
+        assert_eq!(f.pixels.size(), (4100_usize.div_ceil(3), 64_usize.div_ceil(3)));
     }
 }
