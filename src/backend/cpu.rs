@@ -181,7 +181,8 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
             below.copy_from_slice(&g[r1 * ny..(r1 + 1) * ny]);
         }
     }
-    let inner = |((b, (f_band, g_band)), h): ((usize, (&mut [f32], &mut [f32])), &[f32])| {
+    type BandItem<'a> = ((usize, (&'a mut [f32], &'a mut [f32])), &'a [f32]);
+    let inner = |((b, (f_band, g_band)), h): BandItem<'_>| {
         let (above, below) = h.split_at(ny);
         fused_band(c2, nx, ny, b * band, f_band, g_band, above, below);
     };
