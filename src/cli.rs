@@ -204,8 +204,13 @@ pub fn main() -> ExitCode {
             }
             // One line naming the bad value, without clap's usage block.
             let text = e.render().to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: invalid arguments");
-            eprintln!("{first}");
+            let line: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .collect();
+            eprintln!("{}", line.join(" "));
             return ExitCode::from(2);
         }
     };

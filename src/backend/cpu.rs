@@ -95,7 +95,7 @@ impl Backend for CpuBackend {
         check_fits(kind, &what, params.field_bytes(), avail)?;
         let f = zeroed(kind, &what, params.cells())?;
         let g = zeroed(kind, &what, params.cells())?;
-        Ok(Box::new(CpuWave { params: *params, threads: self.threads, f, g, tstep: 0 }))
+        Ok(Box::new(CpuWave { params: *params, threads: self.threads, f, g, halo: Vec::new(), tstep: 0 }))
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
@@ -128,12 +128,14 @@ struct CpuWave {
     threads: Threads,
     f: Vec<f32>,
     g: Vec<f32>,
+    /// Scratch rows for [`wave_tstep`].
+    halo: Vec<f32>,
     tstep: u32,
 }
 
 /// `update(f, g)` over all interior rows: the CPU twin of `kernels/wave.cu`'s `wave_update`
-/// and `shaders/wave.wgsl`.
-fn wave_update(threads: Threads, p: &WaveParams, f: &mut [f32], g: &[f32]) {
+/// and `shaders/wave.wgsl`. (The backends run [`wave_tstep`], which fuses two of these.)
+pub fn wave_update(threads: Threads, p: &WaveParams, f: &mut [f32], g: &[f32]) {
     let (nx, ny, c2) = (p.nx, p.ny, p.c2);
     let row = |(i, f_row): (usize, &mut [f32])| {
         if i > 0 && i + 1 < nx {
@@ -142,8 +144,97 @@ fn wave_update(threads: Threads, p: &WaveParams, f: &mut [f32], g: &[f32]) {
     };
     match threads {
         Threads::One => f.chunks_exact_mut(ny).enumerate().for_each(row),
-        // Rows of a few thousand cells are small tasks: hand rayon several at a time.
         Threads::All => f.par_chunks_exact_mut(ny).enumerate().with_min_len((16_384 / ny).max(1)).for_each(row),
+    }
+}
+
+/// Rows per band when `threads` share `nx` rows: one band per thread, so each thread keeps
+/// its rows warm in its own cache from step to step.
+fn band_rows(threads: Threads, nx: usize) -> usize {
+    match threads {
+        Threads::One => nx,
+        Threads::All => nx.div_ceil(rayon::current_num_threads()).max(2),
+    }
+}
+
+/// One whole time step, `update(f, g)` then `update(g, f)`, fused into one pass over memory.
+///
+/// Each band of rows updates `f` row `k`, then `g` row `k - 1` (whose three `f` neighbours
+/// are now new), so rows are read from cache rather than memory twice. The `g` rows at the
+/// band's edges need `f` rows of the neighbouring bands: they are done after every band
+/// finished. Every cell sees exactly the operations of the two separate updates, so the
+/// result is bit-identical to [`wave::reference_run`](crate::sim::wave::reference_run).
+/// `halo` is scratch space, resized as needed.
+pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32], halo: &mut Vec<f32>) {
+    let (nx, ny, c2) = (p.nx, p.ny, p.c2);
+    let band = band_rows(threads, nx);
+    let bands = nx.div_ceil(band);
+    // The g rows just outside each band, as they are before the step: [above, below] per band.
+    halo.resize(bands * 2 * ny, 0.0);
+    for (b, h) in halo.chunks_exact_mut(2 * ny).enumerate() {
+        let (r0, r1) = (b * band, ((b + 1) * band).min(nx));
+        let (above, below) = h.split_at_mut(ny);
+        if r0 > 0 {
+            above.copy_from_slice(&g[(r0 - 1) * ny..r0 * ny]);
+        }
+        if r1 < nx {
+            below.copy_from_slice(&g[r1 * ny..(r1 + 1) * ny]);
+        }
+    }
+    type BandItem<'a> = ((usize, (&'a mut [f32], &'a mut [f32])), &'a [f32]);
+    let inner = |((b, (f_band, g_band)), h): BandItem<'_>| {
+        let (above, below) = h.split_at(ny);
+        fused_band(c2, nx, ny, b * band, f_band, g_band, above, below);
+    };
+    match threads {
+        Threads::One => {
+            let f_bands = f.chunks_mut(band * ny);
+            f_bands.zip(g.chunks_mut(band * ny)).enumerate().zip(halo.chunks_exact(2 * ny)).for_each(inner);
+        }
+        Threads::All => {
+            let f_bands = f.par_chunks_mut(band * ny);
+            f_bands.zip(g.par_chunks_mut(band * ny)).enumerate().zip(halo.par_chunks_exact(2 * ny)).for_each(inner);
+        }
+    }
+    let f = &*f;
+    let edges = |(b, g_band): (usize, &mut [f32])| {
+        let r0 = b * band;
+        let rows = g_band.len() / ny;
+        for k in [0, rows - 1] {
+            let i = r0 + k;
+            if i > 0 && i + 1 < nx && (k == 0 || rows > 1) {
+                let f_rows = (&f[(i - 1) * ny..i * ny], &f[i * ny..(i + 1) * ny], &f[(i + 1) * ny..(i + 2) * ny]);
+                update_row(c2, &mut g_band[k * ny..(k + 1) * ny], f_rows.0, f_rows.1, f_rows.2);
+            }
+        }
+    };
+    match threads {
+        Threads::One => g.chunks_mut(band * ny).enumerate().for_each(edges),
+        Threads::All => g.par_chunks_mut(band * ny).enumerate().for_each(edges),
+    }
+}
+
+/// Phase one of [`wave_tstep`] for the band starting at row `r0`: all of its `f` rows and
+/// its `g` rows but the first and last.
+#[expect(clippy::too_many_arguments, reason = "the band, its two halo rows and the grid shape")]
+fn fused_band(c2: f32, nx: usize, ny: usize, r0: usize, f: &mut [f32], g: &mut [f32], above: &[f32], below: &[f32]) {
+    let rows = f.len() / ny;
+    for k in 0..rows {
+        let i = r0 + k;
+        if i > 0 && i + 1 < nx {
+            let up = if k == 0 { above } else { &g[(k - 1) * ny..k * ny] };
+            let down = if k + 1 == rows { below } else { &g[(k + 1) * ny..(k + 2) * ny] };
+            update_row(c2, &mut f[k * ny..(k + 1) * ny], up, &g[k * ny..(k + 1) * ny], down);
+        }
+        // g row k-1 now has new f rows k-2, k-1, k (all inside the band).
+        if k >= 2 && i < nx {
+            let gi = i - 1;
+            if gi + 1 < nx {
+                let (f_up, rest) = f[(k - 2) * ny..(k + 1) * ny].split_at(ny);
+                let (f_mid, f_down) = rest.split_at(ny);
+                update_row(c2, &mut g[(k - 1) * ny..k * ny], f_up, f_mid, f_down);
+            }
+        }
     }
 }
 
@@ -162,8 +253,7 @@ impl WaveSim for CpuWave {
         for _ in 0..tsteps {
             self.tstep += 1;
             self.g[src] = source_value(self.params.freq, self.tstep);
-            wave_update(self.threads, &self.params, &mut self.f, &self.g);
-            wave_update(self.threads, &self.params, &mut self.g, &self.f);
+            wave_tstep(self.threads, &self.params, &mut self.f, &mut self.g, &mut self.halo);
         }
         Ok(Timing::wall(start.elapsed()))
     }

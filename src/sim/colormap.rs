@@ -102,9 +102,9 @@ mod tests {
         assert_eq!(lut[190][2], 0);
         assert!(lut[191][2] > 0);
         // Monotone in every channel.
-        for k in 1..LUT_SIZE {
-            for c in 0..3 {
-                assert!(lut[k][c] >= lut[k - 1][c], "channel {c} at {k}");
+        for (k, pair) in lut.windows(2).enumerate() {
+            for (c, (hi, lo)) in pair[1].iter().zip(&pair[0]).take(3).enumerate() {
+                assert!(hi >= lo, "channel {c} at {}", k + 1);
             }
         }
     }

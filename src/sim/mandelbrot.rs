@@ -185,31 +185,95 @@ pub fn iterations_executed(count: u32, iters: u32) -> u64 {
     u64::from((count + 1).min(iters))
 }
 
+/// Pixels computed side by side in [`mandelbrot_row`]: one vector register of `f64` on AVX-512.
+pub const LANES: usize = 8;
+
+macro_rules! escape_counts_lanes {
+    ($name:ident, $t:ty) => {
+        /// Escape counts of [`LANES`] points of one row at once, in lockstep, each with exactly
+        /// the operations of the scalar rule; a lane that escaped keeps its count and the
+        /// loop stops when all have. Written so the compiler keeps the lanes in vector registers.
+        #[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+avx", "x86_64+sse4.1"))]
+        fn $name(cr: &[$t; LANES], ci: $t, iters: u32) -> [u32; LANES] {
+            let mut zr = [0.0 as $t; LANES];
+            let mut zi = [0.0 as $t; LANES];
+            let mut count = [iters; LANES];
+            for k in 0..iters {
+                let mut running = 0u32;
+                for l in 0..LANES {
+                    let nr = zr[l] * zr[l] - zi[l] * zi[l] + cr[l];
+                    let ni = zr[l] * zi[l] + zi[l] * zr[l] + ci;
+                    zr[l] = nr;
+                    zi[l] = ni;
+                    let escaped_now = nr * nr + ni * ni >= 4.0 && count[l] == iters;
+                    count[l] = if escaped_now { k } else { count[l] };
+                    running += u32::from(count[l] == iters);
+                }
+                if running == 0 {
+                    break;
+                }
+            }
+            count
+        }
+    };
+}
+
+escape_counts_lanes!(escape_counts_f64, f64);
+escape_counts_lanes!(escape_counts_f32, f32);
+
 /// Computes row `y` of the image into `row` (length `width`) and returns the iterations executed.
+///
+/// The CPU twin of the GPU kernels: [`LANES`] pixels at a time, the rest one by one, each
+/// with the counts of [`escape_count_f64`] / [`escape_count_f32`].
 pub fn mandelbrot_row(p: &MandelbrotParams, y: usize, row: &mut [i32]) -> u64 {
     let (px, py) = p.pixel_size();
     let b = &p.bounds;
     let ci = b.miny + y as f64 * py;
+    let cr = |x: usize| b.minx + x as f64 * px;
     let mut total = 0u64;
-    for (x, out) in row.iter_mut().enumerate() {
-        let cr = b.minx + x as f64 * px;
-        let count = match p.precision {
-            Precision::F64 => escape_count_f64(cr, ci, p.iters),
-            Precision::F32 => escape_count_f32(cr as f32, ci as f32, p.iters),
+    let x0 = row.len() - row.len() % LANES;
+    let mut chunks = row.chunks_exact_mut(LANES);
+    for (c, out) in (&mut chunks).enumerate() {
+        let x0 = c * LANES;
+        let counts = match p.precision {
+            Precision::F64 => escape_counts_f64(&std::array::from_fn(|l| cr(x0 + l)), ci, p.iters),
+            Precision::F32 => escape_counts_f32(&std::array::from_fn(|l| cr(x0 + l) as f32), ci as f32, p.iters),
         };
+        for (o, &k) in out.iter_mut().zip(&counts) {
+            total += iterations_executed(k, p.iters);
+            *o = k as i32;
+        }
+    }
+    let rest = chunks.into_remainder();
+    for (x, out) in rest.iter_mut().enumerate() {
+        let count = escape_count(p, cr(x0 + x), ci);
         total += iterations_executed(count, p.iters);
         *out = count as i32;
     }
     total
 }
 
-/// The single-thread reference: counts for the whole image, row 0 at `miny`.
+/// The scalar count of one point at `p`'s precision.
+fn escape_count(p: &MandelbrotParams, cr: f64, ci: f64) -> u32 {
+    match p.precision {
+        Precision::F64 => escape_count_f64(cr, ci, p.iters),
+        Precision::F32 => escape_count_f32(cr as f32, ci as f32, p.iters),
+    }
+}
+
+/// The scalar single-thread reference: counts for the whole image, row 0 at `miny`.
 #[must_use]
 pub fn reference(p: &MandelbrotParams) -> (Vec<i32>, u64) {
+    let (px, py) = p.pixel_size();
+    let b = &p.bounds;
     let mut counts = vec![0i32; p.pixels()];
     let mut total = 0;
     for (y, row) in counts.chunks_exact_mut(p.width).enumerate() {
-        total += mandelbrot_row(p, y, row);
+        for (x, out) in row.iter_mut().enumerate() {
+            let count = escape_count(p, b.minx + x as f64 * px, b.miny + y as f64 * py);
+            total += iterations_executed(count, p.iters);
+            *out = count as i32;
+        }
     }
     (counts, total)
 }

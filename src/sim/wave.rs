@@ -113,7 +113,11 @@ pub fn update_rows(c2: f32, ny: usize, nx: usize, first_row: usize, f_rows: &mut
 }
 
 /// `update` of one interior row: `f_row` is row `i` of `f`, the others rows `i-1`, `i`, `i+1` of `g`.
-#[inline]
+///
+/// Compiled for AVX-512, AVX2 and SSE4.1 and picked at run time (the binary still runs on
+/// any x86-64). Vector lanes do the same IEEE operations in the same order, so every
+/// version gives the same bits.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+avx", "x86_64+sse4.1"))]
 pub fn update_row(c2: f32, f_row: &mut [f32], g_up: &[f32], g_mid: &[f32], g_down: &[f32]) {
     let ny = f_row.len();
     let n = ny - 2;

@@ -1,0 +1,180 @@
+//! The command line as a user calls it: files written, exit codes, one-line errors.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use wavebrot::output::read_npy;
+
+fn wavebrot() -> Command {
+    let mut c = Command::cargo_bin("wavebrot").unwrap();
+    // Keep runs on the CPU so CI results do not depend on a GPU.
+    c.env("RUST_BACKTRACE", "0");
+    c
+}
+
+/// Runs with `args`, expects exit `code` and a one-line stderr containing `needle`.
+fn fails(args: &[&str], code: i32, needle: &str) {
+    let out = wavebrot().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: status {:?}, stderr: {err}", out.status);
+    assert!(err.contains(needle), "{args:?}: stderr {err:?} does not name {needle:?}");
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{args:?} panicked: {err}");
+    if code == 2 {
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: usage error is not one line: {err:?}");
+    }
+}
+
+#[test]
+fn render_wave_writes_npy_and_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("f.npy");
+    let png = dir.path().join("f.png");
+    wavebrot()
+        .args(["render", "wave", "--nx", "37", "--ny", "53", "--tmax", "300", "--backend", "cpu"])
+        .arg("--npy")
+        .arg(&npy)
+        .arg("--png")
+        .arg(&png)
+        .assert()
+        .success();
+    let (f, shape) = read_npy::<f32>(&npy).unwrap();
+    assert_eq!(shape, [37, 53]);
+    let (want, _) =
+        read_npy::<f32>(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wave_37x53_t300.npy")))
+            .unwrap();
+    assert_eq!(f, want);
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (37, 53));
+    // No temporary files are left beside the outputs.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn render_wave_frames_dir_numbers_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let frames = dir.path().join("png");
+    wavebrot()
+        .args(["render", "wave", "--nx", "20", "--ny", "16", "--tmax", "30", "--every", "10", "--backend", "cpu1"])
+        .arg("--frames-dir")
+        .arg(&frames)
+        .assert()
+        .success();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names, ["wave2d_010.png", "wave2d_020.png", "wave2d_030.png"]);
+}
+
+#[test]
+fn render_mandelbrot_writes_counts_with_negative_bounds_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, bounds) in [["--bounds=-2,1,-1,1", ""], ["--bounds", "-2,1,-1,1"]].iter().enumerate() {
+        let npy = dir.path().join(format!("m{i}.npy"));
+        let png = dir.path().join(format!("m{i}.png"));
+        let mut cmd = wavebrot();
+        cmd.args(["render", "mandelbrot", "--width", "96", "--height", "64", "--iters", "20", "--backend", "cpu"]);
+        cmd.args(bounds.iter().filter(|a| !a.is_empty()));
+        cmd.arg("--npy").arg(&npy).arg("--png").arg(&png).assert().success();
+        let (counts, shape) = read_npy::<i32>(&npy).unwrap();
+        assert_eq!(shape, [64, 96]);
+        let (want, _) = read_npy::<i32>(std::path::Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/mandel_96x64_i20.npy"
+        )))
+        .unwrap();
+        assert_eq!(counts, want);
+        let img = image::open(&png).unwrap();
+        assert_eq!((img.width(), img.height()), (96, 64));
+    }
+}
+
+#[test]
+fn bad_values_exit_2_with_one_line_naming_them() {
+    fails(&["render", "wave", "--nx", "0"], 2, "'0'");
+    fails(&["render", "wave", "--nx", "2"], 2, "'2'");
+    fails(&["render", "wave", "--ny", "-5"], 2, "'-5'");
+    fails(&["render", "wave", "--nx", "abc"], 2, "'abc'");
+    fails(&["render", "wave", "--freq", "nan"], 2, "'nan'");
+    fails(&["render", "wave", "--freq", "inf"], 2, "'inf'");
+    fails(&["render", "wave", "--freq", "0"], 2, "'0'");
+    fails(&["render", "wave", "--freq", "-0.1"], 2, "'-0.1'");
+    fails(&["render", "wave", "--tmax", "0"], 2, "'0'");
+    fails(&["render", "wave", "--tmax", "1e3"], 2, "'1e3'");
+    fails(&["render", "wave", "--every", "5"], 2, "--frames-dir");
+    fails(&["render", "wave", "--backend", "tpu"], 2, "'tpu'");
+    fails(&["render", "mandelbrot", "--iters", "0"], 2, "'0'");
+    fails(&["render", "mandelbrot", "--width", "0"], 2, "'0'");
+    fails(&["render", "mandelbrot", "--bounds", "1,-2,-1,1"], 2, "minx");
+    fails(&["render", "mandelbrot", "--bounds", "-2,1,-1"], 2, "-2,1,-1");
+    fails(&["render", "mandelbrot", "--bounds=-2,1,-1,nan"], 2, "nan");
+    fails(&["render", "mandelbrot", "--precision", "f16"], 2, "'f16'");
+    fails(&["bench", "--backend", "gpu"], 2, "'gpu'");
+    fails(&["frobnicate"], 2, "'frobnicate'");
+}
+
+#[test]
+fn too_large_and_unwritable_exit_1() {
+    fails(&["render", "wave", "--nx", "1000000", "--ny", "1000000", "--backend", "cpu"], 1, "out of memory");
+    fails(
+        &["render", "mandelbrot", "--width", "2000000", "--height", "2000000", "--backend", "cpu"],
+        1,
+        "out of memory",
+    );
+    fails(
+        &["render", "wave", "--nx", "10", "--ny", "10", "--png", "/nonexistent-dir/x.png"],
+        1,
+        "/nonexistent-dir/x.png",
+    );
+}
+
+#[test]
+fn info_lists_every_backend() {
+    wavebrot().arg("info").assert().success().stdout(
+        predicate::str::contains("cpu ").and(predicate::str::contains("cuda")).and(predicate::str::contains("wgpu")),
+    );
+}
+
+#[test]
+fn verify_passes_on_the_cpu() {
+    wavebrot()
+        .args(["verify", "--backend", "cpu"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Check result: OK!"));
+}
+
+#[test]
+fn bench_quick_writes_json_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    wavebrot()
+        .args(["bench", "mandelbrot", "--quick", "--backend", "cpu"])
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Check result: OK!"));
+    let records: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let records = records.as_array().unwrap();
+    assert!(!records.is_empty());
+    for r in records {
+        for key in
+            ["kernel", "backend", "device", "seconds", "giter_per_s", "mismatch_frac", "width", "height", "iters"]
+        {
+            assert!(r.get(key).is_some(), "record lacks {key}: {r}");
+        }
+        assert_eq!(r["mismatch_frac"], 0.0);
+    }
+}
+
+#[test]
+fn unavailable_backend_named_explicitly_exits_1_with_reason() {
+    // CI has no CUDA; where CUDA exists this case is covered by tests/cuda.rs instead.
+    let info = wavebrot().arg("info").output().unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    if text.lines().any(|l| l.starts_with("cuda") && l.contains("unavailable")) {
+        fails(&["render", "wave", "--nx", "10", "--ny", "10", "--backend", "cuda"], 1, "cuda unavailable");
+    } else {
+        println!("skipped: CUDA is available here");
+    }
+}
