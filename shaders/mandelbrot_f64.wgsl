@@ -10,7 +10,8 @@ struct Params {
     width: u32,
     height: u32,
     iters: u32,
-    _pad: u32,
+    // Always 0: see `exact`.
+    opaque: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -21,15 +22,29 @@ struct Params {
 var<workgroup> wg_lo: atomic<u32>;
 var<workgroup> wg_hi: atomic<u32>;
 
+// `x` itself, through an operation the shader compiler cannot see through (`opaque` is 0 at
+// run time). WGSL cannot forbid a driver to fuse a multiply and an add into one FMA, which
+// changes the rounding and, near the set's boundary, the count; with every product and sum
+// passed through here each rounds on its own, as on the CPU. (WGSL has no f64 bitcast, so a
+// select on a run-time value stands in for the f32 shader's xor.)
+fn exact(x: f64) -> f64 {
+    return select(x, f64(0.0), params.opaque != 0u);
+}
+
+// `escape_count_f64` of src/sim/mandelbrot.rs: z*z + c with z*z as (zr*zr - zi*zi) + i(zr*zi + zi*zr),
+// the squares computed once and reused by the escape test (the same products the CPU forms).
 fn escape_count(cr: f64, ci: f64, iters: u32) -> u32 {
     var zr = f64(0.0);
     var zi = f64(0.0);
+    var zr2 = f64(0.0);
+    var zi2 = f64(0.0);
     for (var k = 0u; k < iters; k++) {
-        let nr = zr * zr - zi * zi + cr;
-        let ni = zr * zi + zi * zr + ci;
-        zr = nr;
-        zi = ni;
-        if zr * zr + zi * zi >= f64(4.0) {
+        let p = exact(zr * zi);
+        zr = exact(exact(zr2 - zi2) + cr);
+        zi = exact(exact(p + p) + ci);
+        zr2 = exact(zr * zr);
+        zi2 = exact(zi * zi);
+        if zr2 + zi2 >= f64(4.0) {
             return k;
         }
     }

@@ -20,8 +20,9 @@ struct Step {
     c2: f32,
     // The source value of this time step.
     s: f32,
-    _pad0: u32,
-    _pad1: u32,
+    // Always 0: see `exact`.
+    opaque: u32,
+    _pad: u32,
 }
 
 // One entry per dispatch, selected with a dynamic offset: a whole batch of steps is uploaded
@@ -29,6 +30,14 @@ struct Step {
 @group(0) @binding(0) var<uniform> step: Step;
 @group(0) @binding(1) var<storage, read_write> f: array<f32>;
 @group(0) @binding(2) var<storage, read> g: array<f32>;
+
+// `x` itself, through an operation the shader compiler cannot see through (`opaque` is 0 at
+// run time). WGSL cannot forbid a driver to fuse a multiply and an add into one FMA or to
+// reorder a sum (Mesa and NVIDIA both do); with every intermediate passed through here, each
+// operation rounds on its own, in numpy's order, and the GPU gives the CPU's bits.
+fn exact(x: f32) -> f32 {
+    return bitcast<f32>(bitcast<u32>(x) ^ step.opaque);
+}
 
 fn g_at(idx: u32) -> f32 {
     return select(g[idx], step.s, idx == step.src_in);
@@ -57,6 +66,9 @@ fn wave_update(@builtin(global_invocation_id) gid: vec3<u32>) {
     let left = g_at(idx - 1u);
     let right = g_at(idx + 1u);
     let old = select(f[idx], step.s, idx == step.src_out);
-    // numpy's order of operations (src/sim/wave.rs `update_cell`).
-    f[idx] = step.c2 * ((((up + down) + left) + right) - 4.0 * mid) + 2.0 * mid - old;
+    // c2*(up + down + left + right - 4*mid) + 2*mid - old, in numpy's order of operations
+    // (src/sim/wave.rs `update_cell`), each step rounded on its own.
+    let sum = exact(exact(exact(up + down) + left) + right);
+    let lap = exact(sum - exact(4.0 * mid));
+    f[idx] = exact(exact(step.c2 * lap) + exact(2.0 * mid)) - old;
 }
