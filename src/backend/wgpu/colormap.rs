@@ -313,8 +313,9 @@ mod tests {
         assert!(!descending);
         for (k, &t) in thr.iter().enumerate().skip(1) {
             let below = f32::from_bits(if t > 0.0 { t.to_bits() - 1 } else { t.to_bits() + 1 });
-            assert!(lut_index(f64::from(t), -0.1f32.into(), 0.1f32.into()) >= k);
-            assert!(lut_index(f64::from(below), -0.1f32.into(), 0.1f32.into()) < k, "k={k} t={t:e}");
+            let (lo, hi) = (f64::from(vmin), f64::from(vmax));
+            assert!(lut_index(f64::from(t), lo, hi) >= k);
+            assert!(lut_index(f64::from(below), lo, hi) < k, "k={k} t={t:e}");
         }
     }
 
