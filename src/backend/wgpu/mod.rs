@@ -191,11 +191,21 @@ impl Gpu {
         });
         let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let f64_ok = device.features().contains(wgpu::Features::SHADER_F64);
-        let wave = wave::Pipeline::new(&device)?;
-        let colormap = colormap::Pipelines::new(&device)?;
-        let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F32)?;
-        let mandelbrot_f64 =
-            if f64_ok { Some(mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F64)?) } else { None };
+        // The layouts too: nothing may reach the device's uncaptured-error handler (on a
+        // device shared with eframe, wgpu's default handler panics).
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipelines = (|| {
+            let wave = wave::Pipeline::new(&device)?;
+            let colormap = colormap::Pipelines::new(&device)?;
+            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F32)?;
+            let mandelbrot_f64 =
+                if f64_ok { Some(mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F64)?) } else { None };
+            Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
+        })();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(BackendError::Compile { kind: KIND, log: format!("making the compute pipelines: {e}") });
+        }
+        let (wave, colormap, mandelbrot_f32, mandelbrot_f64) = pipelines?;
         Ok(Self {
             device,
             queue,
@@ -491,6 +501,13 @@ impl WgpuBackend {
     #[must_use]
     pub fn has_f64(&self) -> bool {
         self.gpu.mandelbrot_f64.is_some()
+    }
+
+    /// True on a software adapter (llvmpipe/lavapipe, WARP): it runs on the CPU, usually
+    /// slower than the `cpu` backend, so `auto` may prefer the CPU over it.
+    #[must_use]
+    pub fn is_software(&self) -> bool {
+        self.gpu.adapter.device_type == wgpu::DeviceType::Cpu
     }
 
     /// True when kernels are timed with GPU timestamps (else the wall clock).

@@ -281,8 +281,8 @@ impl WgpuWave {
             return Err(BackendError::Invalid("frame texture lacks STORAGE_BINDING usage".into()));
         }
         let gpu = Arc::clone(&self.gpu);
-        self.frame.set_range(&gpu, vmin, vmax);
         gpu.scoped("drawing the wave into a texture", || {
+            self.frame.set_range(&gpu, vmin, vmax);
             let mut encoder = gpu
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into") });
@@ -390,9 +390,9 @@ impl WaveSim for WgpuWave {
         }
         let gpu = Arc::clone(&self.gpu);
         let staging = self.staging()?.clone();
-        self.frame.set_range(&gpu, vmin, vmax);
         self.frame.ensure_buffer(&gpu, &self.fields[0])?;
         gpu.scoped("drawing the wave", || {
+            self.frame.set_range(&gpu, vmin, vmax);
             let mut encoder =
                 gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("render rgba") });
             self.frame.encode_buffer(&gpu, &mut encoder, &staging);
