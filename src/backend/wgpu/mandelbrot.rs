@@ -128,7 +128,12 @@ pub(crate) fn run(
     if p.pixels() > 1 << 30 {
         return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
     }
-    check_fits(KIND, &format!("{what} counts"), 4 * p.pixels() as u64, Some(gpu.max_storage_bytes()))?;
+    check_fits(
+        KIND,
+        &format!("{what} counts (against the device's largest storage buffer)"),
+        4 * p.pixels() as u64,
+        Some(gpu.max_storage_bytes()),
+    )?;
     let groups = ((p.width as u32).div_ceil(TILE), (p.height as u32).div_ceil(TILE));
     let max = gpu.device.limits().max_compute_workgroups_per_dimension;
     if groups.0 > max || groups.1 > max {

@@ -118,7 +118,8 @@ impl WgpuWave {
             return Err(BackendError::Invalid(format!("{what} has more than 2^30 cells, the wgpu backend's limit")));
         }
         let field_bytes = 4 * params.cells() as u64;
-        check_fits(KIND, &format!("{what} (one field)"), field_bytes, Some(gpu.max_storage_bytes()))?;
+        let limit_what = format!("{what} (one field, against the device's largest storage buffer)");
+        check_fits(KIND, &limit_what, field_bytes, Some(gpu.max_storage_bytes()))?;
         let groups = (ny.div_ceil(TILE_J as usize), nx.div_ceil(TILE_I as usize));
         let max_groups = limits.max_compute_workgroups_per_dimension as usize;
         if groups.0 > max_groups || groups.1 > max_groups {
