@@ -82,6 +82,23 @@ fn preference(adapter: &wgpu::Adapter) -> (u8, u8) {
     (device, api)
 }
 
+/// The device wavebrot asks `adapter` for: the adapter's own limits (compute-capable, and
+/// large enough for 8192² fields where the adapter allows) and `SHADER_F64` /
+/// `TIMESTAMP_QUERY` where offered. The app can hand it to eframe so that the shared device
+/// can compute: `WgpuSetupCreateNew { device_descriptor: Arc::new(device_descriptor), .. }`.
+#[must_use]
+pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
+    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY;
+    wgpu::DeviceDescriptor {
+        label: Some("wavebrot"),
+        required_features: adapter.features() & wanted,
+        required_limits: adapter.limits(),
+        experimental_features: wgpu::ExperimentalFeatures::disabled(),
+        memory_hints: wgpu::MemoryHints::Performance,
+        trace: wgpu::Trace::Off,
+    }
+}
+
 /// Picks the best adapter that can run compute shaders and opens a device on it with the
 /// adapter's own limits (8192² fields need 256 MiB storage buffers) and, where offered,
 /// `SHADER_F64` and `TIMESTAMP_QUERY`.
@@ -112,16 +129,7 @@ pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue, wgpu::AdapterInfo)
             })
         })?;
     let info = adapter.get_info();
-    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY;
-    let desc = wgpu::DeviceDescriptor {
-        label: Some("wavebrot compute"),
-        required_features: adapter.features() & wanted,
-        required_limits: adapter.limits(),
-        experimental_features: wgpu::ExperimentalFeatures::disabled(),
-        memory_hints: wgpu::MemoryHints::Performance,
-        trace: wgpu::Trace::Off,
-    };
-    let (device, queue) = pollster::block_on(adapter.request_device(&desc))
+    let (device, queue) = pollster::block_on(adapter.request_device(&device_descriptor(&adapter)))
         .map_err(|e| unavailable(format!("no wgpu adapter: {} refused a device: {e}", describe_adapter(&info))))?;
     Ok((device, queue, info))
 }
