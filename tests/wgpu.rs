@@ -281,3 +281,36 @@ fn a_lost_device_gives_an_error() {
     let err = sim.advance(2).unwrap_err();
     assert!(err.to_string().contains("lost"), "{err}");
 }
+
+#[test]
+fn an_eframe_style_device_works_with_wall_clock_and_f32_only() {
+    // What egui-wgpu asks for on Vulkan/Metal/DX12 by default: WebGPU's default limits and
+    // no optional features, so no timestamps and no f64.
+    let Some((_, _, info)) = device() else { return };
+    let adapters = pollster::block_on(wgpu::Instance::default().enumerate_adapters(wgpu::Backends::all()));
+    let adapter = adapters.into_iter().find(|a| a.get_info() == info).expect("the same adapter");
+    if adapter.get_info().backend == wgpu::Backend::Gl {
+        println!("skipped: egui-wgpu gives GL devices no compute limits");
+        return;
+    }
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        required_limits: wgpu::Limits { max_texture_dimension_2d: 8192, ..wgpu::Limits::default() },
+        ..Default::default()
+    }))
+    .unwrap();
+    let mut b = WgpuBackend::from_device(device, queue, info).unwrap();
+    assert!(!b.has_timestamps() && !b.has_f64());
+    let p = WaveParams::new(37, 53, wave::DEFAULT_FREQ);
+    let mut sim = b.new_wave(&p).unwrap();
+    let t = sim.advance(100).unwrap();
+    assert_eq!((t.source, t.device), (TimingSource::WallClock, None));
+    let d = wave::max_abs_diff(&field(sim.as_mut()), &wave::reference(&p, 100));
+    assert!(d <= WAVE_TOLERANCE, "max|diff| {d:e}");
+    let f64_params = MandelbrotParams { width: 8, height: 8, ..MandelbrotParams::SEED };
+    match b.mandelbrot(&f64_params, &mut [0; 64]) {
+        Err(BackendError::Invalid(why)) => assert!(why.contains("no f64"), "{why}"),
+        other => panic!("f64 without SHADER_F64 must be Invalid, got {other:?}"),
+    }
+    let f32_params = MandelbrotParams { precision: Precision::F32, ..f64_params };
+    b.mandelbrot(&f32_params, &mut [0; 64]).unwrap();
+}
