@@ -253,12 +253,9 @@ impl Gpu {
         let validation = pollster::block_on(validation.pop());
         let oom = pollster::block_on(oom.pop());
         if let Some(e) = oom {
-            return Err(BackendError::OutOfMemory {
-                kind: KIND,
-                what: format!("{what} ({e})"),
-                needed_bytes: 0,
-                available_bytes: 0,
-            });
+            // The device's memory ran out (sizes over its limits were refused before, as
+            // `BackendError::OutOfMemory` with both numbers).
+            return Err(runtime(format!("out of GPU memory while {what}: {e}")));
         }
         if let Some(e) = validation {
             return Err(runtime(format!("{what}: {e}")));
@@ -282,12 +279,6 @@ impl Gpu {
                 usage,
                 mapped_at_creation: false,
             })
-        })
-        .map_err(|e| match e {
-            BackendError::OutOfMemory { kind, what, .. } => {
-                BackendError::OutOfMemory { kind, what, needed_bytes: size, available_bytes: limit }
-            }
-            other => other,
         })
     }
 
