@@ -29,10 +29,14 @@ use crate::sim::wave::WaveParams;
 
 const KIND: BackendKind = BackendKind::Wgpu;
 
-/// The shaders, compiled into the binary.
+// The shaders, compiled into the binary (validated without a GPU by tests/shader_validation.rs).
+/// `shaders/wave.wgsl`: one wave update with the source fused in.
 pub const WAVE_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/wave.wgsl"));
+/// `shaders/mandelbrot_f32.wgsl`: escape counts and iteration totals in f32.
 pub const MANDELBROT_F32_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/mandelbrot_f32.wgsl"));
+/// `shaders/mandelbrot_f64.wgsl`: the same in f64 (devices with `SHADER_F64`).
 pub const MANDELBROT_F64_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/mandelbrot_f64.wgsl"));
+/// `shaders/colormap.wgsl`: matplotlib's `hot` into a buffer or an RGBA8 texture.
 pub const COLORMAP_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/colormap.wgsl"));
 
 /// The largest workgroup the shaders use (32x8 and 16x16 invocations).
