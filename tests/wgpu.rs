@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave, request_device};
+use wavebrot::backend::wgpu::{WaveKernel, WgpuBackend, WgpuWave, request_device};
 use wavebrot::backend::{Backend, BackendError, BackendKind, TimingSource, WaveSim, cpu};
 use wavebrot::output::read_npy;
 use wavebrot::sim::colormap::wave_rgba;
@@ -54,6 +54,33 @@ fn wave_equals_the_cpu_reference_at_odd_shapes() {
         println!("wave {nx}x{ny} tmax={tmax}: max|diff| {d:e}");
         assert!(d <= WAVE_TOLERANCE, "wave {nx}x{ny} tmax={tmax}: max|diff| {d:e}");
     }
+}
+
+#[test]
+fn both_wave_kernels_give_the_same_bits() {
+    let Some(b) = backend() else { return };
+    for (nx, ny, tmax) in [(37, 53, 120), (130, 67, 100), (3, 3, 10), (6, 40, 50), (33, 5, 60)] {
+        let p = WaveParams { source: (1, ny - 1), ..WaveParams::new(nx, ny, 0.2) };
+        let want = wave::reference(&p, tmax);
+        for kernel in [WaveKernel::Cells, WaveKernel::Rows] {
+            let mut sim = b.new_wgpu_wave(&p).unwrap();
+            sim.set_kernel(kernel);
+            sim.advance(tmax).unwrap();
+            assert_eq!(sim.kernel(), kernel);
+            let d = wave::max_abs_diff(&field(&mut sim), &want);
+            assert!(d <= WAVE_TOLERANCE, "{kernel:?} {nx}x{ny}: max|diff| {d:e}");
+        }
+    }
+    // Tuning picks one, resets the fields and the result is still the reference.
+    let p = WaveParams::new(200, 150, wave::DEFAULT_FREQ);
+    let mut sim = b.new_wgpu_wave(&p).unwrap();
+    let kernel = sim.tune().unwrap();
+    println!("tuned: {kernel:?}");
+    assert_eq!(sim.tstep(), 0);
+    assert!(field(&mut sim).iter().all(|&v| v == 0.0));
+    sim.advance(80).unwrap();
+    let d = wave::max_abs_diff(&field(&mut sim), &wave::reference(&p, 80));
+    assert!(d <= WAVE_TOLERANCE, "after tuning: max|diff| {d:e}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use wave::WgpuWave;
+pub use wave::{WaveKernel, WgpuWave};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim};
 use crate::sim::mandelbrot::MandelbrotParams;

@@ -8,7 +8,7 @@
 //! with dynamic uniform offsets.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::colormap::Frame;
 use super::{Gpu, KIND, Timer, runtime};
@@ -18,6 +18,39 @@ use crate::sim::wave::{WaveParams, source_value};
 /// Workgroup of the wave shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
 const TILE_J: u32 = 32;
 const TILE_I: u32 = 8;
+/// Rows per invocation of `wave_update_rows` (`ROWS` in the shader).
+const ROWS: u32 = 4;
+/// Grids from this many cells up time both kernels on a GPU and keep the faster.
+const TUNE_MIN_CELLS: usize = 1 << 20;
+
+/// The two entry points of `shaders/wave.wgsl`; both give the same bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaveKernel {
+    /// `wave_update`: one cell per invocation.
+    Cells,
+    /// `wave_update_rows`: a column of 4 cells per invocation, neighbours kept in registers.
+    Rows,
+}
+
+impl WaveKernel {
+    /// The shader entry point.
+    #[must_use]
+    pub fn entry_point(self) -> &'static str {
+        match self {
+            Self::Cells => "wave_update",
+            Self::Rows => "wave_update_rows",
+        }
+    }
+
+    /// Workgroups for an `nx x ny` grid.
+    fn groups(self, nx: usize, ny: usize) -> (u32, u32) {
+        let rows = match self {
+            Self::Cells => TILE_I,
+            Self::Rows => TILE_I * ROWS,
+        };
+        (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(rows as usize) as u32)
+    }
+}
 /// "No source here" in a step's `src_in`/`src_out`.
 const NO_SOURCE: u32 = u32::MAX;
 /// Cell updates per submission: large enough to hide submission costs, small enough that
@@ -41,10 +74,11 @@ struct Step {
     pad: u32,
 }
 
-/// The wave pipeline, compiled once per device.
+/// The wave pipelines (one per [`WaveKernel`]), compiled once per device.
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    cells: wgpu::ComputePipeline,
+    rows: wgpu::ComputePipeline,
 }
 
 impl Pipeline {
@@ -76,10 +110,11 @@ impl Pipeline {
                 storage(2, true),
             ],
         });
-        let mut pipelines =
-            super::compute_pipeline(device, "wave.wgsl", super::WAVE_WGSL, &[("wave_update", &layout)])?;
-        let pipeline = pipelines.pop().ok_or_else(|| runtime("no wave pipeline"))?;
-        Ok(Self { layout, pipeline })
+        let entries = [(WaveKernel::Cells.entry_point(), &layout), (WaveKernel::Rows.entry_point(), &layout)];
+        let mut pipelines = super::compute_pipeline(device, "wave.wgsl", super::WAVE_WGSL, &entries)?;
+        let rows = pipelines.pop().ok_or_else(|| runtime("no wave pipeline"))?;
+        let cells = pipelines.pop().ok_or_else(|| runtime("no wave pipeline"))?;
+        Ok(Self { layout, cells, rows })
     }
 }
 
@@ -101,6 +136,7 @@ pub struct WgpuWave {
     steps: wgpu::Buffer,
     stride: u64,
     steps_per_submit: u32,
+    kernel: WaveKernel,
     timer: Option<Timer>,
     /// Host-visible copy target for `read_field` and `render_rgba` (made on first use).
     staging: Option<wgpu::Buffer>,
@@ -120,8 +156,8 @@ impl WgpuWave {
         let field_bytes = 4 * params.cells() as u64;
         let limit_what = format!("{what} (one field, against the device's largest storage buffer)");
         check_fits(KIND, &limit_what, field_bytes, Some(gpu.max_storage_bytes()))?;
-        let groups = (ny.div_ceil(TILE_J as usize), nx.div_ceil(TILE_I as usize));
-        let max_groups = limits.max_compute_workgroups_per_dimension as usize;
+        let groups = WaveKernel::Cells.groups(nx, ny);
+        let max_groups = limits.max_compute_workgroups_per_dimension;
         if groups.0 > max_groups || groups.1 > max_groups {
             return Err(BackendError::Invalid(format!(
                 "{what} needs {}x{} workgroups, this device allows {max_groups} per dimension",
@@ -170,12 +206,53 @@ impl WgpuWave {
             steps,
             stride,
             steps_per_submit,
+            kernel: WaveKernel::Cells,
             timer,
             staging: None,
             frame,
         };
-        wave.reset()?;
+        if params.cells() >= TUNE_MIN_CELLS && wave.gpu.adapter.device_type != wgpu::DeviceType::Cpu {
+            wave.tune()?;
+        } else {
+            wave.reset()?;
+        }
         Ok(wave)
+    }
+
+    /// The kernel this wave runs.
+    #[must_use]
+    pub fn kernel(&self) -> WaveKernel {
+        self.kernel
+    }
+
+    /// Runs `kernel` from now on (both give the same bits; they differ in speed).
+    pub fn set_kernel(&mut self, kernel: WaveKernel) {
+        self.kernel = kernel;
+    }
+
+    /// Times both kernels for a few steps, keeps the faster and returns it; the fields are
+    /// reset. Which one wins depends on the GPU's caches and load units. New waves of at least
+    /// 2^20 cells on a GPU (not a software adapter) are tuned when they are made.
+    ///
+    /// # Errors
+    /// A device failure.
+    pub fn tune(&mut self) -> Result<WaveKernel, BackendError> {
+        let mut best = (Duration::MAX, WaveKernel::Cells);
+        for kernel in [WaveKernel::Cells, WaveKernel::Rows] {
+            self.kernel = kernel;
+            let mut fastest = Duration::MAX;
+            for _ in 0..3 {
+                fastest = fastest.min(self.advance(4)?.best());
+            }
+            log::debug!("wgpu wave {}x{}: {kernel:?} {fastest:?} per 4 steps", self.params.nx, self.params.ny);
+            if fastest < best.0 {
+                best = (fastest, kernel);
+            }
+        }
+        self.kernel = best.1;
+        log::info!("wgpu wave {}x{}: using {:?}", self.params.nx, self.params.ny, self.kernel);
+        self.reset()?;
+        Ok(self.kernel)
     }
 
     /// The step parameters of time steps `first..first + n` (two dispatches each).
@@ -296,7 +373,11 @@ impl WgpuWave {
     /// Runs `tsteps` whole time steps, in as few submissions as the watchdog allows.
     fn run_steps(&mut self, tsteps: u32) -> Result<(), BackendError> {
         let gpu = Arc::clone(&self.gpu);
-        let groups = (self.params.ny.div_ceil(TILE_J as usize) as u32, self.params.nx.div_ceil(TILE_I as usize) as u32);
+        let groups = self.kernel.groups(self.params.nx, self.params.ny);
+        let pipeline = match self.kernel {
+            WaveKernel::Cells => &gpu.wave.cells,
+            WaveKernel::Rows => &gpu.wave.rows,
+        };
         let mut done = 0;
         while done < tsteps {
             let n = self.steps_per_submit.min(tsteps - done);
@@ -311,7 +392,7 @@ impl WgpuWave {
                         label: Some("wave steps"),
                         timestamp_writes: self.timer.as_ref().map(|t| t.writes(first, last)),
                     });
-                    pass.set_pipeline(&gpu.wave.pipeline);
+                    pass.set_pipeline(pipeline);
                     for d in 0..2 * n {
                         let offset = u64::from(d) * self.stride;
                         pass.set_bind_group(0, &self.bind_groups[(d % 2) as usize], &[offset as u32]);
