@@ -529,6 +529,10 @@ impl WgpuBackend {
 }
 
 impl Backend for WgpuBackend {
+    fn is_software(&self) -> bool {
+        WgpuBackend::is_software(self)
+    }
+
     fn kind(&self) -> BackendKind {
         KIND
     }
