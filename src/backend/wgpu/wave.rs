@@ -390,7 +390,9 @@ impl WgpuWave {
                 {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("wave steps"),
-                        timestamp_writes: self.timer.as_ref().map(|t| t.writes(first, last)),
+                        // Only the first and last pass of a run write timestamps; a pass in between
+                        // must name none (wgpu refuses writes with neither index).
+                        timestamp_writes: self.timer.as_ref().filter(|_| first || last).map(|t| t.writes(first, last)),
                     });
                     pass.set_pipeline(pipeline);
                     for d in 0..2 * n {
