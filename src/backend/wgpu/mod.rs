@@ -48,6 +48,16 @@ fn runtime(message: impl Into<String>) -> BackendError {
 
 fn instance() -> wgpu::Instance {
     // `WGPU_BACKEND` and friends from the environment still choose, as in every wgpu program.
+    // Otherwise the native APIs (Vulkan, Metal, DX12) come first and GL only where they find
+    // nothing: probing GL through EGL is slow and, on a machine without a session, noisy.
+    if std::env::var_os("WGPU_BACKEND").is_none() {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends &= wgpu::Backends::PRIMARY;
+        let primary = wgpu::Instance::new(desc);
+        if !pollster::block_on(primary.enumerate_adapters(wgpu::Backends::PRIMARY)).is_empty() {
+            return primary;
+        }
+    }
     wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
 }
 
