@@ -1,9 +1,629 @@
-//! CUDA backend (see issue 3): not built yet.
+//! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC for the device's own
+//! architecture, once per process, and driven through cudarc.
+//!
+//! - [`open`] probes libcuda and libnvrtc before any other cudarc call (cudarc panics
+//!   when they are missing), then opens device 0 and compiles the kernels; every failure
+//!   is a [`BackendError::Unavailable`] or [`BackendError::Compile`] with its reason.
+//! - Waves ([`CudaWave`]) run by temporal blocking (`wave_steps`: up to `WAVE_K/2` time
+//!   steps per launch, tiles held in registers, the source fused into the step), or with
+//!   `WAVEBROT_CUDA_WAVE=naive` one `wave_update` launch per update (the CPU twin's shape).
+//! - Mandelbrot counts come from `mandelbrot_f64` / `mandelbrot_f32`, which also sum the
+//!   iterations executed per block. `WAVEBROT_CUDA_SHORTCUT=0` turns off the exact
+//!   cardioid/bulb shortcut (for measuring it).
+//! - Every copy to the host goes through pinned memory; kernels are timed with CUDA events.
 
-use super::{Backend, BackendError, BackendKind};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice,
+    PushKernelArg, sys,
+};
+use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
+use rayon::prelude::*;
+
+use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, Timing, TimingSource, WaveSim};
+use crate::sim::colormap::HOT_LUT;
+use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::wave::{WaveParams, source_value};
+
+const WAVE_CU: &str = include_str!("../../kernels/wave.cu");
+const MANDELBROT_CU: &str = include_str!("../../kernels/mandelbrot.cu");
+
+const KIND: BackendKind = BackendKind::Cuda;
+
+/// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
+#[derive(Clone, Copy, Debug)]
+struct Tile {
+    /// Rows each thread owns.
+    rows: u32,
+    /// Warps per block, stacked along `i`.
+    warps: u32,
+    /// Halo width: the most updates one launch may do.
+    halo: u32,
+}
+
+impl Tile {
+    /// Columns per lane in the kernel (`WAVE_CW`).
+    const COLS_PER_LANE: u32 = 2;
+
+    /// Default, or `WAVEBROT_CUDA_TILE=rows,warps,halo` for tuning runs.
+    fn from_env() -> Self {
+        let default = Self { rows: 8, warps: 8, halo: 8 };
+        let Ok(text) = std::env::var("WAVEBROT_CUDA_TILE") else { return default };
+        let v: Vec<u32> = text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
+        match v[..] {
+            [rows, warps, halo]
+                if rows * Self::COLS_PER_LANE <= 32
+                    && (1..=32).contains(&warps)
+                    && halo >= 2
+                    && halo % 2 == 0
+                    && 2 * halo < (rows * warps).min(32 * Self::COLS_PER_LANE) =>
+            {
+                Self { rows, warps, halo }
+            }
+            _ => default,
+        }
+    }
+
+    fn width(self) -> u32 {
+        32 * Self::COLS_PER_LANE
+    }
+
+    fn height(self) -> u32 {
+        self.rows * self.warps
+    }
+
+    /// Output cells along `j` and `i` per block.
+    fn out(self) -> (u32, u32) {
+        (self.width() - 2 * self.halo, self.height() - 2 * self.halo)
+    }
+
+    /// Time steps per launch.
+    fn steps(self) -> u32 {
+        self.halo / 2
+    }
+}
+
+/// Device 0 with its compiled kernels: made once per process.
+struct Device {
+    ctx: Arc<CudaContext>,
+    info: DeviceInfo,
+    tile: Tile,
+    wave_steps: CudaFunction,
+    wave_update: CudaFunction,
+    wave_rgba: CudaFunction,
+    mandelbrot_f64: CudaFunction,
+    mandelbrot_f32: CudaFunction,
+}
+
+/// Why [`Device`] could not be made; kept (cloned) for every later `open`.
+#[derive(Clone, Debug)]
+enum OpenError {
+    Unavailable(String),
+    Compile(String),
+}
+
+impl From<OpenError> for BackendError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::Unavailable(reason) => Self::Unavailable { kind: KIND, reason },
+            OpenError::Compile(log) => Self::Compile { kind: KIND, log },
+        }
+    }
+}
+
+fn runtime(what: &str, e: DriverError) -> BackendError {
+    BackendError::Runtime { kind: KIND, message: format!("{what}: {e}") }
+}
+
+/// Allocation failures say how much was asked for.
+fn alloc_error(what: &str, bytes: u64, e: DriverError) -> BackendError {
+    if e.0 == sys::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY {
+        BackendError::OutOfMemory { kind: KIND, what: what.to_owned(), needed_bytes: bytes, available_bytes: 0 }
+    } else {
+        runtime(what, e)
+    }
+}
+
+static DEVICE: OnceLock<Result<Arc<Device>, OpenError>> = OnceLock::new();
+
+fn device() -> Result<Arc<Device>, OpenError> {
+    DEVICE.get_or_init(|| init().map(Arc::new)).clone()
+}
+
+/// Opens the CUDA backend on device 0.
+///
 /// # Errors
-/// Always: the CUDA backend is not built yet.
+/// [`BackendError::Unavailable`] naming what is missing (driver library, NVRTC, a device),
+/// or [`BackendError::Compile`] with NVRTC's log.
 pub fn open() -> Result<Box<dyn Backend>, BackendError> {
-    Err(BackendError::Unavailable { kind: BackendKind::Cuda, reason: "the CUDA backend is not built yet".into() })
+    let dev = device()?;
+    let stream = dev.ctx.new_stream().map_err(|e| runtime("creating a stream", e))?;
+    Ok(Box::new(CudaBackend { dev, stream, mandel: None }))
+}
+
+fn init() -> Result<Device, OpenError> {
+    // SAFETY: these only try to dlopen the libraries; they touch no CUDA state.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(OpenError::Unavailable("no CUDA driver (libcuda.so not found)".into()));
+    }
+    // SAFETY: as above.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(OpenError::Unavailable("no NVRTC (libnvrtc.so.13 not found; install the CUDA 13 runtime)".into()));
+    }
+    let unavailable = |what: &str, e: DriverError| OpenError::Unavailable(format!("{what}: {e}"));
+    cudarc::driver::result::init().map_err(|e| {
+        if e.0 == sys::cudaError_enum::CUDA_ERROR_NO_DEVICE {
+            OpenError::Unavailable("no CUDA device found by the driver".into())
+        } else {
+            unavailable("the CUDA driver failed to initialise", e)
+        }
+    })?;
+    let count = CudaContext::device_count().map_err(|e| unavailable("counting CUDA devices", e))?;
+    if count < 1 {
+        return Err(OpenError::Unavailable("no CUDA device found by the driver".into()));
+    }
+    let ctx = CudaContext::new(0).map_err(|e| unavailable("opening CUDA device 0", e))?;
+    let (major, minor) = ctx.compute_capability().map_err(|e| unavailable("reading the compute capability", e))?;
+    let arch = format!("--gpu-architecture=sm_{major}{minor}");
+    let tile = Tile::from_env();
+
+    let compile = |name: &str, src: &str, fmad: bool, defines: Vec<String>| {
+        let mut options = vec![arch.clone()];
+        options.extend(defines);
+        let opts = CompileOptions { fmad: Some(fmad), options, name: Some(name.to_owned()), ..Default::default() };
+        compile_ptx_with_opts(src, opts).map_err(|e| match e {
+            CompileError::CompileError { log, .. } => {
+                OpenError::Compile(format!("{name} ({arch}):\n{}", log.to_string_lossy().trim_end()))
+            }
+            other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
+        })
+    };
+    let defines = vec![
+        format!("-DWAVE_R={}", tile.rows),
+        format!("-DWAVE_WARPS={}", tile.warps),
+        format!("-DWAVE_K={}", tile.halo),
+    ];
+    // The wave kernels pin their rounding with intrinsics; fmad stays on for the rest.
+    let wave_ptx = compile("wave.cu", WAVE_CU, true, defines)?;
+    let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
+    let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
+    let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
+    let mandel = ctx.load_module(mandel_ptx).map_err(|e| load("mandelbrot.cu", e))?;
+    let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
+        m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
+    };
+    let info = device_info(&ctx, major, minor);
+    Ok(Device {
+        wave_steps: func(&wave, "wave_steps")?,
+        wave_update: func(&wave, "wave_update")?,
+        wave_rgba: func(&wave, "wave_rgba")?,
+        mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
+        mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
+        ctx,
+        info,
+        tile,
+    })
+}
+
+/// Name, compute capability, SMs, memory and the memory bandwidth the datasheet gives
+/// (from the memory clock and bus width where the driver reports them).
+fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
+    use sys::CUdevice_attribute_enum as A;
+    let attr = |a| ctx.attribute(a).ok().filter(|&v| v > 0);
+    let name = ctx.name().unwrap_or_else(|_| "CUDA device 0".into());
+    let total = ctx.total_mem().ok();
+    let mut details = vec![("compute capability".to_owned(), format!("{major}.{minor} (kernels built for sm_{major}{minor})"))];
+    if let Some(sms) = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) {
+        details.push(("SMs".into(), sms.to_string()));
+    }
+    if let Some(t) = total {
+        details.push(("memory".into(), format!("{:.1} GiB", t as f64 / f64::from(1u32 << 30))));
+    }
+    if let Some(l2) = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) {
+        details.push(("L2 cache".into(), format!("{} MiB", l2 >> 20)));
+    }
+    let from_attrs = match (
+        attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
+        attr(A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
+    ) {
+        // kHz x bits, double data rate.
+        (Some(khz), Some(bits)) => Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9),
+        _ => None,
+    };
+    let peak_gbps = from_attrs.or_else(|| known_bandwidth_gbps(&name));
+    if let Some(p) = peak_gbps {
+        details.push(("memory bandwidth".into(), format!("{p:.0} GB/s peak (copy measured 3.0 TB/s on H100, DESIGN.md §4)")));
+    }
+    let free = ctx.mem_get_info().ok().map(|(free, _)| free as u64);
+    if let Some(f) = free {
+        details.push(("free memory".into(), format!("{:.1} GiB", f as f64 / f64::from(1u32 << 30))));
+    }
+    if let Ok((drv_major, drv_minor)) = driver_version() {
+        details.push(("driver CUDA version".into(), format!("{drv_major}.{drv_minor}")));
+    }
+    DeviceInfo { name, details, memory_bytes: free, peak_gbps }
+}
+
+fn driver_version() -> Result<(i32, i32), DriverError> {
+    let mut v = 0i32;
+    // SAFETY: writes one int; the driver library is loaded and initialised.
+    unsafe { sys::cuDriverGetVersion(&raw mut v).result()? };
+    Ok((v / 1000, (v % 1000) / 10))
+}
+
+/// Datasheet bandwidths for devices whose driver does not report the memory clock.
+fn known_bandwidth_gbps(name: &str) -> Option<f64> {
+    let table = [("H100 PCIe", 2000.0), ("H100 NVL", 3900.0), ("H100", 3350.0), ("H200", 4800.0), ("A100", 2039.0)];
+    table.iter().find(|(n, _)| name.contains(n)).map(|&(_, g)| g)
+}
+
+/// Free device memory now.
+fn free_bytes(dev: &Device) -> Option<u64> {
+    dev.ctx.mem_get_info().ok().map(|(free, _)| free as u64)
+}
+
+/// Refuses `needed` bytes unless they fit in free device memory with some room to spare.
+fn check_free(dev: &Device, what: &str, needed: u64) -> Result<(), BackendError> {
+    // Keep 64 MiB for the context, modules and the driver's own buffers.
+    let avail = free_bytes(dev).map(|f| f.saturating_sub(64 << 20));
+    super::check_fits(KIND, what, needed, avail)
+}
+
+fn pinned<T: cudarc::driver::DeviceRepr>(dev: &Device, what: &str, len: usize) -> Result<PinnedHostSlice<T>, BackendError> {
+    // SAFETY: the memory is only read after a copy into it has completed. Flags 0 (not
+    // write-combined): the host reads it back.
+    unsafe { dev.ctx.alloc_pinned_with_flags::<T>(len, 0) }
+        .map_err(|e| alloc_error(what, (len * size_of::<T>()) as u64, e))
+}
+
+/// Copies pinned memory into `out` on all cores (a single thread would take longer than
+/// the PCIe transfer for frames of tens of MB).
+fn copy_out<T: Copy + Send + Sync>(src: &[T], out: &mut [T]) {
+    const CHUNK: usize = 1 << 18;
+    if out.len() <= CHUNK {
+        out.copy_from_slice(&src[..out.len()]);
+    } else {
+        out.par_chunks_mut(CHUNK).zip(src.par_chunks(CHUNK)).for_each(|(o, s)| o.copy_from_slice(&s[..o.len()]));
+    }
+}
+
+/// A pair of timing events on one stream.
+struct Events {
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl Events {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Self, BackendError> {
+        let mk = || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| runtime("creating an event", e));
+        Ok(Self { start: mk()?, stop: mk()? })
+    }
+
+    /// Device time between the two recorded events (waits for the second).
+    fn elapsed(&self) -> Result<Duration, BackendError> {
+        let ms = self.start.elapsed_ms(&self.stop).map_err(|e| runtime("reading events", e))?;
+        Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
+    }
+}
+
+/// The CUDA backend on one stream of device 0.
+pub struct CudaBackend {
+    dev: Arc<Device>,
+    stream: Arc<CudaStream>,
+    mandel: Option<MandelBuffers>,
+}
+
+/// Mandelbrot buffers, kept between calls of the same or a smaller size.
+struct MandelBuffers {
+    counts: CudaSlice<i32>,
+    host: PinnedHostSlice<i32>,
+    total: CudaSlice<u64>,
+    events: Events,
+}
+
+fn shortcut_enabled() -> bool {
+    std::env::var("WAVEBROT_CUDA_SHORTCUT").map_or(true, |v| v != "0")
+}
+
+fn wave_kernel_naive() -> bool {
+    std::env::var("WAVEBROT_CUDA_WAVE").is_ok_and(|v| v == "naive")
+}
+
+impl Backend for CudaBackend {
+    fn kind(&self) -> BackendKind {
+        KIND
+    }
+
+    fn device_info(&self) -> DeviceInfo {
+        let mut info = self.dev.info.clone();
+        if let Some(free) = free_bytes(&self.dev) {
+            info.memory_bytes = Some(free);
+        }
+        info
+    }
+
+    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        let what = format!("wave {}x{}", params.nx, params.ny);
+        // Two fields and the two the tiled kernel writes into.
+        check_free(&self.dev, &what, 2 * params.field_bytes())?;
+        let n = params.cells();
+        let bytes = 4 * n as u64;
+        let mut fields = Vec::with_capacity(4);
+        for _ in 0..4 {
+            fields.push(self.stream.alloc_zeros::<f32>(n).map_err(|e| alloc_error(&what, bytes, e))?);
+        }
+        let lut: Vec<u32> = HOT_LUT.iter().map(|px| u32::from_le_bytes(*px)).collect();
+        let lut = self.stream.clone_htod(&lut).map_err(|e| runtime("uploading the colormap", e))?;
+        let svals = self.stream.alloc_zeros::<f32>(1024).map_err(|e| runtime("allocating source values", e))?;
+        Ok(Box::new(CudaWave {
+            dev: self.dev.clone(),
+            stream: self.stream.clone(),
+            params: *params,
+            tstep: 0,
+            fields,
+            cur: 0,
+            svals,
+            lut,
+            rgba: None,
+            host_field: None,
+            host_rgba: None,
+            events: Events::new(&self.dev.ctx)?,
+        }))
+    }
+
+    fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        let n = params.pixels();
+        if counts.len() != n {
+            return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
+        }
+        let start = Instant::now();
+        if self.mandel.as_ref().is_none_or(|m| m.counts.len() < n) {
+            self.mandel = None; // free the old buffers before asking for larger ones
+            let what = format!("mandelbrot {}x{}", params.width, params.height);
+            check_free(&self.dev, &what, 4 * n as u64)?;
+            // SAFETY: every element up to `n` is written by the kernel before it is read.
+            let dev_counts = unsafe { self.stream.alloc::<i32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            self.mandel = Some(MandelBuffers {
+                counts: dev_counts,
+                host: pinned(&self.dev, &what, n)?,
+                total: self.stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?,
+                events: Events::new(&self.dev.ctx)?,
+            });
+        }
+        let Some(m) = self.mandel.as_mut() else { unreachable!("allocated above") };
+        let stream = &self.stream;
+        stream.memset_zeros(&mut m.total).map_err(|e| runtime("clearing the total", e))?;
+        let (px, py) = params.pixel_size();
+        let b = params.bounds;
+        let (width, height) = (params.width as i32, params.height as i32);
+        let iters = params.iters as i32;
+        let shortcut = i32::from(shortcut_enabled());
+        let func = match params.precision {
+            Precision::F64 => &self.dev.mandelbrot_f64,
+            Precision::F32 => &self.dev.mandelbrot_f32,
+        };
+        let cfg = LaunchConfig {
+            grid_dim: (params.width.div_ceil(32) as u32, params.height.div_ceil(32) as u32, 1),
+            block_dim: (32, 8, 1),
+            shared_mem_bytes: 0,
+        };
+        m.events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
+        let mut launch = stream.launch_builder(func);
+        launch.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters).arg(&shortcut);
+        launch.arg(&mut m.counts).arg(&mut m.total);
+        // SAFETY: the arguments match the kernel's signature; `counts` holds >= n values.
+        unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot", e))?;
+        m.events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+        stream.memcpy_dtoh(&m.counts.slice(..n), &mut m.host).map_err(|e| runtime("copying counts", e))?;
+        let total = stream.clone_dtoh(&m.total).map_err(|e| runtime("copying the total", e))?;
+        let host = m.host.as_slice().map_err(|e| runtime("waiting for the counts", e))?;
+        copy_out(&host[..n], counts);
+        let device = m.events.elapsed()?;
+        Ok(MandelbrotRun {
+            total_iters: total[0],
+            timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
+        })
+    }
+}
+
+/// A wave problem on the device: the fields `f`, `g` (`fields[2*cur]`, `fields[2*cur+1]`)
+/// and the pair the tiled kernel writes into.
+pub struct CudaWave {
+    dev: Arc<Device>,
+    stream: Arc<CudaStream>,
+    params: WaveParams,
+    tstep: u32,
+    fields: Vec<CudaSlice<f32>>,
+    cur: usize,
+    /// `source_value` of the steps of one `advance` call, uploaded before its launches.
+    svals: CudaSlice<f32>,
+    lut: CudaSlice<u32>,
+    rgba: Option<CudaSlice<u32>>,
+    host_field: Option<PinnedHostSlice<f32>>,
+    host_rgba: Option<PinnedHostSlice<u32>>,
+    events: Events,
+}
+
+impl CudaWave {
+    fn launch_tiled(&mut self, steps: usize) -> Result<(), BackendError> {
+        let tile = self.dev.tile;
+        let p = &self.params;
+        let (oj, oi) = tile.out();
+        let cfg = LaunchConfig {
+            grid_dim: (p.ny.div_ceil(oj as usize) as u32, p.nx.div_ceil(oi as usize) as u32, 1),
+            block_dim: (32, tile.warps, 1),
+            shared_mem_bytes: 0,
+        };
+        let (nx, ny) = (p.nx as i32, p.ny as i32);
+        let (si, sj) = (p.source.0 as i32, p.source.1 as i32);
+        let c2 = p.c2;
+        let mut done = 0;
+        while done < steps {
+            let n = (steps - done).min(tile.steps() as usize);
+            let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+            let ((f_in, g_in), (f_out, g_out)) = if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
+            let svals = self.svals.slice(done..done + n);
+            let n_i32 = n as i32;
+            let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
+            launch.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
+            launch.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
+            // SAFETY: arguments match `wave_steps`; every buffer holds nx*ny values and
+            // `svals` n; the kernel reads (f_in, g_in) and writes only (f_out, g_out).
+            unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
+            self.cur ^= 1;
+            done += n;
+        }
+        Ok(())
+    }
+
+    fn launch_naive(&mut self, values: &[f32]) -> Result<(), BackendError> {
+        let p = &self.params;
+        let cfg = LaunchConfig {
+            grid_dim: (p.ny.div_ceil(32) as u32, p.nx.div_ceil(8) as u32, 1),
+            block_dim: (32, 8, 1),
+            shared_mem_bytes: 0,
+        };
+        let (nx, ny, c2) = (p.nx as i32, p.ny as i32, p.c2);
+        let src = p.source_index() as i64;
+        let none = -1i64;
+        let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+        let (f, g) = if self.cur == 0 { (f0, g0) } else { (f1, g1) };
+        for &sval in values {
+            // update(f, g) with g[src] = sval, then update(g, f) where g's own old value at
+            // src is sval.
+            let mut l1 = self.stream.launch_builder(&self.dev.wave_update);
+            l1.arg(&nx).arg(&ny).arg(&c2).arg(&mut *f).arg(&*g).arg(&src).arg(&none).arg(&sval);
+            // SAFETY: arguments match `wave_update`; both fields hold nx*ny values.
+            unsafe { l1.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+            let mut l2 = self.stream.launch_builder(&self.dev.wave_update);
+            l2.arg(&nx).arg(&ny).arg(&c2).arg(&mut *g).arg(&*f).arg(&none).arg(&src).arg(&sval);
+            // SAFETY: as above.
+            unsafe { l2.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+        }
+        Ok(())
+    }
+}
+
+impl WaveSim for CudaWave {
+    fn params(&self) -> &WaveParams {
+        &self.params
+    }
+
+    fn tstep(&self) -> u32 {
+        self.tstep
+    }
+
+    fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        if tsteps == 0 {
+            return Ok(Timing { wall: start.elapsed(), device: Some(Duration::ZERO), source: TimingSource::CudaEvents });
+        }
+        let values: Vec<f32> = (1..=tsteps).map(|k| source_value(self.params.freq, self.tstep + k)).collect();
+        let naive = wave_kernel_naive();
+        if !naive {
+            if self.svals.len() < values.len() {
+                self.svals = self
+                    .stream
+                    .alloc_zeros::<f32>(values.len().next_power_of_two())
+                    .map_err(|e| runtime("allocating source values", e))?;
+            }
+            self.stream.memcpy_htod(&values, &mut self.svals).map_err(|e| runtime("uploading source values", e))?;
+        }
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        if naive {
+            self.launch_naive(&values)?;
+        } else {
+            self.launch_tiled(values.len())?;
+        }
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let device = self.events.elapsed()?;
+        self.tstep += tsteps;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+
+    fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let n = self.params.cells();
+        if out.len() != n {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {n}", out.len())));
+        }
+        if self.host_field.is_none() {
+            self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
+        }
+        let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let src = &self.fields[2 * self.cur];
+        self.stream.memcpy_dtoh(src, host).map_err(|e| runtime("copying the field", e))?;
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        copy_out(host.as_slice().map_err(|e| runtime("waiting for the field", e))?, out);
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+
+    fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let n = self.params.cells();
+        if rgba.len() != 4 * n {
+            return Err(BackendError::Invalid(format!("RGBA buffer holds {} bytes, frame needs {}", rgba.len(), 4 * n)));
+        }
+        if self.rgba.is_none() {
+            let what = format!("RGBA frame {}x{}", self.params.nx, self.params.ny);
+            check_free(&self.dev, &what, 4 * n as u64)?;
+            // SAFETY: the colormap kernel writes every pixel before the copy reads it.
+            let buf = unsafe { self.stream.alloc::<u32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            self.rgba = Some(buf);
+            self.host_rgba = Some(pinned(&self.dev, &what, n)?);
+        }
+        let (Some(dev_rgba), Some(host)) = (self.rgba.as_mut(), self.host_rgba.as_mut()) else {
+            unreachable!("allocated above")
+        };
+        let (nx, ny) = (self.params.nx as i32, self.params.ny as i32);
+        let (vmin, vmax) = (f64::from(vmin), f64::from(vmax));
+        let cfg = LaunchConfig {
+            grid_dim: (self.params.ny.div_ceil(32) as u32, self.params.nx.div_ceil(32) as u32, 1),
+            block_dim: (32, 8, 1),
+            shared_mem_bytes: 0,
+        };
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let f = &self.fields[2 * self.cur];
+        let mut launch = self.stream.launch_builder(&self.dev.wave_rgba);
+        launch.arg(f).arg(&nx).arg(&ny).arg(&vmin).arg(&vmax).arg(&self.lut).arg(&mut *dev_rgba);
+        // SAFETY: arguments match `wave_rgba`; `f` holds nx*ny values, `rgba` nx*ny pixels.
+        unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_rgba", e))?;
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.stream.memcpy_dtoh(&*dev_rgba, host).map_err(|e| runtime("copying the frame", e))?;
+        let pixels = host.as_slice().map_err(|e| runtime("waiting for the frame", e))?;
+        copy_out(bytemuck::cast_slice::<u32, u8>(pixels), rgba);
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+
+    fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
+        let mut p = self.params;
+        p.source = (i, j);
+        p.validate().map_err(BackendError::Invalid)?;
+        self.params = p;
+        Ok(())
+    }
+
+    fn set_freq(&mut self, freq: f64) {
+        self.params.freq = freq;
+    }
+
+    fn reset(&mut self) -> Result<(), BackendError> {
+        for f in &mut self.fields {
+            self.stream.memset_zeros(f).map_err(|e| runtime("clearing the fields", e))?;
+        }
+        self.stream.synchronize().map_err(|e| runtime("clearing the fields", e))?;
+        self.tstep = 0;
+        Ok(())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
