@@ -14,6 +14,9 @@
 #ifndef WAVE_K
 #define WAVE_K 8      // halo width = most updates (2 per time step) one launch may do
 #endif
+#ifndef WAVE_MINB
+#define WAVE_MINB 1   // blocks per SM the register budget must allow
+#endif
 #define WAVE_CW 2                         // columns per lane
 #define WAVE_TJ (32 * WAVE_CW)            // tile width along j
 #define WAVE_TI (WAVE_WARPS * WAVE_R)     // tile height along i
@@ -56,6 +59,7 @@ extern "C" __global__ void wave_update(int nx, int ny, float c2, float* __restri
 // Half a time step on registers: a = update(a, b) for the thread's R x CW cells.
 // Vertical neighbours past the thread's strip come through shared memory (one barrier,
 // double-buffered by `parity`), horizontal ones from the neighbouring lanes by shuffles.
+template <bool MASK>
 __device__ __forceinline__ void half_step(float c2, float (&a)[WAVE_R][WAVE_CW], const float (&b)[WAVE_R][WAVE_CW],
                                           unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], int parity) {
     const int lane = threadIdx.x, w = threadIdx.y;
@@ -83,8 +87,26 @@ __device__ __forceinline__ void half_step(float c2, float (&a)[WAVE_R][WAVE_CW],
             const float l = c > 0 ? b[r][c - 1] : left;
             const float rt = c < WAVE_CW - 1 ? b[r][c + 1] : right;
             const float v = update_cell(c2, a[r][c], b[r][c], up, down, l, rt);
-            if (interior & (1u << (r * WAVE_CW + c))) a[r][c] = v;
+            if (!MASK || (interior & (1u << (r * WAVE_CW + c)))) a[r][c] = v;
         }
+    }
+}
+
+template <bool MASK>
+__device__ __forceinline__ void run_steps(float c2, float (&F)[WAVE_R][WAVE_CW], float (&G)[WAVE_R][WAVE_CW],
+                                          unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], bool has_src,
+                                          int sr, int sc, const float* __restrict__ svals, int nsteps) {
+    for (int s = 0; s < nsteps; ++s) {
+        if (has_src) {
+            const float v = svals[s];
+#pragma unroll
+            for (int r = 0; r < WAVE_R; ++r)
+#pragma unroll
+                for (int c = 0; c < WAVE_CW; ++c)
+                    if (r == sr && c == sc) G[r][c] = v;
+        }
+        half_step<MASK>(c2, F, G, interior, edge, 0);
+        half_step<MASK>(c2, G, F, interior, edge, 1);
     }
 }
 
@@ -94,7 +116,7 @@ __device__ __forceinline__ void half_step(float c2, float (&a)[WAVE_R][WAVE_CW],
 // (f_out, g_out). Reads and writes go to different buffers, so blocks never race.
 // Each step first sets g at the source to svals[step] (the value the CPU stores), then
 // runs update(f, g) and update(g, f), exactly the seed's loop.
-extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS)
+extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     wave_steps(int nx, int ny, float c2, const float* __restrict__ f_in, const float* __restrict__ g_in,
                float* __restrict__ f_out, float* __restrict__ g_out, int src_i, int src_j,
                const float* __restrict__ svals, int nsteps) {
@@ -119,18 +141,14 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS)
     }
     const int sr = src_i - i0, sc = src_j - j0;
     const bool has_src = sr >= 0 && sr < WAVE_R && sc >= 0 && sc < WAVE_CW;
-    for (int s = 0; s < nsteps; ++s) {
-        if (has_src) {
-            const float v = svals[s];
-#pragma unroll
-            for (int r = 0; r < WAVE_R; ++r)
-#pragma unroll
-                for (int c = 0; c < WAVE_CW; ++c)
-                    if (r == sr && c == sc) G[r][c] = v;
-        }
-        half_step(c2, F, G, interior, edge, 0);
-        half_step(c2, G, F, interior, edge, 1);
-    }
+    // Blocks whose whole tile is interior (most of a large grid) skip the border mask.
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
+    const bool all_interior =
+        ti_first >= 1 && ti_first + WAVE_TI <= nx - 1 && tj_first >= 1 && tj_first + WAVE_TJ <= ny - 1;
+    if (all_interior)
+        run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
+    else
+        run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
 #pragma unroll
     for (int r = 0; r < WAVE_R; ++r) {
 #pragma unroll

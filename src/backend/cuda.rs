@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice,
+    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig, PinnedHostSlice,
     PushKernelArg, sys,
 };
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
@@ -41,26 +41,29 @@ struct Tile {
     warps: u32,
     /// Halo width: the most updates one launch may do.
     halo: u32,
+    /// Blocks per SM the kernel's register budget must allow (`__launch_bounds__`).
+    min_blocks: u32,
 }
 
 impl Tile {
     /// Columns per lane in the kernel (`WAVE_CW`).
     const COLS_PER_LANE: u32 = 2;
 
-    /// Default, or `WAVEBROT_CUDA_TILE=rows,warps,halo` for tuning runs.
+    /// Default, or `WAVEBROT_CUDA_TILE=rows,warps,halo,min_blocks` for tuning runs.
     fn from_env() -> Self {
-        let default = Self { rows: 8, warps: 8, halo: 8 };
+        let default = Self { rows: 8, warps: 8, halo: 8, min_blocks: 1 };
         let Ok(text) = std::env::var("WAVEBROT_CUDA_TILE") else { return default };
         let v: Vec<u32> = text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
         match v[..] {
-            [rows, warps, halo]
-                if rows * Self::COLS_PER_LANE <= 32
+            [rows, warps, halo, min_blocks]
+                if (1..=8).contains(&min_blocks)
+                    && rows * Self::COLS_PER_LANE <= 32
                     && (1..=32).contains(&warps)
                     && halo >= 2
                     && halo % 2 == 0
                     && 2 * halo < (rows * warps).min(32 * Self::COLS_PER_LANE) =>
             {
-                Self { rows, warps, halo }
+                Self { rows, warps, halo, min_blocks }
             }
             _ => default,
         }
@@ -165,6 +168,10 @@ fn init() -> Result<Device, OpenError> {
         return Err(OpenError::Unavailable("no CUDA device found by the driver".into()));
     }
     let ctx = CudaContext::new(0).map_err(|e| unavailable("opening CUDA device 0", e))?;
+    // SAFETY: every buffer of this backend is used on the one stream that allocated it
+    // (a backend's stream, shared with its wave problems), so cudarc's per-buffer events
+    // are not needed; they cost several event records per launch.
+    unsafe { ctx.disable_event_tracking() };
     let (major, minor) = ctx.compute_capability().map_err(|e| unavailable("reading the compute capability", e))?;
     let arch = format!("--gpu-architecture=sm_{major}{minor}");
     let tile = Tile::from_env();
@@ -184,6 +191,7 @@ fn init() -> Result<Device, OpenError> {
         format!("-DWAVE_R={}", tile.rows),
         format!("-DWAVE_WARPS={}", tile.warps),
         format!("-DWAVE_K={}", tile.halo),
+        format!("-DWAVE_MINB={}", tile.min_blocks),
     ];
     // The wave kernels pin their rounding with intrinsics; fmad stays on for the rest.
     let wave_ptx = compile("wave.cu", WAVE_CU, true, defines)?;
@@ -194,9 +202,23 @@ fn init() -> Result<Device, OpenError> {
     let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
         m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
     };
-    let info = device_info(&ctx, major, minor);
+    let mut info = device_info(&ctx, major, minor);
+    let wave_steps = func(&wave, "wave_steps")?;
+    info.details.push((
+        "wave kernel".into(),
+        format!(
+            "wave_steps, tile {}x{} (rows x warps {}x{}), {} steps/launch, {} registers, {} B local",
+            tile.width(),
+            tile.height(),
+            tile.rows,
+            tile.warps,
+            tile.steps(),
+            wave_steps.num_regs().unwrap_or(-1),
+            wave_steps.local_size_bytes().unwrap_or(-1)
+        ),
+    ));
     Ok(Device {
-        wave_steps: func(&wave, "wave_steps")?,
+        wave_steps,
         wave_update: func(&wave, "wave_update")?,
         wave_rgba: func(&wave, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
@@ -317,11 +339,18 @@ pub struct CudaBackend {
 
 /// Mandelbrot buffers, kept between calls of the same or a smaller size.
 struct MandelBuffers {
-    counts: CudaSlice<i32>,
-    host: PinnedHostSlice<i32>,
+    /// Counts as u16 or i32 (see `narrow`), 4 bytes per pixel allocated.
+    counts: CudaSlice<u8>,
+    host: PinnedHostSlice<u8>,
     total: CudaSlice<u64>,
+    host_total: PinnedHostSlice<u64>,
     events: Events,
+    /// One per chunk of the copy back, so the host can start on the first chunks.
+    chunk_events: Vec<CudaEvent>,
 }
+
+/// Bytes per chunk of the counts' copy to the host (a multiple of 4).
+const MANDEL_CHUNK_BYTES: usize = 8 << 20;
 
 fn shortcut_enabled() -> bool {
     std::env::var("WAVEBROT_CUDA_SHORTCUT").map_or(true, |v| v != "0")
@@ -381,17 +410,19 @@ impl Backend for CudaBackend {
             return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
         }
         let start = Instant::now();
-        if self.mandel.as_ref().is_none_or(|m| m.counts.len() < n) {
+        if self.mandel.as_ref().is_none_or(|m| m.counts.len() < 4 * n) {
             self.mandel = None; // free the old buffers before asking for larger ones
             let what = format!("mandelbrot {}x{}", params.width, params.height);
             check_free(&self.dev, &what, 4 * n as u64)?;
-            // SAFETY: every element up to `n` is written by the kernel before it is read.
-            let dev_counts = unsafe { self.stream.alloc::<i32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            // SAFETY: every byte that is copied back is written by the kernel first.
+            let dev_counts = unsafe { self.stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
             self.mandel = Some(MandelBuffers {
                 counts: dev_counts,
-                host: pinned(&self.dev, &what, n)?,
+                host: pinned(&self.dev, &what, 4 * n)?,
                 total: self.stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?,
+                host_total: pinned(&self.dev, "the iteration total", 1)?,
                 events: Events::new(&self.dev.ctx)?,
+                chunk_events: Vec::new(),
             });
         }
         let Some(m) = self.mandel.as_mut() else { unreachable!("allocated above") };
@@ -402,6 +433,9 @@ impl Backend for CudaBackend {
         let (width, height) = (params.width as i32, params.height as i32);
         let iters = params.iters as i32;
         let shortcut = i32::from(shortcut_enabled());
+        // Counts fit in u16 up to 65535 iterations: half the bytes over PCIe.
+        let narrow = params.iters <= u32::from(u16::MAX);
+        let narrow_i32 = i32::from(narrow);
         let func = match params.precision {
             Precision::F64 => &self.dev.mandelbrot_f64,
             Precision::F32 => &self.dev.mandelbrot_f32,
@@ -414,17 +448,55 @@ impl Backend for CudaBackend {
         m.events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
         let mut launch = stream.launch_builder(func);
         launch.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters).arg(&shortcut);
-        launch.arg(&mut m.counts).arg(&mut m.total);
-        // SAFETY: the arguments match the kernel's signature; `counts` holds >= n values.
+        launch.arg(&mut m.counts).arg(&narrow_i32).arg(&mut m.total);
+        // SAFETY: the arguments match the kernel's signature; `counts` holds 4n bytes.
         unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot", e))?;
         m.events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
-        stream.memcpy_dtoh(&m.counts.slice(..n), &mut m.host).map_err(|e| runtime("copying counts", e))?;
-        let total = stream.clone_dtoh(&m.total).map_err(|e| runtime("copying the total", e))?;
-        let host = m.host.as_slice().map_err(|e| runtime("waiting for the counts", e))?;
-        copy_out(&host[..n], counts);
+        stream.memcpy_dtoh(&m.total, &mut m.host_total).map_err(|e| runtime("copying the total", e))?;
+        // The counts come back in chunks, each widened into `counts` while the next is on
+        // the bus.
+        let bytes = if narrow { 2 * n } else { 4 * n };
+        let chunks = bytes.div_ceil(MANDEL_CHUNK_BYTES);
+        while m.chunk_events.len() < chunks {
+            m.chunk_events.push(self.dev.ctx.new_event(None).map_err(|e| runtime("creating an event", e))?);
+        }
+        let host = m.host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        {
+            let (dptr, _guard) = m.counts.device_ptr(stream);
+            for (k, dst) in host[..bytes].chunks_mut(MANDEL_CHUNK_BYTES).enumerate() {
+                // SAFETY: `dst` is pinned host memory that lives in `m` until the copy has
+                // been waited for below; the source range lies inside `counts`.
+                unsafe {
+                    cudarc::driver::result::memcpy_dtoh_async(
+                        dst,
+                        dptr + (k * MANDEL_CHUNK_BYTES) as u64,
+                        stream.cu_stream(),
+                    )
+                }
+                .map_err(|e| runtime("copying counts", e))?;
+                m.chunk_events[k].record(stream).map_err(|e| runtime("recording an event", e))?;
+            }
+        }
+        for (k, src) in host[..bytes].chunks(MANDEL_CHUNK_BYTES).enumerate() {
+            m.chunk_events[k].synchronize().map_err(|e| runtime("waiting for counts", e))?;
+            if narrow {
+                let first = k * MANDEL_CHUNK_BYTES / 2;
+                let src: &[u16] = bytemuck::cast_slice(src);
+                counts[first..first + src.len()]
+                    .par_chunks_mut(1 << 16)
+                    .zip(src.par_chunks(1 << 16))
+                    .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, &s)| *o = i32::from(s)));
+            } else {
+                let first = k * MANDEL_CHUNK_BYTES / 4;
+                let src: &[i32] = bytemuck::cast_slice(src);
+                copy_out(src, &mut counts[first..first + src.len()]);
+            }
+        }
+        // The total was copied before the chunks, which have all been waited for.
+        let total = m.host_total.as_slice().map_err(|e| runtime("reading the total", e))?[0];
         let device = m.events.elapsed()?;
         Ok(MandelbrotRun {
-            total_iters: total[0],
+            total_iters: total,
             timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
         })
     }
@@ -559,8 +631,9 @@ impl WaveSim for CudaWave {
         let src = &self.fields[2 * self.cur];
         self.stream.memcpy_dtoh(src, host).map_err(|e| runtime("copying the field", e))?;
         self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        copy_out(host.as_slice().map_err(|e| runtime("waiting for the field", e))?, out);
+        // Waits for the copy (with event tracking off the pinned buffer's own event is not recorded).
         let device = self.events.elapsed()?;
+        copy_out(host.as_slice().map_err(|e| runtime("waiting for the field", e))?, out);
         Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
     }
 
@@ -596,6 +669,8 @@ impl WaveSim for CudaWave {
         unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_rgba", e))?;
         self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
         self.stream.memcpy_dtoh(&*dev_rgba, host).map_err(|e| runtime("copying the frame", e))?;
+        // With event tracking off the pinned buffer's own event is not recorded: wait here.
+        self.stream.synchronize().map_err(|e| runtime("waiting for the frame", e))?;
         let pixels = host.as_slice().map_err(|e| runtime("waiting for the frame", e))?;
         copy_out(bytemuck::cast_slice::<u32, u8>(pixels), rgba);
         let device = self.events.elapsed()?;
