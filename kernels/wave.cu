@@ -17,7 +17,9 @@
 #ifndef WAVE_MINB
 #define WAVE_MINB 1   // blocks per SM the register budget must allow
 #endif
-#define WAVE_CW 2                         // columns per lane
+#ifndef WAVE_CW
+#define WAVE_CW 2     // columns per lane
+#endif
 #define WAVE_TJ (32 * WAVE_CW)            // tile width along j
 #define WAVE_TI (WAVE_WARPS * WAVE_R)     // tile height along i
 #define WAVE_OJ (WAVE_TJ - 2 * WAVE_K)    // output width along j
@@ -126,29 +128,72 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
     const int j0 = blockIdx.x * WAVE_OJ - WAVE_K + tj0;
     float F[WAVE_R][WAVE_CW], G[WAVE_R][WAVE_CW];
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
+    // A tile wholly inside the grid with an even ny is read and written as float2: each
+    // warp instruction then covers 256 contiguous bytes (tj_first and tj0 are even).
+    const bool vec = WAVE_CW == 2 && (ny % 2 == 0) && ti_first >= 0 && ti_first + WAVE_TI <= nx && tj_first >= 0 &&
+                     tj_first + WAVE_TJ <= ny;
     unsigned interior = 0;
 #pragma unroll
     for (int r = 0; r < WAVE_R; ++r) {
 #pragma unroll
         for (int c = 0; c < WAVE_CW; ++c) {
             const int i = i0 + r, j = j0 + c;
-            const bool inside = i >= 0 && i < nx && j >= 0 && j < ny;
-            const long long idx = (long long)i * ny + j;
-            F[r][c] = inside ? f_in[idx] : 0.0f;
-            G[r][c] = inside ? g_in[idx] : 0.0f;
             if (i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1) interior |= 1u << (r * WAVE_CW + c);
+        }
+    }
+#if WAVE_CW == 2
+    if (vec) {
+#pragma unroll
+        for (int r = 0; r < WAVE_R; ++r) {
+            const long long idx = (long long)(i0 + r) * ny + j0;
+            const float2 a = *reinterpret_cast<const float2*>(f_in + idx);
+            const float2 b = *reinterpret_cast<const float2*>(g_in + idx);
+            F[r][0] = a.x;
+            F[r][1] = a.y;
+            G[r][0] = b.x;
+            G[r][1] = b.y;
+        }
+    } else
+#endif
+    {
+#pragma unroll
+        for (int r = 0; r < WAVE_R; ++r) {
+#pragma unroll
+            for (int c = 0; c < WAVE_CW; ++c) {
+                const int i = i0 + r, j = j0 + c;
+                const bool inside = i >= 0 && i < nx && j >= 0 && j < ny;
+                const long long idx = (long long)i * ny + j;
+                F[r][c] = inside ? f_in[idx] : 0.0f;
+                G[r][c] = inside ? g_in[idx] : 0.0f;
+            }
         }
     }
     const int sr = src_i - i0, sc = src_j - j0;
     const bool has_src = sr >= 0 && sr < WAVE_R && sc >= 0 && sc < WAVE_CW;
     // Blocks whose whole tile is interior (most of a large grid) skip the border mask.
-    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
     const bool all_interior =
         ti_first >= 1 && ti_first + WAVE_TI <= nx - 1 && tj_first >= 1 && tj_first + WAVE_TJ <= ny - 1;
     if (all_interior)
         run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
     else
         run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
+#if WAVE_CW == 2
+    if (vec) {
+        if (tj0 >= WAVE_K && tj0 < WAVE_TJ - WAVE_K) {
+#pragma unroll
+            for (int r = 0; r < WAVE_R; ++r) {
+                const int ti = ti0 + r;
+                if (ti >= WAVE_K && ti < WAVE_TI - WAVE_K) {
+                    const long long idx = (long long)(i0 + r) * ny + j0;
+                    *reinterpret_cast<float2*>(f_out + idx) = make_float2(F[r][0], F[r][1]);
+                    *reinterpret_cast<float2*>(g_out + idx) = make_float2(G[r][0], G[r][1]);
+                }
+            }
+        }
+        return;
+    }
+#endif
 #pragma unroll
     for (int r = 0; r < WAVE_R; ++r) {
 #pragma unroll

@@ -66,6 +66,7 @@ fn wave_matches_the_cpu_at_odd_shapes() {
         (1023, 65, &[3, 117][..]),
         (64, 200, &[1, 2, 3, 5, 8, 13][..]),
         (2048, 2048, &[20][..]),
+        (300, 200, &[40, 40, 40, 40][..]),
     ] {
         let d = wave_diff(b.as_ref(), &WaveParams::new(nx, ny, 0.1), calls);
         println!("wave {nx}x{ny} {calls:?}: max|diff| {d:e}");

@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig, PinnedHostSlice,
+    CudaContext, CudaEvent, CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig, PinnedHostSlice,
     PushKernelArg, sys,
 };
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
@@ -35,6 +35,8 @@ const KIND: BackendKind = BackendKind::Cuda;
 /// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
 #[derive(Clone, Copy, Debug)]
 struct Tile {
+    /// Columns each lane owns (`WAVE_CW`): a warp spans `32*cols` columns.
+    cols: u32,
     /// Rows each thread owns.
     rows: u32,
     /// Warps per block, stacked along `i`.
@@ -46,31 +48,29 @@ struct Tile {
 }
 
 impl Tile {
-    /// Columns per lane in the kernel (`WAVE_CW`).
-    const COLS_PER_LANE: u32 = 2;
-
-    /// Default, or `WAVEBROT_CUDA_TILE=rows,warps,halo,min_blocks` for tuning runs.
+    /// Default, or `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks` for tuning runs.
     fn from_env() -> Self {
-        let default = Self { rows: 8, warps: 8, halo: 8, min_blocks: 1 };
+        let default = Self { cols: 2, rows: 8, warps: 8, halo: 8, min_blocks: 4 };
         let Ok(text) = std::env::var("WAVEBROT_CUDA_TILE") else { return default };
         let v: Vec<u32> = text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
         match v[..] {
-            [rows, warps, halo, min_blocks]
+            [cols, rows, warps, halo, min_blocks]
                 if (1..=8).contains(&min_blocks)
-                    && rows * Self::COLS_PER_LANE <= 32
+                    && (1..=8).contains(&cols)
+                    && rows * cols <= 32
                     && (1..=32).contains(&warps)
                     && halo >= 2
                     && halo % 2 == 0
-                    && 2 * halo < (rows * warps).min(32 * Self::COLS_PER_LANE) =>
+                    && 2 * halo < (rows * warps).min(32 * cols) =>
             {
-                Self { rows, warps, halo, min_blocks }
+                Self { cols, rows, warps, halo, min_blocks }
             }
             _ => default,
         }
     }
 
     fn width(self) -> u32 {
-        32 * Self::COLS_PER_LANE
+        32 * self.cols
     }
 
     fn height(self) -> u32 {
@@ -188,6 +188,7 @@ fn init() -> Result<Device, OpenError> {
         })
     };
     let defines = vec![
+        format!("-DWAVE_CW={}", tile.cols),
         format!("-DWAVE_R={}", tile.rows),
         format!("-DWAVE_WARPS={}", tile.warps),
         format!("-DWAVE_K={}", tile.halo),
@@ -207,9 +208,10 @@ fn init() -> Result<Device, OpenError> {
     info.details.push((
         "wave kernel".into(),
         format!(
-            "wave_steps, tile {}x{} (rows x warps {}x{}), {} steps/launch, {} registers, {} B local",
+            "wave_steps, tile {}x{} (columns per lane {}, rows {}, warps {}), {} steps/launch, {} registers, {} B local",
             tile.width(),
             tile.height(),
+            tile.cols,
             tile.rows,
             tile.warps,
             tile.steps(),
@@ -356,6 +358,15 @@ fn shortcut_enabled() -> bool {
     std::env::var("WAVEBROT_CUDA_SHORTCUT").map_or(true, |v| v != "0")
 }
 
+fn graphs_enabled() -> bool {
+    std::env::var("WAVEBROT_CUDA_GRAPH").map_or(true, |v| v != "0")
+}
+
+/// Launches of one `advance` from which it is captured into a CUDA graph and replayed.
+const GRAPH_MIN_LAUNCHES: usize = 4;
+/// Graphs kept per wave problem (one per `(tsteps, parity)` seen).
+const GRAPH_CACHE: usize = 8;
+
 fn wave_kernel_naive() -> bool {
     std::env::var("WAVEBROT_CUDA_WAVE").is_ok_and(|v| v == "naive")
 }
@@ -400,6 +411,7 @@ impl Backend for CudaBackend {
             host_field: None,
             host_rgba: None,
             events: Events::new(&self.dev.ctx)?,
+            graphs: Vec::new(),
         }))
     }
 
@@ -518,7 +530,17 @@ pub struct CudaWave {
     host_field: Option<PinnedHostSlice<f32>>,
     host_rgba: Option<PinnedHostSlice<u32>>,
     events: Events,
+    /// Captured launch sequences of `advance`, keyed by `(tsteps, cur)` at its start. Their
+    /// arguments (buffers, source cell, `svals`) are baked in: cleared when any changes.
+    graphs: Vec<((usize, usize), SendGraph)>,
 }
+
+/// A captured graph, owned by one wave problem and used only through `&mut` access.
+struct SendGraph(CudaGraph);
+
+// SAFETY: CUDA graph objects may be used from any thread as long as calls on one graph are
+// serialized; this one is reached only through `&mut CudaWave`, so they are.
+unsafe impl Send for SendGraph {}
 
 impl CudaWave {
     fn launch_tiled(&mut self, steps: usize) -> Result<(), BackendError> {
@@ -548,6 +570,39 @@ impl CudaWave {
             unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
             self.cur ^= 1;
             done += n;
+        }
+        Ok(())
+    }
+
+    /// `launch_tiled`, replayed from a captured CUDA graph when there are several launches:
+    /// the launches then cost the host nothing and follow each other with smaller gaps.
+    fn launch_tiled_graph(&mut self, steps: usize) -> Result<(), BackendError> {
+        let launches = steps.div_ceil(self.dev.tile.steps() as usize);
+        if launches < GRAPH_MIN_LAUNCHES || !graphs_enabled() {
+            return self.launch_tiled(steps);
+        }
+        let key = (steps, self.cur);
+        if !self.graphs.iter().any(|(k, _)| *k == key) {
+            if self.graphs.len() >= GRAPH_CACHE {
+                self.graphs.clear();
+            }
+            let start_cur = self.cur;
+            self.stream
+                .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+                .map_err(|e| runtime("starting a graph capture", e))?;
+            let captured = self.launch_tiled(steps);
+            let graph = self.stream.end_capture(sys::CUgraphInstantiate_flags(0));
+            self.cur = start_cur;
+            captured?;
+            match graph.map_err(|e| runtime("capturing the wave launches", e))? {
+                Some(g) => self.graphs.push((key, SendGraph(g))),
+                None => return self.launch_tiled(steps),
+            }
+        }
+        let Some((_, graph)) = self.graphs.iter().find(|(k, _)| *k == key) else { unreachable!("inserted above") };
+        graph.0.launch().map_err(|e| runtime("launching the wave graph", e))?;
+        if launches % 2 == 1 {
+            self.cur ^= 1;
         }
         Ok(())
     }
@@ -598,6 +653,7 @@ impl WaveSim for CudaWave {
         let naive = wave_kernel_naive();
         if !naive {
             if self.svals.len() < values.len() {
+                self.graphs.clear();
                 self.svals = self
                     .stream
                     .alloc_zeros::<f32>(values.len().next_power_of_two())
@@ -609,7 +665,7 @@ impl WaveSim for CudaWave {
         if naive {
             self.launch_naive(&values)?;
         } else {
-            self.launch_tiled(values.len())?;
+            self.launch_tiled_graph(values.len())?;
         }
         self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
         let device = self.events.elapsed()?;
@@ -682,6 +738,7 @@ impl WaveSim for CudaWave {
         p.source = (i, j);
         p.validate().map_err(BackendError::Invalid)?;
         self.params = p;
+        self.graphs.clear();
         Ok(())
     }
 
