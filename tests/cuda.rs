@@ -126,9 +126,12 @@ fn wave_frame_matches_the_cpu_colormap() {
 fn mandelbrot_counts_match_the_cpu() {
     let Some(mut b) = cuda("mandelbrot_counts_match_the_cpu") else { return };
     let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
-    for (width, height, iters, bounds) in
-        [(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom), (33, 7, 9, Bounds::SEED)]
-    {
+    for (width, height, iters, bounds) in [
+        (1536, 1024, 20, Bounds::SEED),
+        (641, 479, 1000, Bounds::SEED),
+        (512, 384, 2000, zoom),
+        (33, 7, 9, Bounds::SEED),
+    ] {
         for precision in [Precision::F64, Precision::F32] {
             let p = MandelbrotParams { width, height, iters, bounds, precision };
             let (want, _) = mandelbrot::reference(&p);

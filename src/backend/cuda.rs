@@ -16,8 +16,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig, PinnedHostSlice,
-    PushKernelArg, sys,
+    CudaContext, CudaEvent, CudaFunction, CudaGraph, CudaSlice, CudaStream, DevicePtr, DriverError, LaunchConfig,
+    PinnedHostSlice, PushKernelArg, sys,
 };
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use rayon::prelude::*;
@@ -238,7 +238,8 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     let attr = |a| ctx.attribute(a).ok().filter(|&v| v > 0);
     let name = ctx.name().unwrap_or_else(|_| "CUDA device 0".into());
     let total = ctx.total_mem().ok();
-    let mut details = vec![("compute capability".to_owned(), format!("{major}.{minor} (kernels built for sm_{major}{minor})"))];
+    let mut details =
+        vec![("compute capability".to_owned(), format!("{major}.{minor} (kernels built for sm_{major}{minor})"))];
     if let Some(sms) = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) {
         details.push(("SMs".into(), sms.to_string()));
     }
@@ -248,17 +249,18 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     if let Some(l2) = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) {
         details.push(("L2 cache".into(), format!("{} MiB", l2 >> 20)));
     }
-    let from_attrs = match (
-        attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
-        attr(A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH),
-    ) {
-        // kHz x bits, double data rate.
-        (Some(khz), Some(bits)) => Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9),
-        _ => None,
-    };
+    let from_attrs =
+        match (attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE), attr(A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)) {
+            // kHz x bits, double data rate.
+            (Some(khz), Some(bits)) => Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9),
+            _ => None,
+        };
     let peak_gbps = from_attrs.or_else(|| known_bandwidth_gbps(&name));
     if let Some(p) = peak_gbps {
-        details.push(("memory bandwidth".into(), format!("{p:.0} GB/s peak (copy measured 3.0 TB/s on H100, DESIGN.md §4)")));
+        details.push((
+            "memory bandwidth".into(),
+            format!("{p:.0} GB/s peak (copy measured 3.0 TB/s on H100, DESIGN.md §4)"),
+        ));
     }
     let free = ctx.mem_get_info().ok().map(|(free, _)| free as u64);
     if let Some(f) = free {
@@ -295,7 +297,11 @@ fn check_free(dev: &Device, what: &str, needed: u64) -> Result<(), BackendError>
     super::check_fits(KIND, what, needed, avail)
 }
 
-fn pinned<T: cudarc::driver::DeviceRepr>(dev: &Device, what: &str, len: usize) -> Result<PinnedHostSlice<T>, BackendError> {
+fn pinned<T: cudarc::driver::DeviceRepr>(
+    dev: &Device,
+    what: &str,
+    len: usize,
+) -> Result<PinnedHostSlice<T>, BackendError> {
     // SAFETY: the memory is only read after a copy into it has completed. Flags 0 (not
     // write-combined): the host reads it back.
     unsafe { dev.ctx.alloc_pinned_with_flags::<T>(len, 0) }
@@ -321,7 +327,8 @@ struct Events {
 
 impl Events {
     fn new(ctx: &Arc<CudaContext>) -> Result<Self, BackendError> {
-        let mk = || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| runtime("creating an event", e));
+        let mk =
+            || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| runtime("creating an event", e));
         Ok(Self { start: mk()?, stop: mk()? })
     }
 
@@ -427,7 +434,8 @@ impl Backend for CudaBackend {
             let what = format!("mandelbrot {}x{}", params.width, params.height);
             check_free(&self.dev, &what, 4 * n as u64)?;
             // SAFETY: every byte that is copied back is written by the kernel first.
-            let dev_counts = unsafe { self.stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            let dev_counts =
+                unsafe { self.stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
             self.mandel = Some(MandelBuffers {
                 counts: dev_counts,
                 host: pinned(&self.dev, &what, 4 * n)?,
@@ -559,7 +567,8 @@ impl CudaWave {
         while done < steps {
             let n = (steps - done).min(tile.steps() as usize);
             let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
-            let ((f_in, g_in), (f_out, g_out)) = if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
+            let ((f_in, g_in), (f_out, g_out)) =
+                if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
             let svals = self.svals.slice(done..done + n);
             let n_i32 = n as i32;
             let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
@@ -647,7 +656,11 @@ impl WaveSim for CudaWave {
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
         if tsteps == 0 {
-            return Ok(Timing { wall: start.elapsed(), device: Some(Duration::ZERO), source: TimingSource::CudaEvents });
+            return Ok(Timing {
+                wall: start.elapsed(),
+                device: Some(Duration::ZERO),
+                source: TimingSource::CudaEvents,
+            });
         }
         let values: Vec<f32> = (1..=tsteps).map(|k| source_value(self.params.freq, self.tstep + k)).collect();
         let naive = wave_kernel_naive();
@@ -697,7 +710,11 @@ impl WaveSim for CudaWave {
         let start = Instant::now();
         let n = self.params.cells();
         if rgba.len() != 4 * n {
-            return Err(BackendError::Invalid(format!("RGBA buffer holds {} bytes, frame needs {}", rgba.len(), 4 * n)));
+            return Err(BackendError::Invalid(format!(
+                "RGBA buffer holds {} bytes, frame needs {}",
+                rgba.len(),
+                4 * n
+            )));
         }
         if self.rgba.is_none() {
             let what = format!("RGBA frame {}x{}", self.params.nx, self.params.ny);
