@@ -159,3 +159,33 @@ fn too_large_a_grid_is_refused_and_the_backend_stays_usable() {
     let d = wave_diff(b.as_ref(), &WaveParams::new(50, 40, 0.1), &[30]);
     assert!(d <= WAVE_TOLERANCE);
 }
+
+/// Where the wall time of the seed case goes (run with `--ignored --nocapture` on the device).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn wave_seed_case_timing_breakdown() {
+    let Some(b) = cuda("wave_seed_case_timing_breakdown") else { return };
+    let p = WaveParams::new(1000, 800, 0.1);
+    let mut sim = b.new_wave(&p).unwrap();
+    sim.advance(1).unwrap();
+    let mut warm = vec![0.0f32; p.cells()];
+    sim.read_field(&mut warm).unwrap();
+    for _ in 0..5 {
+        sim.reset().unwrap();
+        let t = std::time::Instant::now();
+        let adv = sim.advance(500).unwrap();
+        let after_advance = t.elapsed();
+        let read_warm = sim.read_field(&mut warm).unwrap();
+        let mut fresh = vec![0.0f32; p.cells()];
+        let read_fresh = sim.read_field(&mut fresh).unwrap();
+        println!(
+            "advance wall {:?} (device {:?}, host call {:?}); read into a warm buffer {:?} (copy {:?}); into a fresh one {:?}",
+            adv.wall,
+            adv.device.unwrap(),
+            after_advance,
+            read_warm.wall,
+            read_warm.device.unwrap(),
+            read_fresh.wall
+        );
+    }
+}

@@ -319,6 +319,42 @@ fn copy_out<T: Copy + Send + Sync>(src: &[T], out: &mut [T]) {
     }
 }
 
+/// Copies `out.len()` bytes from device address `src` to `out` through the pinned
+/// `staging` buffer in chunks: the host copies each chunk out while the next is on the bus.
+/// `after` is recorded once every chunk is queued (the end of a timed region).
+fn copy_chunked(
+    ctx: &Arc<CudaContext>,
+    stream: &CudaStream,
+    src: sys::CUdeviceptr,
+    staging: &mut [u8],
+    out: &mut [u8],
+    events: &mut Vec<CudaEvent>,
+    after: Option<&CudaEvent>,
+) -> Result<(), BackendError> {
+    let n = out.len();
+    let chunk = if n > 32 << 20 { 8 << 20 } else { 1 << 20 };
+    let chunks = n.div_ceil(chunk);
+    while events.len() < chunks {
+        events.push(ctx.new_event(None).map_err(|e| runtime("creating an event", e))?);
+    }
+    for (k, dst) in staging[..n].chunks_mut(chunk).enumerate() {
+        // SAFETY: `dst` is pinned memory the caller keeps alive, and every chunk is waited
+        // for below before this function returns; the source range is `n` bytes of a
+        // device buffer that holds at least that many.
+        unsafe { cudarc::driver::result::memcpy_dtoh_async(dst, src + (k * chunk) as u64, stream.cu_stream()) }
+            .map_err(|e| runtime("copying to the host", e))?;
+        events[k].record(stream).map_err(|e| runtime("recording an event", e))?;
+    }
+    if let Some(e) = after {
+        e.record(stream).map_err(|e| runtime("recording an event", e))?;
+    }
+    for (k, (o, s)) in out.chunks_mut(chunk).zip(staging[..n].chunks(chunk)).enumerate() {
+        events[k].synchronize().map_err(|e| runtime("waiting for a copy", e))?;
+        copy_out(s, o);
+    }
+    Ok(())
+}
+
 /// A pair of timing events on one stream.
 struct Events {
     start: CudaEvent,
@@ -418,6 +454,7 @@ impl Backend for CudaBackend {
             host_field: None,
             host_rgba: None,
             events: Events::new(&self.dev.ctx)?,
+            chunk_events: Vec::new(),
             graphs: Vec::new(),
         }))
     }
@@ -538,6 +575,8 @@ pub struct CudaWave {
     host_field: Option<PinnedHostSlice<f32>>,
     host_rgba: Option<PinnedHostSlice<u32>>,
     events: Events,
+    /// One per chunk of a copy to the host.
+    chunk_events: Vec<CudaEvent>,
     /// Captured launch sequences of `advance`, keyed by `(tsteps, cur)` at its start. Their
     /// arguments (buffers, source cell, `svals`) are baked in: cleared when any changes.
     graphs: Vec<((usize, usize), SendGraph)>,
@@ -696,13 +735,19 @@ impl WaveSim for CudaWave {
             self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
         }
         let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
         self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        let src = &self.fields[2 * self.cur];
-        self.stream.memcpy_dtoh(src, host).map_err(|e| runtime("copying the field", e))?;
-        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        // Waits for the copy (with event tracking off the pinned buffer's own event is not recorded).
+        let (src, _guard) = self.fields[2 * self.cur].device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            bytemuck::cast_slice_mut(out),
+            &mut self.chunk_events,
+            Some(&self.events.stop),
+        )?;
         let device = self.events.elapsed()?;
-        copy_out(host.as_slice().map_err(|e| runtime("waiting for the field", e))?, out);
         Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
     }
 
@@ -741,11 +786,17 @@ impl WaveSim for CudaWave {
         // SAFETY: arguments match `wave_rgba`; `f` holds nx*ny values, `rgba` nx*ny pixels.
         unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_rgba", e))?;
         self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        self.stream.memcpy_dtoh(&*dev_rgba, host).map_err(|e| runtime("copying the frame", e))?;
-        // With event tracking off the pinned buffer's own event is not recorded: wait here.
-        self.stream.synchronize().map_err(|e| runtime("waiting for the frame", e))?;
-        let pixels = host.as_slice().map_err(|e| runtime("waiting for the frame", e))?;
-        copy_out(bytemuck::cast_slice::<u32, u8>(pixels), rgba);
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            rgba,
+            &mut self.chunk_events,
+            None,
+        )?;
         let device = self.events.elapsed()?;
         Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
     }
