@@ -5,12 +5,17 @@
 //!   when they are missing), then opens device 0 and compiles the kernels; every failure
 //!   is a [`BackendError::Unavailable`] or [`BackendError::Compile`] with its reason.
 //! - Waves ([`CudaWave`]) run by temporal blocking (`wave_steps`: up to `WAVE_K/2` time
-//!   steps per launch, tiles held in registers, the source fused into the step), or with
-//!   `WAVEBROT_CUDA_WAVE=naive` one `wave_update` launch per update (the CPU twin's shape).
+//!   steps per launch, tiles held in registers, the source fused into the step); the
+//!   launches of one `advance` are captured once into a CUDA graph and replayed.
 //! - Mandelbrot counts come from `mandelbrot_f64` / `mandelbrot_f32`, which also sum the
-//!   iterations executed per block. `WAVEBROT_CUDA_SHORTCUT=0` turns off the exact
-//!   cardioid/bulb shortcut (for measuring it).
-//! - Every copy to the host goes through pinned memory; kernels are timed with CUDA events.
+//!   iterations executed per block, with an exact cardioid/bulb shortcut.
+//! - Every copy to the host goes through pinned memory, in chunks that the host copies out
+//!   while the next is on the bus; kernels are timed with CUDA events.
+//!
+//! Measurement switches (docs/PERFORMANCE.md, "CUDA"), all off by default:
+//! `WAVEBROT_CUDA_WAVE=naive` (one `wave_update` launch per update, the CPU twin's shape),
+//! `WAVEBROT_CUDA_GRAPH=0`, `WAVEBROT_CUDA_SHORTCUT=0`, `WAVEBROT_CUDA_DIRECT_COPY=1` and
+//! `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks`.
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -308,11 +313,12 @@ fn pinned<T: cudarc::driver::DeviceRepr>(
         .map_err(|e| alloc_error(what, (len * size_of::<T>()) as u64, e))
 }
 
-/// Copies pinned memory into `out` on all cores (a single thread would take longer than
-/// the PCIe transfer for frames of tens of MB).
+/// Copies pinned memory into `out`: on all cores for large copies (one thread would take
+/// longer than the PCIe transfer for frames of tens of MB), on this thread up to 4 MiB,
+/// where waking rayon's threads cost more than it saved (measured: 0.3–0.9 ms for 3.2 MB).
 fn copy_out<T: Copy + Send + Sync>(src: &[T], out: &mut [T]) {
     const CHUNK: usize = 1 << 18;
-    if out.len() <= CHUNK {
+    if size_of_val(out) <= 4 << 20 {
         out.copy_from_slice(&src[..out.len()]);
     } else {
         out.par_chunks_mut(CHUNK).zip(src.par_chunks(CHUNK)).for_each(|(o, s)| o.copy_from_slice(&s[..o.len()]));
@@ -733,6 +739,14 @@ impl WaveSim for CudaWave {
         }
         if self.host_field.is_none() {
             self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
+        }
+        if std::env::var("WAVEBROT_CUDA_DIRECT_COPY").is_ok_and(|v| v == "1") {
+            // Measurement variant: the driver copies straight into the caller's pageable buffer.
+            self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            self.stream.memcpy_dtoh(&self.fields[2 * self.cur], out).map_err(|e| runtime("copying the field", e))?;
+            self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            let device = self.events.elapsed()?;
+            return Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents });
         }
         let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
