@@ -123,6 +123,12 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
                float* __restrict__ f_out, float* __restrict__ g_out, int src_i, int src_j,
                const float* __restrict__ svals, int nsteps) {
     __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
+#if __CUDA_ARCH__ >= 900
+    // Launched with programmatic dependent launch, this block may start while the launch
+    // before it drains: wait for that launch (and its writes) before touching memory.
+    // Without PDL this is a no-op.
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     const int lane = threadIdx.x, w = threadIdx.y;
     const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;  // thread's first cell in the tile
     const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
@@ -178,6 +184,10 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
         run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
     else
         run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
+#if __CUDA_ARCH__ >= 900
+    // The steps are done: the next launch's blocks may be scheduled while these store.
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
 #if WAVE_CW == 2
     if (vec) {
         if (tj0 >= WAVE_K && tj0 < WAVE_TJ - WAVE_K) {

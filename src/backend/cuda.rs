@@ -14,7 +14,7 @@
 //!
 //! Measurement switches (docs/PERFORMANCE.md, "CUDA"), all off by default:
 //! `WAVEBROT_CUDA_WAVE=naive` (one `wave_update` launch per update, the CPU twin's shape),
-//! `WAVEBROT_CUDA_GRAPH=0`, `WAVEBROT_CUDA_SHORTCUT=0`, `WAVEBROT_CUDA_DIRECT_COPY=1` and
+//! `WAVEBROT_CUDA_GRAPH=0`, `WAVEBROT_CUDA_PDL=1`, `WAVEBROT_CUDA_SHORTCUT=0`, `WAVEBROT_CUDA_DIRECT_COPY=1` and
 //! `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks`.
 
 use std::sync::{Arc, OnceLock};
@@ -96,6 +96,9 @@ impl Tile {
 /// Device 0 with its compiled kernels: made once per process.
 struct Device {
     ctx: Arc<CudaContext>,
+    /// Programmatic dependent launch (compute capability 9.0 and up): a launch may start
+    /// while the one before drains.
+    pdl: bool,
     info: DeviceInfo,
     tile: Tile,
     wave_steps: CudaFunction,
@@ -230,6 +233,7 @@ fn init() -> Result<Device, OpenError> {
         wave_rgba: func(&wave, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
+        pdl: major >= 9,
         ctx,
         info,
         tile,
@@ -405,6 +409,11 @@ const MANDEL_CHUNK_BYTES: usize = 8 << 20;
 
 fn shortcut_enabled() -> bool {
     std::env::var("WAVEBROT_CUDA_SHORTCUT").map_or(true, |v| v != "0")
+}
+
+/// Programmatic dependent launch is measured slower here (docs/PERFORMANCE.md): opt in.
+fn pdl_enabled() -> bool {
+    std::env::var("WAVEBROT_CUDA_PDL").is_ok_and(|v| v == "1")
 }
 
 fn graphs_enabled() -> bool {
@@ -616,12 +625,66 @@ impl CudaWave {
                 if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
             let svals = self.svals.slice(done..done + n);
             let n_i32 = n as i32;
-            let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
-            launch.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
-            launch.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
-            // SAFETY: arguments match `wave_steps`; every buffer holds nx*ny values and
-            // `svals` n; the kernel reads (f_in, g_in) and writes only (f_out, g_out).
-            unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
+            if pdl_enabled() && self.dev.pdl {
+                let s = &self.stream;
+                let ptrs = [
+                    f_in.device_ptr(s).0,
+                    g_in.device_ptr(s).0,
+                    f_out.device_ptr(s).0,
+                    g_out.device_ptr(s).0,
+                    svals.device_ptr(s).0,
+                ];
+                let mut args: [*mut std::ffi::c_void; 11] = [
+                    (&raw const nx).cast_mut().cast(),
+                    (&raw const ny).cast_mut().cast(),
+                    (&raw const c2).cast_mut().cast(),
+                    (&raw const ptrs[0]).cast_mut().cast(),
+                    (&raw const ptrs[1]).cast_mut().cast(),
+                    (&raw const ptrs[2]).cast_mut().cast(),
+                    (&raw const ptrs[3]).cast_mut().cast(),
+                    (&raw const si).cast_mut().cast(),
+                    (&raw const sj).cast_mut().cast(),
+                    (&raw const ptrs[4]).cast_mut().cast(),
+                    (&raw const n_i32).cast_mut().cast(),
+                ];
+                // SAFETY: a plain-data attribute; zero is a valid bit pattern for it.
+                let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+                attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+                attr.value.programmaticStreamSerializationAllowed = 1;
+                let config = sys::CUlaunchConfig {
+                    gridDimX: cfg.grid_dim.0,
+                    gridDimY: cfg.grid_dim.1,
+                    gridDimZ: 1,
+                    blockDimX: cfg.block_dim.0,
+                    blockDimY: cfg.block_dim.1,
+                    blockDimZ: 1,
+                    sharedMemBytes: 0,
+                    hStream: s.cu_stream(),
+                    attrs: &raw mut attr,
+                    numAttrs: 1,
+                };
+                // SAFETY: the 11 arguments point at values of `wave_steps`'s parameter types
+                // that outlive the call; the kernel waits (griddepcontrol.wait) for the
+                // previous launch to finish before touching memory, so letting it start
+                // early is safe.
+                unsafe {
+                    sys::cuLaunchKernelEx(
+                        &raw const config,
+                        self.dev.wave_steps.cu_function(),
+                        args.as_mut_ptr(),
+                        std::ptr::null_mut(),
+                    )
+                    .result()
+                }
+                .map_err(|e| runtime("launching wave_steps", e))?;
+            } else {
+                let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
+                launch.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
+                launch.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
+                // SAFETY: arguments match `wave_steps`; every buffer holds nx*ny values and
+                // `svals` n; the kernel reads (f_in, g_in) and writes only (f_out, g_out).
+                unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
+            }
             self.cur ^= 1;
             done += n;
         }
