@@ -216,7 +216,7 @@ impl Gpu {
         // The layouts too: nothing may reach the device's uncaptured-error handler (on a
         // device shared with eframe, wgpu's default handler panics).
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let pipelines = (|| {
+        let pipelines = (|| -> Result<_, BackendError> {
             let wave = wave::Pipeline::new(&device)?;
             let colormap = colormap::Pipelines::new(&device)?;
             let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F32)?;
