@@ -160,25 +160,42 @@ fn wave_case(
         let device = b.device_info().name;
         let mut sim = match b.new_wave(&p) {
             Ok(s) => s,
+            Err(e @ backend::BackendError::OutOfMemory { .. }) => {
+                println!("  {:<5} {device:<40} skipped: {e}", kind.name());
+                continue;
+            }
             Err(e) => {
                 println!("  {:<5} {device:<40} failed: {e}", kind.name());
                 ctx.failures.push(format!("wave {nx}x{ny} on {kind}: {e}"));
                 continue;
             }
         };
-        // Warm-up: compiles, caches and page faults happen here, not in the timed runs.
-        sim.advance(1)?;
-        let first = time_wave(sim.as_mut(), tmax)?;
         let budget = Duration::from_secs(if ctx.quick { 2 } else { 6 });
-        let n = repeats_for(first.wall, if ctx.quick { 3 } else { 7 }, budget);
-        let mut walls = vec![secs(first.wall)];
-        let mut devs: Vec<f64> = first.device.iter().map(|d| secs(*d)).collect();
+        let wanted = if ctx.quick { 3 } else { 7 };
+        let timed = (|| -> Result<_> {
+            // Warm-up: compiles, caches and page faults happen here, not in the timed runs.
+            sim.advance(1)?;
+            let first = time_wave(sim.as_mut(), tmax)?;
+            let n = repeats_for(first.wall, wanted, budget);
+            let mut walls = vec![secs(first.wall)];
+            let mut devs: Vec<f64> = first.device.iter().map(|d| secs(*d)).collect();
+            for _ in 1..n {
+                let r = time_wave(sim.as_mut(), tmax)?;
+                walls.push(secs(r.wall));
+                devs.extend(r.device.map(secs));
+            }
+            Ok((first, n, walls, devs))
+        })();
+        let (first, n, walls, devs) = match timed {
+            Ok(t) => t,
+            Err(e) => {
+                println!("  {:<5} {device:<40} failed: {e:#}", kind.name());
+                ctx.failures.push(format!("wave {nx}x{ny} tmax={tmax} on {kind}: {e:#}"));
+                ok_all = false;
+                continue;
+            }
+        };
         let diff = f64::from(wave::max_abs_diff(&first.field, &reference));
-        for _ in 1..n {
-            let r = time_wave(sim.as_mut(), tmax)?;
-            walls.push(secs(r.wall));
-            devs.extend(r.device.map(secs));
-        }
         let seconds = median(walls);
         let kernel_seconds = (!devs.is_empty()).then(|| median(devs));
         let step = kernel_seconds.unwrap_or(seconds) / updates;
@@ -241,16 +258,28 @@ fn frame_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], n: usize) -> Res
                 continue;
             }
         };
-        sim.advance(10)?;
-        sim.render_rgba(-0.1, 0.1, &mut rgba)?;
-        let mut times = Vec::new();
-        let deadline = Instant::now() + Duration::from_secs(if ctx.quick { 1 } else { 3 });
-        while times.len() < 5 || (times.len() < 50 && Instant::now() < deadline) {
-            let start = Instant::now();
-            sim.advance(1)?;
+        let seconds = Duration::from_secs(if ctx.quick { 1 } else { 3 });
+        let timed = (|| -> Result<Vec<f64>> {
+            sim.advance(10)?;
             sim.render_rgba(-0.1, 0.1, &mut rgba)?;
-            times.push(secs(start.elapsed()));
-        }
+            let mut times = Vec::new();
+            let deadline = Instant::now() + seconds;
+            while times.len() < 5 || (times.len() < 50 && Instant::now() < deadline) {
+                let start = Instant::now();
+                sim.advance(1)?;
+                sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+                times.push(secs(start.elapsed()));
+            }
+            Ok(times)
+        })();
+        let times = match timed {
+            Ok(t) => t,
+            Err(e) => {
+                println!("  {:<5} {device:<40} failed: {e:#}", kind.name());
+                ctx.failures.push(format!("wave frame {n}x{n} on {kind}: {e:#}"));
+                continue;
+            }
+        };
         let repeats = times.len();
         let frame = median(times);
         println!("  {:<5} {device:<40} {:>10}/frame  ({:.0} frames/s)", kind.name(), fmt_time(frame), 1.0 / frame);
@@ -315,11 +344,22 @@ fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotP
         let mut walls = vec![];
         let mut devs = vec![];
         let mut total = first.total_iters;
+        let mut failed = None;
         for _ in 0..n {
-            let r = b.mandelbrot(p, &mut counts)?;
-            walls.push(secs(r.timing.wall));
-            devs.extend(r.timing.device.map(secs));
-            total = r.total_iters;
+            match b.mandelbrot(p, &mut counts) {
+                Ok(r) => {
+                    walls.push(secs(r.timing.wall));
+                    devs.extend(r.timing.device.map(secs));
+                    total = r.total_iters;
+                }
+                Err(e) => failed = Some(e),
+            }
+        }
+        if let Some(e) = failed {
+            println!("  {:<5} {device:<40} failed: {e}", kind.name());
+            ctx.failures.push(format!("mandelbrot on {kind}: {e}"));
+            ok_all = false;
+            continue;
         }
         let mism = mandelbrot::mismatch_frac(&counts, &reference);
         let ok = mism <= tol;

@@ -352,6 +352,11 @@ fn info() {
             Err(why) => println!("{kind:5}  unavailable: {why}"),
         }
     }
+    let adapters = backend::wgpu::list_adapters();
+    println!("wgpu adapters found: {}", adapters.len());
+    for a in adapters {
+        println!("       {a}");
+    }
     match backend::open_choice(BackendChoice::Auto) {
         Ok((b, _)) => println!("auto   uses: {}", b.kind()),
         Err(e) => println!("auto   fails: {e}"),

@@ -228,6 +228,12 @@ pub trait Backend: Send {
     /// The device it runs on.
     fn device_info(&self) -> DeviceInfo;
 
+    /// True when the "device" is a software emulation on the CPU (llvmpipe): `auto` then
+    /// prefers the CPU backend, which is faster than an emulated GPU.
+    fn is_software(&self) -> bool {
+        false
+    }
+
     /// Allocates a wave problem (zero fields). Refuses, without allocating, a problem
     /// larger than the device's memory.
     ///
@@ -267,6 +273,10 @@ pub fn open_choice(choice: BackendChoice) -> Result<(Box<dyn Backend>, Vec<Strin
     let mut notes = Vec::new();
     for kind in [BackendKind::Cuda, BackendKind::Wgpu] {
         match open(kind) {
+            Ok(b) if b.is_software() => {
+                notes
+                    .push(format!("{kind} runs on {}, a software emulation slower than the CPU", b.device_info().name));
+            }
             Ok(b) => return Ok((b, notes)),
             Err(e) => notes.push(e.to_string()),
         }

@@ -1,0 +1,207 @@
+//! Mandelbrot escape counts on the GPU (`shaders/mandelbrot_f32.wgsl`,
+//! `shaders/mandelbrot_f64.wgsl`; CPU twin: [`crate::sim::mandelbrot::mandelbrot_row`]).
+//!
+//! The point of each column and row is computed on the host in `f64` exactly as the CPU does
+//! (rounded to `f32` for the `f32` kernel), so the GPU only iterates. The iterations executed
+//! are summed on the GPU into a 64-bit total.
+
+use std::time::Instant;
+
+use super::{Gpu, KIND, Timer, runtime};
+use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
+use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+
+/// Workgroup of the Mandelbrot shaders (16x16 pixels).
+const TILE: u32 = 16;
+
+/// Which shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flavour {
+    F32,
+    F64,
+}
+
+/// `Params` in the shaders.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    width: u32,
+    height: u32,
+    iters: u32,
+    /// Always 0: lets the shader's `exact` keep every rounding step (no FMA).
+    opaque: u32,
+}
+
+/// One Mandelbrot pipeline, compiled once per device.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    pub fn new(device: &wgpu::Device, flavour: Flavour) -> Result<Self, BackendError> {
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("mandelbrot"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
+            ],
+        });
+        let (file, source, entry_point) = match flavour {
+            Flavour::F32 => ("mandelbrot_f32.wgsl", super::MANDELBROT_F32_WGSL, "mandelbrot_f32"),
+            Flavour::F64 => ("mandelbrot_f64.wgsl", super::MANDELBROT_F64_WGSL, "mandelbrot_f64"),
+        };
+        let mut pipelines = super::compute_pipeline(device, file, source, &[(entry_point, &layout)])?;
+        let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot pipeline"))?;
+        Ok(Self { layout, pipeline })
+    }
+}
+
+/// Buffers of one image size, kept between calls of the same size.
+pub(crate) struct Buffers {
+    pixels: usize,
+    coord_bytes: u64,
+    params: wgpu::Buffer,
+    coords: wgpu::Buffer,
+    counts: wgpu::Buffer,
+    total: wgpu::Buffer,
+    /// Counts then the total, for the host.
+    staging: wgpu::Buffer,
+    timer: Option<Timer>,
+}
+
+impl Buffers {
+    fn new(gpu: &Gpu, pixels: usize, coord_bytes: u64) -> Result<Self, BackendError> {
+        let count_bytes = 4 * pixels as u64;
+        use wgpu::BufferUsages as U;
+        Ok(Self {
+            pixels,
+            coord_bytes,
+            params: gpu.buffer("mandelbrot params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?,
+            coords: gpu.buffer("mandelbrot points", coord_bytes, U::STORAGE | U::COPY_DST)?,
+            counts: gpu.buffer("mandelbrot counts", count_bytes, U::STORAGE | U::COPY_SRC)?,
+            total: gpu.buffer("mandelbrot total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?,
+            staging: gpu.buffer("mandelbrot readback", count_bytes + 8, U::MAP_READ | U::COPY_DST)?,
+            timer: Timer::new(gpu)?,
+        })
+    }
+}
+
+/// The points of the columns then the rows, as the CPU computes them.
+fn coords(p: &MandelbrotParams) -> Vec<f64> {
+    let (px, py) = p.pixel_size();
+    let b = &p.bounds;
+    let xs = (0..p.width).map(|x| b.minx + x as f64 * px);
+    let ys = (0..p.height).map(|y| b.miny + y as f64 * py);
+    xs.chain(ys).collect()
+}
+
+/// Computes `counts` for `p` on `gpu`, reusing `cache` when the size is the same.
+pub(crate) fn run(
+    gpu: &Gpu,
+    cache: &mut Option<Buffers>,
+    p: &MandelbrotParams,
+    counts: &mut [i32],
+) -> Result<MandelbrotRun, BackendError> {
+    p.validate().map_err(BackendError::Invalid)?;
+    if counts.len() != p.pixels() {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), p.pixels())));
+    }
+    let pipeline = match p.precision {
+        Precision::F32 => &gpu.mandelbrot_f32,
+        Precision::F64 => gpu.mandelbrot_f64.as_ref().ok_or_else(|| {
+            BackendError::Invalid(format!(
+                "this adapter has no f64 (no SHADER_F64 on {}): use --precision f32",
+                gpu.adapter.name
+            ))
+        })?,
+    };
+    let what = format!("mandelbrot {}x{}", p.width, p.height);
+    if p.pixels() > 1 << 30 {
+        return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
+    }
+    check_fits(
+        KIND,
+        &format!("{what} counts (against the device's largest storage buffer)"),
+        4 * p.pixels() as u64,
+        Some(gpu.max_storage_bytes()),
+    )?;
+    let groups = ((p.width as u32).div_ceil(TILE), (p.height as u32).div_ceil(TILE));
+    let max = gpu.device.limits().max_compute_workgroups_per_dimension;
+    if groups.0 > max || groups.1 > max {
+        return Err(BackendError::Invalid(format!(
+            "{what} needs {}x{} workgroups, this device allows {max} per dimension",
+            groups.0, groups.1
+        )));
+    }
+    let start = Instant::now();
+    let points = coords(p);
+    let coord_bytes: Vec<u8> = match p.precision {
+        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
+        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+    };
+    let fits = cache.as_ref().is_some_and(|b| b.pixels == p.pixels() && b.coord_bytes == coord_bytes.len() as u64);
+    if !fits {
+        *cache = None;
+        *cache = Some(Buffers::new(gpu, p.pixels(), coord_bytes.len() as u64)?);
+    }
+    let b = cache.as_ref().ok_or_else(|| runtime("no mandelbrot buffers"))?;
+    let params = Params { width: p.width as u32, height: p.height as u32, iters: p.iters, opaque: 0 };
+    let count_bytes = 4 * p.pixels() as u64;
+    gpu.scoped(&format!("computing {what}"), || {
+        gpu.queue.write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
+        gpu.queue.write_buffer(&b.coords, 0, &coord_bytes);
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("mandelbrot"),
+            layout: &pipeline.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: b.params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: b.coords.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: b.counts.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: b.total.as_entire_binding() },
+            ],
+        });
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot") });
+        encoder.clear_buffer(&b.total, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("mandelbrot"),
+                timestamp_writes: b.timer.as_ref().map(|t| t.writes(true, true)),
+            });
+            pass.set_pipeline(&pipeline.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        if let Some(timer) = &b.timer {
+            timer.resolve(&mut encoder);
+        }
+        encoder.copy_buffer_to_buffer(&b.counts, 0, &b.staging, 0, count_bytes);
+        encoder.copy_buffer_to_buffer(&b.total, 0, &b.staging, count_bytes, 8);
+        gpu.queue.submit([encoder.finish()]);
+    })?;
+    let total_iters = gpu.read_back(&b.staging, count_bytes + 8, |bytes| {
+        let (c, t) = bytes.split_at(count_bytes as usize);
+        bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        let words: &[u32] = bytemuck::cast_slice(t);
+        u64::from(words[0]) | (u64::from(words[1]) << 32)
+    })?;
+    let device = match &b.timer {
+        Some(timer) => timer.elapsed(gpu)?,
+        None => None,
+    };
+    let wall = start.elapsed();
+    let timing = match device {
+        Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
+        None => Timing::wall(wall),
+    };
+    Ok(MandelbrotRun { total_iters, timing })
+}
