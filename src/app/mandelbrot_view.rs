@@ -143,14 +143,14 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, shown: O
 /// the image should be rendered at and whether the camera moved.
 pub fn mandelbrot_image_ui(
     ui: &mut egui::Ui,
-    texture: Option<&egui::TextureHandle>,
+    texture: Option<egui::TextureId>,
     view: &mut MandelView,
 ) -> ([usize; 2], bool) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
     if let Some(t) = texture {
         let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-        ui.painter().image(t.id(), rect, uv, egui::Color32::WHITE);
+        ui.painter().image(t, rect, uv, egui::Color32::WHITE);
     } else {
         ui.painter().rect_filled(rect, 0.0, egui::Color32::BLACK);
         ui.painter().text(

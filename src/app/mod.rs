@@ -75,10 +75,12 @@ pub struct StartOptions {
     pub outcome: Option<Outcome>,
 }
 
-/// A displayed picture and its size.
+/// A displayed picture: an egui-managed texture (uploaded RGBA) or one registered by the
+/// worker on eframe's wgpu device (zero-copy).
 struct Shown {
-    texture: egui::TextureHandle,
-    size: (usize, usize),
+    id: egui::TextureId,
+    /// Set for uploaded pictures; `None` for native ones.
+    handle: Option<egui::TextureHandle>,
 }
 
 /// The app.
@@ -325,23 +327,20 @@ impl WavebrotApp {
 
     /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
     fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: &egui::Context) {
-        let size = pixels.size();
         match pixels {
             FrameSource::Rgba { rgba, width, height } => {
                 let image = egui::ColorImage::from_rgba_unmultiplied([width, height], &rgba);
                 worker.recycle(rgba);
                 let options = egui::TextureOptions::NEAREST;
-                match slot.as_mut() {
-                    Some(s) => {
-                        s.texture.set(image, options);
-                        s.size = size;
-                    }
-                    None => *slot = Some(Shown { texture: ctx.load_texture(name, image, options), size }),
+                if let Some(Shown { handle: Some(h), .. }) = slot.as_mut() {
+                    h.set(image, options);
+                    *slot = Some(Shown { id: h.id(), handle: Some(h.clone()) });
+                } else {
+                    let h = ctx.load_texture(name, image, options);
+                    *slot = Some(Shown { id: h.id(), handle: Some(h) });
                 }
             }
-            FrameSource::Native { .. } => {
-                // The wgpu backend's zero-copy frames land here once it offers them (see the report).
-            }
+            FrameSource::Native { id, .. } => *slot = Some(Shown { id, handle: None }),
         }
     }
 
@@ -512,7 +511,7 @@ impl WavebrotApp {
         match self.settings.view {
             Demo::Wave => {
                 let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
-                let tex = self.wave_tex.as_ref().map(|s| &s.texture);
+                let tex = self.wave_tex.as_ref().map(|s| s.id);
                 if let Some((i, j)) = wave_view::wave_image_ui(&mut child, tex, grid) {
                     self.worker.send(Command::SetSource { i, j });
                 }
@@ -520,7 +519,7 @@ impl WavebrotApp {
                 controls::colour_bar_ui(ui, bar_rect, &format!("{:.3}", w.vmin), &format!("{:.3}", w.vmax), "field");
             }
             Demo::Mandelbrot => {
-                let tex = self.mandel_tex.as_ref().map(|s| &s.texture);
+                let tex = self.mandel_tex.as_ref().map(|s| s.id);
                 let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
                 let p = self.settings.mandelbrot.params(size[0], size[1]);
                 // Render again only when something changed.

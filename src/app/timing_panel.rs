@@ -64,6 +64,8 @@ pub struct TimingStats {
     pub cpu: Option<Rate>,
     /// Seconds to colour and hand over the last frame (waves).
     pub render_secs: Option<f64>,
+    /// True when the last frame was coloured into the display texture on the GPU (no copy).
+    pub zero_copy: bool,
     pub cpu_error: Option<String>,
     pub peak_gbps: Option<f64>,
     /// The device eframe draws with (adapter name and graphics API).
@@ -87,6 +89,7 @@ impl TimingStats {
             active: None,
             cpu: None,
             render_secs: None,
+            zero_copy: false,
             cpu_error: None,
             peak_gbps: None,
             display_adapter: None,
@@ -164,6 +167,7 @@ impl TimingStats {
         let problem = (f.params.nx, f.params.ny);
         Self::record(&mut self.active, kind, device, secs, (f.params.nx * f.params.ny) as f64, &f.advance, problem);
         self.render_secs = Some(f.render.wall.as_secs_f64());
+        self.zero_copy = matches!(f.pixels, super::worker::FrameSource::Native { .. });
         self.push_history();
     }
 
@@ -306,7 +310,14 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     if let Some(r) = stats.render_secs
         && stats.demo == Demo::Wave
     {
-        ui.weak(num(format!("colour + copy of a frame: {}", fmt_secs(r))));
+        if stats.zero_copy {
+            ui.weak(num(format!(
+                "frame coloured on the GPU into the display texture, no copy: {} to submit",
+                fmt_secs(r)
+            )));
+        } else {
+            ui.weak(num(format!("colour + copy of a frame to the host: {}", fmt_secs(r))));
+        }
     }
     if stats.demo == Demo::Wave {
         ui.weak("12 B moved per cell update (read f and g, write f).");

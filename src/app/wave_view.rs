@@ -107,7 +107,7 @@ pub fn fit_rect(avail: egui::Rect, size: (usize, usize)) -> egui::Rect {
 /// user clicked, if any. `grid` is the running grid `(nx, ny)`.
 pub fn wave_image_ui(
     ui: &mut egui::Ui,
-    texture: Option<&egui::TextureHandle>,
+    texture: Option<egui::TextureId>,
     grid: (usize, usize),
 ) -> Option<(usize, usize)> {
     let avail = ui.available_rect_before_wrap();
@@ -116,7 +116,7 @@ pub fn wave_image_ui(
     match texture {
         Some(t) => {
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            ui.painter().image(t.id(), rect, uv, egui::Color32::WHITE);
+            ui.painter().image(t, rect, uv, egui::Color32::WHITE);
         }
         None => {
             ui.painter().rect_filled(rect, 0.0, egui::Color32::BLACK);

@@ -138,19 +138,49 @@ pub struct WorkerInit {
     pub render_state: Option<egui_wgpu::RenderState>,
 }
 
-/// Opens what `choice` asks for. The wgpu backend is to be opened here on eframe's own device
-/// (`WgpuBackend::from_device(rs.device, rs.queue, rs.adapter.get_info())`) so its frames can
-/// be drawn with no copy through the host ([`FrameSource::Native`]); until that constructor is
-/// on main every backend opens its own device.
+/// A backend opened for the worker.
+struct Opened {
+    backend: Box<dyn Backend>,
+    /// Why `auto` passed over faster backends.
+    notes: Vec<String>,
+    /// True when it computes on eframe's own wgpu device, so frames never leave the GPU.
+    shares_display: bool,
+}
+
+/// Opens what `choice` asks for. When that is wgpu and eframe draws with wgpu too, the backend
+/// is opened on eframe's own device (`WgpuBackend::from_device`), so a wave frame is coloured
+/// straight into a texture egui draws ([`FrameSource::Native`]), with no copy through the host.
+/// `auto` keeps skipping software adapters, as the CLI does.
 fn open_backend(
     choice: BackendChoice,
-    _render_state: Option<&egui_wgpu::RenderState>,
-) -> Result<(Box<dyn Backend>, Vec<String>), backend::BackendError> {
-    backend::open_choice(choice)
+    render_state: Option<&egui_wgpu::RenderState>,
+) -> Result<Opened, backend::BackendError> {
+    let (backend, mut notes) = backend::open_choice(choice)?;
+    if backend.kind() == BackendKind::Wgpu
+        && let Some(rs) = render_state
+    {
+        let info = rs.adapter.get_info();
+        if choice == BackendChoice::Wgpu || info.device_type != wgpu::DeviceType::Cpu {
+            match backend::wgpu::WgpuBackend::from_device(rs.device.clone(), rs.queue.clone(), info) {
+                Ok(shared) => return Ok(Opened { backend: Box::new(shared), notes, shares_display: true }),
+                Err(e) => {
+                    notes.push(format!("wgpu cannot compute on the display's device ({e}); frames go through the host"))
+                }
+            }
+        }
+    }
+    Ok(Opened { backend, notes, shares_display: false })
+}
+
+/// The wgpu wave's picture: a texture on eframe's device, registered with egui-wgpu.
+struct NativeFrame {
+    texture: wgpu::Texture,
+    id: egui::TextureId,
+    size: (usize, usize),
 }
 
 /// Opens the backend a choice names (swapped for a fake one in tests).
-type Opener = Box<dyn Fn(BackendChoice) -> Result<(Box<dyn Backend>, Vec<String>), backend::BackendError> + Send>;
+type Opener = Box<dyn Fn(BackendChoice) -> Result<Opened, backend::BackendError> + Send>;
 
 /// Handle on the simulation thread.
 pub struct Worker {
@@ -235,6 +265,9 @@ struct SimLoop {
     full: Vec<u8>,
     counts: Vec<i32>,
     open: Opener,
+    shares_display: bool,
+    render_state: Option<egui_wgpu::RenderState>,
+    native: Option<NativeFrame>,
     quit: bool,
 }
 
@@ -247,10 +280,14 @@ impl SimLoop {
         recycle: Receiver<Vec<u8>>,
         wake: Box<dyn Fn() + Send>,
     ) -> Self {
-        let (backend, notes, error): (Box<dyn Backend>, _, _) = match open(init.backend) {
-            Ok((b, notes)) => (b, notes, None),
-            Err(e) => (Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All)), Vec::new(), Some(e)),
+        let (opened, error) = match open(init.backend) {
+            Ok(o) => (o, None),
+            Err(e) => {
+                let cpu = Box::new(backend::cpu::CpuBackend::new(backend::cpu::Threads::All));
+                (Opened { backend: cpu, notes: Vec::new(), shares_display: false }, Some(e))
+            }
         };
+        let Opened { backend, notes, shares_display } = opened;
         let mut s = Self {
             commands,
             inbox: std::collections::VecDeque::new(),
@@ -274,6 +311,9 @@ impl SimLoop {
             full: Vec::new(),
             counts: Vec::new(),
             open,
+            shares_display,
+            render_state: init.render_state.clone(),
+            native: None,
             quit: false,
         };
         if let Some(e) = error {
@@ -380,10 +420,12 @@ impl SimLoop {
     fn apply(&mut self, c: Command) {
         match c {
             Command::SetBackend(choice) => match (self.open)(choice) {
-                Ok((b, notes)) => {
-                    // Free the old problem before allocating on the new device.
+                Ok(Opened { backend, notes, shares_display }) => {
+                    // Free the old problem and picture before allocating on the new device.
                     self.sim = None;
-                    self.backend = b;
+                    self.free_native();
+                    self.backend = backend;
+                    self.shares_display = shares_display;
                     self.announce_backend(notes);
                     self.open_sim(self.params);
                     self.mandelbrot = self.last_mandelbrot;
@@ -503,6 +545,19 @@ impl SimLoop {
         if advance.source == backend::TimingSource::WallClock {
             advance.device = None;
         }
+        let tstep = sim.tstep();
+        match self.native_frame(sim) {
+            Some(Ok((pixels, render))) => {
+                return Msg::Wave(WaveFrame { pixels, params: self.params, tstep, steps: done, advance, render });
+            }
+            Some(Err(e)) => {
+                // Drawn through the host from now on.
+                log::warn!("zero-copy display failed, copying frames instead: {e}");
+                self.shares_display = false;
+                self.free_native();
+            }
+            None => {}
+        }
         let (nx, ny) = (self.params.nx, self.params.ny);
         let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
         let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
@@ -520,7 +575,6 @@ impl SimLoop {
             Ok(t) => t,
             Err(e) => return Msg::Error(format!("drawing failed: {e}")),
         };
-        let tstep = sim.tstep();
         let frame = WaveFrame {
             pixels: FrameSource::Rgba { rgba, width: w, height: h },
             params: self.params,
@@ -530,6 +584,53 @@ impl SimLoop {
             render,
         };
         Msg::Wave(frame)
+    }
+
+    /// Colours a wgpu wave on eframe's device straight into the texture egui draws; `None`
+    /// where that path does not apply (another backend, or a grid larger than a texture).
+    fn native_frame(&mut self, sim: &mut dyn WaveSim) -> Option<Result<(FrameSource, Timing), String>> {
+        if !self.shares_display {
+            return None;
+        }
+        let rs = self.render_state.clone()?;
+        let wave = sim.as_any_mut().downcast_mut::<backend::wgpu::WgpuWave>()?;
+        let (nx, ny) = (self.params.nx, self.params.ny);
+        let max = rs.device.limits().max_texture_dimension_2d as usize;
+        if nx > max || ny > max {
+            return None;
+        }
+        if self.native.as_ref().map(|n| n.size) != Some((nx, ny)) {
+            let texture = wave.create_frame_texture();
+            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+            let mut renderer = rs.renderer.write();
+            let id = match self.native.take() {
+                Some(old) => {
+                    renderer.update_egui_texture_from_wgpu_texture(
+                        &rs.device,
+                        &view,
+                        wgpu::FilterMode::Nearest,
+                        old.id,
+                    );
+                    old.id
+                }
+                None => renderer.register_native_texture(&rs.device, &view, wgpu::FilterMode::Nearest),
+            };
+            self.native = Some(NativeFrame { texture, id, size: (nx, ny) });
+        }
+        let n = self.native.as_ref()?;
+        let start = Instant::now();
+        let r = wave.colormap_into(self.vmin, self.vmax, &n.texture);
+        Some(
+            r.map(|()| (FrameSource::Native { id: n.id, width: nx, height: ny }, Timing::wall(start.elapsed())))
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    /// Unregisters the zero-copy texture.
+    fn free_native(&mut self) {
+        if let (Some(n), Some(rs)) = (self.native.take(), &self.render_state) {
+            rs.renderer.write().free_texture(&n.id);
+        }
     }
 
     fn mandelbrot_frame(&mut self) {
