@@ -156,7 +156,8 @@ impl WavebrotApp {
             (BackendKind::Wgpu, Err("not probed in tests".to_owned())),
             (BackendKind::Cpu, Ok(DeviceInfo { name: "CPU".to_owned(), ..DeviceInfo::default() })),
         ];
-        let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, None)?;
+        let rs = cc.wgpu_render_state.clone();
+        let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, rs)?;
         // A deterministic first picture: two frames of steps.
         app.worker.send(Command::Step);
         app.worker.send(Command::Step);
@@ -251,6 +252,18 @@ impl WavebrotApp {
     #[must_use]
     pub fn render_state(&self) -> Option<&egui_wgpu::RenderState> {
         self.render_state.as_ref()
+    }
+
+    /// Switches the backend, as the picker does.
+    pub fn pick_backend(&mut self, choice: BackendChoice) {
+        self.settings.backend = choice;
+        self.worker.send(Command::SetBackend(choice));
+    }
+
+    /// True when the wave picture on screen came straight from the GPU (wgpu, no copy).
+    #[must_use]
+    pub fn wave_is_zero_copy(&self) -> bool {
+        self.wave_tex.as_ref().is_some_and(|s| s.handle.is_none())
     }
 
     /// The last message shown to the user (a refusal or failure).
@@ -450,8 +463,9 @@ impl WavebrotApp {
             ui.selectable_value(&mut view, Demo::Mandelbrot, "Mandelbrot (2)");
             self.set_view(view);
             ui.separator();
-            if controls::backend_picker_ui(ui, &mut self.settings.backend, &self.probes) {
-                self.worker.send(Command::SetBackend(self.settings.backend));
+            let mut choice = self.settings.backend;
+            if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
+                self.pick_backend(choice);
             }
             ui.separator();
             match &self.active {

@@ -328,7 +328,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     {
         ui.weak(format!("window: {f:.0} frames/s"));
     }
-    if let Some(a) = &stats.display_adapter {
+    if let Some(a) = stats.display_adapter.as_ref().filter(|_| !hidden) {
         ui.weak(format!("display: {a}"));
     }
     let line = |name: &str, k: usize| {

@@ -897,7 +897,7 @@ mod tests {
         let open: Opener = Box::new(move |_| {
             let b: Box<dyn Backend> =
                 Box::new(Small { cpu: backend::cpu::CpuBackend::new(backend::cpu::Threads::One), max_cells });
-            Ok((b, Vec::new()))
+            Ok(Opened { backend: b, notes: Vec::new(), shares_display: false })
         });
         Worker::spawn_with(init, open, || {}).expect("thread")
     }
