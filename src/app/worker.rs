@@ -640,7 +640,18 @@ impl SimLoop {
         }
         self.counts.clear();
         self.counts.resize(p.pixels(), 0);
-        match self.backend.mandelbrot(&p, &mut self.counts) {
+        let mut p = p;
+        let mut result = self.backend.mandelbrot(&p, &mut self.counts);
+        if let Err(backend::BackendError::Invalid(why)) = &result
+            && p.precision == crate::sim::mandelbrot::Precision::F64
+        {
+            // A device without f64 (many GPUs through wgpu): show f32 and say so.
+            let m = format!("{why}; computed in f32 instead");
+            self.send(Msg::Error(m));
+            p.precision = crate::sim::mandelbrot::Precision::F32;
+            result = self.backend.mandelbrot(&p, &mut self.counts);
+        }
+        match result {
             Ok(run) => {
                 let mut rgba = self.buffer(p.pixels() * 4);
                 colormap::mandelbrot_rgba(&self.counts, p.width, p.height, p.iters, &mut rgba);
