@@ -23,6 +23,7 @@ pub enum PrecisionMode {
 
 /// The camera and settings of the Mandelbrot view.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct MandelView {
     /// Centre of the picture in the complex plane.
     pub center: [f64; 2],

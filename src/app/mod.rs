@@ -697,3 +697,22 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_survive_a_save_and_fill_in_what_an_old_file_lacks() {
+        let mut s = Settings::default();
+        s.view = Demo::Mandelbrot;
+        s.wave.nx = 2048;
+        s.mandelbrot.iters = 5000;
+        let text = serde_json::to_string(&s).expect("serialise");
+        let back: Settings = serde_json::from_str(&text).expect("deserialise");
+        assert_eq!(back, s);
+        let old: Settings = serde_json::from_str(r#"{"view":"Mandelbrot"}"#).expect("partial");
+        assert_eq!(old.view, Demo::Mandelbrot);
+        assert_eq!(old.wave, WaveSettings::default());
+    }
+}

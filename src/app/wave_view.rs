@@ -10,6 +10,7 @@ pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
 
 /// What the user set for the wave simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct WaveSettings {
     pub nx: usize,
     pub ny: usize,
