@@ -704,10 +704,12 @@ mod tests {
 
     #[test]
     fn settings_survive_a_save_and_fill_in_what_an_old_file_lacks() {
-        let mut s = Settings::default();
-        s.view = Demo::Mandelbrot;
-        s.wave.nx = 2048;
-        s.mandelbrot.iters = 5000;
+        let s = Settings {
+            view: Demo::Mandelbrot,
+            wave: WaveSettings { nx: 2048, ..WaveSettings::default() },
+            mandelbrot: MandelView { iters: 5000, ..MandelView::default() },
+            ..Settings::default()
+        };
         let text = serde_json::to_string(&s).expect("serialise");
         let back: Settings = serde_json::from_str(&text).expect("deserialise");
         assert_eq!(back, s);
