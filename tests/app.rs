@@ -47,6 +47,9 @@ fn wave_runs_from_the_first_frame_and_step_advances() {
     h.key_press(egui::Key::S);
     settle(&mut h);
     assert_eq!(tstep(&h), 160, "S steps one frame");
+    h.key_press(egui::Key::R);
+    settle(&mut h);
+    assert_eq!(tstep(&h), 0, "R resets");
 }
 
 #[test]
