@@ -15,7 +15,8 @@
 //! Measurement switches (docs/PERFORMANCE.md, "CUDA"), all off by default:
 //! `WAVEBROT_CUDA_WAVE=naive` (one `wave_update` launch per update, the CPU twin's shape),
 //! `WAVEBROT_CUDA_GRAPH=0`, `WAVEBROT_CUDA_PDL=1`, `WAVEBROT_CUDA_SHORTCUT=0`, `WAVEBROT_CUDA_DIRECT_COPY=1` and
-//! `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks`.
+//! `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks`, and `WAVEBROT_CUDA_PERSIST=1` (the persistent
+//! `wave_persist` where all its blocks fit at once, tile `WAVEBROT_CUDA_PTILE=cols,rows,warps,halo,1`).
 
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -55,8 +56,19 @@ struct Tile {
 impl Tile {
     /// Default, or `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks` for tuning runs.
     fn from_env() -> Self {
-        let default = Self { cols: 2, rows: 8, warps: 8, halo: 8, min_blocks: 4 };
-        let Ok(text) = std::env::var("WAVEBROT_CUDA_TILE") else { return default };
+        Self::parse("WAVEBROT_CUDA_TILE", Self { cols: 2, rows: 8, warps: 8, halo: 8, min_blocks: 4 }, 2)
+    }
+
+    /// The persistent kernel's tile, or `WAVEBROT_CUDA_PTILE=cols,rows,warps,halo,1`. Its
+    /// output must be at least a halo wide (a halo comes from the 8 neighbours only).
+    fn persist_from_env() -> Self {
+        Self::parse("WAVEBROT_CUDA_PTILE", Self { cols: 3, rows: 6, warps: 16, halo: 8, min_blocks: 1 }, 3)
+    }
+
+    /// `var` as `cols,rows,warps,halo,min_blocks` if valid with `halo_factor * halo` under
+    /// the tile's sides, else `default`.
+    fn parse(var: &str, default: Self, halo_factor: u32) -> Self {
+        let Ok(text) = std::env::var(var) else { return default };
         let v: Vec<u32> = text.split(',').filter_map(|s| s.trim().parse().ok()).collect();
         match v[..] {
             [cols, rows, warps, halo, min_blocks]
@@ -66,6 +78,7 @@ impl Tile {
                     && (1..=32).contains(&warps)
                     && halo >= 2
                     && halo % 2 == 0
+                    && halo_factor * halo <= (rows * warps).min(32 * cols)
                     && 2 * halo < (rows * warps).min(32 * cols) =>
             {
                 Self { cols, rows, warps, halo, min_blocks }
@@ -102,6 +115,10 @@ struct Device {
     info: DeviceInfo,
     tile: Tile,
     wave_steps: CudaFunction,
+    /// `wave_persist` compiled for `ptile`, with how many of its blocks fit on the device
+    /// at once (`None` unless `WAVEBROT_CUDA_PERSIST=1`, or if it cannot be used).
+    persist: Option<(CudaFunction, u32)>,
+    ptile: Tile,
     wave_update: CudaFunction,
     wave_rgba: CudaFunction,
     mandelbrot_f64: CudaFunction,
@@ -195,15 +212,20 @@ fn init() -> Result<Device, OpenError> {
             other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
         })
     };
-    let defines = vec![
-        format!("-DWAVE_CW={}", tile.cols),
-        format!("-DWAVE_R={}", tile.rows),
-        format!("-DWAVE_WARPS={}", tile.warps),
-        format!("-DWAVE_K={}", tile.halo),
-        format!("-DWAVE_MINB={}", tile.min_blocks),
-    ];
+    let defines = |tile: Tile| {
+        vec![
+            format!("-DWAVE_CW={}", tile.cols),
+            format!("-DWAVE_R={}", tile.rows),
+            format!("-DWAVE_WARPS={}", tile.warps),
+            format!("-DWAVE_K={}", tile.halo),
+            format!("-DWAVE_MINB={}", tile.min_blocks),
+        ]
+    };
     // The wave kernels pin their rounding with intrinsics; fmad stays on for the rest.
-    let wave_ptx = compile("wave.cu", WAVE_CU, true, defines)?;
+    let wave_ptx = compile("wave.cu", WAVE_CU, true, defines(tile))?;
+    let ptile = Tile::persist_from_env();
+    // The persistent kernel needs its own tile, so its own compile: only when asked for.
+    let persist_ptx = if persist_enabled() { Some(compile("wave.cu", WAVE_CU, true, defines(ptile))?) } else { None };
     let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
     let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
     let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
@@ -213,6 +235,14 @@ fn init() -> Result<Device, OpenError> {
     };
     let mut info = device_info(&ctx, major, minor);
     let wave_steps = func(&wave, "wave_steps")?;
+    let persist = match persist_ptx {
+        Some(ptx) => {
+            let m = ctx.load_module(ptx).map_err(|e| load("wave.cu (persistent)", e))?;
+            let f = func(&m, "wave_persist")?;
+            persist_capacity(&ctx, &f, ptile).map(|blocks| (f, blocks))
+        }
+        None => None,
+    };
     info.details.push((
         "wave kernel".into(),
         format!(
@@ -233,11 +263,31 @@ fn init() -> Result<Device, OpenError> {
         wave_rgba: func(&wave, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
+        persist,
+        ptile,
         pdl: major >= 9,
         ctx,
         info,
         tile,
     })
+}
+
+/// Blocks of `wave_persist` that can be resident at once (occupancy x SMs), if any and
+/// the device supports cooperative launches.
+fn persist_capacity(ctx: &Arc<CudaContext>, f: &CudaFunction, tile: Tile) -> Option<u32> {
+    use sys::CUdevice_attribute_enum as A;
+    if ctx.attribute(A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).ok()? != 1 {
+        return None;
+    }
+    let sms = ctx.attribute(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).ok()?;
+    let mut per_sm = 0i32;
+    // SAFETY: writes one int; `f` is a loaded function of this context.
+    unsafe {
+        sys::cuOccupancyMaxActiveBlocksPerMultiprocessor(&raw mut per_sm, f.cu_function(), (32 * tile.warps) as i32, 0)
+            .result()
+            .ok()?;
+    }
+    u32::try_from(per_sm * sms).ok().filter(|&b| b > 0)
 }
 
 /// Name, compute capability, SMs, memory and the memory bandwidth the datasheet gives
@@ -416,6 +466,12 @@ fn pdl_enabled() -> bool {
     std::env::var("WAVEBROT_CUDA_PDL").is_ok_and(|v| v == "1")
 }
 
+/// The persistent kernel (`wave_persist`) where it fits: measured no faster than the graph of
+/// launches at 1000x800 (docs/PERFORMANCE.md), so opt in with `WAVEBROT_CUDA_PERSIST=1`.
+fn persist_enabled() -> bool {
+    std::env::var("WAVEBROT_CUDA_PERSIST").is_ok_and(|v| v == "1")
+}
+
 fn graphs_enabled() -> bool {
     std::env::var("WAVEBROT_CUDA_GRAPH").map_or(true, |v| v != "0")
 }
@@ -471,6 +527,8 @@ impl Backend for CudaBackend {
             events: Events::new(&self.dev.ctx)?,
             chunk_events: Vec::new(),
             graphs: Vec::new(),
+            exchange: None,
+            tag_base: 0,
         }))
     }
 
@@ -595,6 +653,10 @@ pub struct CudaWave {
     /// Captured launch sequences of `advance`, keyed by `(tsteps, cur)` at its start. Their
     /// arguments (buffers, source cell, `svals`) are baked in: cleared when any changes.
     graphs: Vec<((usize, usize), SendGraph)>,
+    /// The exchange slots and flags of `wave_persist` (4 x cells values, then one flag per
+    /// block; allocated on first use) and the last tag it wrote (tags only grow, mod 2^32).
+    exchange: Option<CudaSlice<f32>>,
+    tag_base: u32,
 }
 
 /// A captured graph, owned by one wave problem and used only through `&mut` access.
@@ -694,6 +756,9 @@ impl CudaWave {
     /// `launch_tiled`, replayed from a captured CUDA graph when there are several launches:
     /// the launches then cost the host nothing and follow each other with smaller gaps.
     fn launch_tiled_graph(&mut self, steps: usize) -> Result<(), BackendError> {
+        if self.launch_persist(steps)? {
+            return Ok(());
+        }
         let launches = steps.div_ceil(self.dev.tile.steps() as usize);
         if launches < GRAPH_MIN_LAUNCHES || !graphs_enabled() {
             return self.launch_tiled(steps);
@@ -722,6 +787,90 @@ impl CudaWave {
             self.cur ^= 1;
         }
         Ok(())
+    }
+
+    /// All `steps` in one cooperative launch of `wave_persist`, when the problem takes
+    /// more than one round and all its blocks fit on the device at once. Returns whether
+    /// it ran; `false` leaves everything to the launch-per-round path.
+    fn launch_persist(&mut self, steps: usize) -> Result<bool, BackendError> {
+        let Some((func, capacity)) = self.dev.persist.as_ref() else { return Ok(false) };
+        let tile = self.dev.ptile;
+        let p = &self.params;
+        let (oj, oi) = tile.out();
+        let grid = (p.ny.div_ceil(oj as usize) as u32, p.nx.div_ceil(oi as usize) as u32);
+        let blocks = grid.0 * grid.1;
+        let rounds = steps.div_ceil(tile.steps() as usize);
+        if rounds < 2 || blocks > *capacity {
+            return Ok(false);
+        }
+        let slots = 4 * p.cells() + blocks as usize;
+        if self.exchange.as_ref().is_none_or(|x| x.len() < slots) {
+            let what = "the persistent kernel's exchange slots";
+            check_free(&self.dev, what, 4 * slots as u64)?;
+            self.exchange =
+                Some(self.stream.alloc_zeros::<f32>(slots).map_err(|e| alloc_error(what, 4 * slots as u64, e))?);
+            self.tag_base = 0;
+        }
+        let (nx, ny) = (p.nx as i32, p.ny as i32);
+        let (si, sj) = (p.source.0 as i32, p.source.1 as i32);
+        let c2 = p.c2;
+        let n_i32 = steps as i32;
+        let base = self.tag_base;
+        let s = &self.stream;
+        let (a, b) = if self.cur == 0 { (0, 2) } else { (2, 0) };
+        let Some(exchange) = self.exchange.as_ref() else { unreachable!("allocated above") };
+        let ptrs = [
+            self.fields[a].device_ptr(s).0,
+            self.fields[a + 1].device_ptr(s).0,
+            self.fields[b].device_ptr(s).0,
+            self.fields[b + 1].device_ptr(s).0,
+            self.svals.device_ptr(s).0,
+            exchange.device_ptr(s).0,
+        ];
+        let mut args: [*mut std::ffi::c_void; 13] = [
+            (&raw const nx).cast_mut().cast(),
+            (&raw const ny).cast_mut().cast(),
+            (&raw const c2).cast_mut().cast(),
+            (&raw const ptrs[0]).cast_mut().cast(),
+            (&raw const ptrs[1]).cast_mut().cast(),
+            (&raw const ptrs[2]).cast_mut().cast(),
+            (&raw const ptrs[3]).cast_mut().cast(),
+            (&raw const si).cast_mut().cast(),
+            (&raw const sj).cast_mut().cast(),
+            (&raw const ptrs[4]).cast_mut().cast(),
+            (&raw const n_i32).cast_mut().cast(),
+            (&raw const ptrs[5]).cast_mut().cast(),
+            (&raw const base).cast_mut().cast(),
+        ];
+        // SAFETY: a plain-data attribute; zero is a valid bit pattern for it.
+        let mut attr: sys::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+        attr.value.cooperative = 1;
+        let config = sys::CUlaunchConfig {
+            gridDimX: grid.0,
+            gridDimY: grid.1,
+            gridDimZ: 1,
+            blockDimX: 32,
+            blockDimY: tile.warps,
+            blockDimZ: 1,
+            sharedMemBytes: 0,
+            hStream: s.cu_stream(),
+            attrs: &raw mut attr,
+            numAttrs: 1,
+        };
+        // SAFETY: the 13 arguments point at values of `wave_persist`'s parameter types that
+        // outlive the call; the four fields hold nx*ny values, `svals` `steps`, the exchange
+        // 4*nx*ny values and a flag per block. It reads only (f_in, g_in) and writes (f_out, g_out) at its end. The
+        // cooperative launch fails rather than run with blocks not resident, so the
+        // blocks' waits on their neighbours cannot deadlock.
+        unsafe {
+            sys::cuLaunchKernelEx(&raw const config, func.cu_function(), args.as_mut_ptr(), std::ptr::null_mut())
+                .result()
+        }
+        .map_err(|e| runtime("launching wave_persist", e))?;
+        self.tag_base = base.wrapping_add((rounds - 1) as u32);
+        self.cur ^= 1;
+        Ok(true)
     }
 
     fn launch_naive(&mut self, values: &[f32]) -> Result<(), BackendError> {
