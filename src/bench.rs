@@ -115,6 +115,7 @@ pub fn time_wave(sim: &mut dyn WaveSim, tmax: u32, field: &mut [f32]) -> Result<
 
 struct Ctx {
     quick: bool,
+    progress: Progress,
     records: Vec<Record>,
     failures: Vec<String>,
 }
@@ -134,6 +135,13 @@ fn fmt_time(s: f64) -> String {
     }
 }
 
+/// Prints a line of the table above the progress bar (which is drawn only on a terminal).
+macro_rules! say {
+    ($ctx:expr, $($arg:tt)*) => {
+        $ctx.progress.println(format!($($arg)*))
+    };
+}
+
 fn wave_case(
     ctx: &mut Ctx,
     backends: &mut [Box<dyn Backend>],
@@ -143,7 +151,8 @@ fn wave_case(
     with_cpu1: bool,
 ) -> Result<()> {
     let p = WaveParams::new(nx, ny, wave::DEFAULT_FREQ);
-    println!(
+    say!(
+        ctx,
         "\nwave2d  nx={nx}, ny={ny}, tmax={tmax}  ({} updates; time includes the final copy to the host)",
         2 * tmax
     );
@@ -153,19 +162,20 @@ fn wave_case(
     let mut ok_all = true;
     for b in backends.iter_mut() {
         let kind = b.kind();
+        ctx.progress.set_message(format!("{kind}"));
         if kind == BackendKind::Cpu1 && !with_cpu1 {
-            println!("  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name());
+            say!(ctx, "  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name());
             continue;
         }
         let device = b.device_info().name;
         let mut sim = match b.new_wave(&p) {
             Ok(s) => s,
             Err(e @ backend::BackendError::OutOfMemory { .. }) => {
-                println!("  {:<5} {device:<40} skipped: {e}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} skipped: {e}", kind.name());
                 continue;
             }
             Err(e) => {
-                println!("  {:<5} {device:<40} failed: {e}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} failed: {e}", kind.name());
                 ctx.failures.push(format!("wave {nx}x{ny} on {kind}: {e}"));
                 continue;
             }
@@ -192,7 +202,7 @@ fn wave_case(
         let (diff, source, n, walls, devs) = match timed {
             Ok(t) => t,
             Err(e) => {
-                println!("  {:<5} {device:<40} failed: {e:#}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} failed: {e:#}", kind.name());
                 ctx.failures.push(format!("wave {nx}x{ny} tmax={tmax} on {kind}: {e:#}"));
                 ok_all = false;
                 continue;
@@ -205,7 +215,8 @@ fn wave_case(
         ok_all &= ok;
         let kernel_txt =
             kernel_seconds.map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), source.label()));
-        println!(
+        say!(
+            ctx,
             "  {:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s  {:>7.1} GB/s  max|diff| {diff:.1e}{kernel_txt}",
             kind.name(),
             fmt_time(seconds),
@@ -236,7 +247,7 @@ fn wave_case(
             ..Record::default()
         });
     }
-    println!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" });
+    say!(ctx, "Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" });
     Ok(())
 }
 
@@ -250,15 +261,16 @@ fn reference_wave(p: &WaveParams, tmax: u32) -> Result<Vec<f32>> {
 
 fn frame_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], n: usize) -> Result<()> {
     let p = WaveParams::new(n, n, wave::DEFAULT_FREQ);
-    println!("\nwave2d frame  nx={n}, ny={n}: one time step + hot colormap + RGBA copy to the host");
+    say!(ctx, "\nwave2d frame  nx={n}, ny={n}: one time step + hot colormap + RGBA copy to the host");
     let mut rgba = vec![0u8; n * n * 4];
     for b in backends.iter_mut().filter(|b| b.kind() != BackendKind::Cpu1) {
         let kind = b.kind();
+        ctx.progress.set_message(format!("{kind}"));
         let device = b.device_info().name;
         let mut sim = match b.new_wave(&p) {
             Ok(s) => s,
             Err(e) => {
-                println!("  {:<5} {device:<40} failed: {e}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} failed: {e}", kind.name());
                 continue;
             }
         };
@@ -279,14 +291,14 @@ fn frame_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], n: usize) -> Res
         let times = match timed {
             Ok(t) => t,
             Err(e) => {
-                println!("  {:<5} {device:<40} failed: {e:#}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} failed: {e:#}", kind.name());
                 ctx.failures.push(format!("wave frame {n}x{n} on {kind}: {e:#}"));
                 continue;
             }
         };
         let repeats = times.len();
         let frame = median(times);
-        println!("  {:<5} {device:<40} {:>10}/frame  ({:.0} frames/s)", kind.name(), fmt_time(frame), 1.0 / frame);
+        say!(ctx, "  {:<5} {device:<40} {:>10}/frame  ({:.0} frames/s)", kind.name(), fmt_time(frame), 1.0 / frame);
         ctx.records.push(Record {
             kernel: "wave_frame".into(),
             backend: kind.name().into(),
@@ -307,7 +319,8 @@ fn frame_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], n: usize) -> Res
 
 fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotParams, with_cpu1: bool) -> Result<()> {
     let b0 = &p.bounds;
-    println!(
+    say!(
+        ctx,
         "\nmandelbrot  {}x{}, iters={}, {}, view [{},{}]x[{},{}]  (time includes the copy of the counts to the host; \
          Giter/s counts the rule's iterations, min(count+1, iters) per pixel, as the peers do)",
         p.width,
@@ -326,15 +339,16 @@ fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotP
     let mut counts = vec![0i32; p.pixels()];
     for b in backends.iter_mut() {
         let kind = b.kind();
+        ctx.progress.set_message(format!("{kind}"));
         if kind == BackendKind::Cpu1 && !with_cpu1 {
-            println!("  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name());
+            say!(ctx, "  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name());
             continue;
         }
         let device = b.device_info().name;
         let first = match b.mandelbrot(p, &mut counts) {
             Ok(r) => r,
             Err(e) => {
-                println!("  {:<5} {device:<40} failed: {e}", kind.name());
+                say!(ctx, "  {:<5} {device:<40} failed: {e}", kind.name());
                 if !matches!(e, backend::BackendError::Invalid(_)) {
                     ctx.failures.push(format!("mandelbrot on {kind}: {e}"));
                 }
@@ -361,7 +375,7 @@ fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotP
             }
         }
         if let Some(e) = failed {
-            println!("  {:<5} {device:<40} failed: {e}", kind.name());
+            say!(ctx, "  {:<5} {device:<40} failed: {e}", kind.name());
             ctx.failures.push(format!("mandelbrot on {kind}: {e}"));
             ok_all = false;
             continue;
@@ -381,7 +395,8 @@ fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotP
                 first.timing.source.label()
             )
         });
-        println!(
+        say!(
+            ctx,
             "  {:<5} {device:<40} {:>10}  {:>8.1} Giter/s  mismatch {:.4}%{kernel_txt}",
             kind.name(),
             fmt_time(seconds),
@@ -418,7 +433,7 @@ fn mandel_case(ctx: &mut Ctx, backends: &mut [Box<dyn Backend>], p: &MandelbrotP
             ..Record::default()
         });
     }
-    println!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" });
+    say!(ctx, "Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" });
     Ok(())
 }
 
@@ -433,7 +448,7 @@ fn open_backends(asked: &[BackendKind]) -> Result<Vec<Box<dyn Backend>>> {
     for kind in kinds {
         match backend::open(kind) {
             Ok(b) => out.push(b),
-            Err(e) if asked.is_empty() => println!("skipped: {e}"),
+            Err(e) if asked.is_empty() => crate::outln!("skipped: {e}"),
             Err(e) => return Err(e.into()),
         }
     }
@@ -447,10 +462,9 @@ fn open_backends(asked: &[BackendKind]) -> Result<Vec<Box<dyn Backend>>> {
 pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, quick: bool) -> Result<ExitCode> {
     let mut backends = open_backends(asked)?;
     for b in &backends {
-        println!("{:<5} {}", b.kind().name(), b.device_info().name);
+        crate::outln!("{:<5} {}", b.kind().name(), b.device_info().name);
     }
-    let mut ctx = Ctx { quick, records: Vec::new(), failures: Vec::new() };
-    let progress = Progress::spinner("bench");
+    let mut ctx = Ctx { quick, progress: Progress::spinner("bench"), records: Vec::new(), failures: Vec::new() };
     if matches!(suite, Suite::Wave | Suite::All) {
         wave_case(&mut ctx, &mut backends, 1000, 800, 500, true)?;
         if quick {
@@ -472,7 +486,7 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, quick
             mandel_case(&mut ctx, &mut backends, &p, false)?;
         }
     }
-    progress.finish();
+    ctx.progress.finish();
     if let Some(path) = json {
         let text = serde_json::to_string_pretty(&ctx.records)?;
         output::write_atomically(path, |w| {
@@ -480,19 +494,19 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, quick
             w.write_all(text.as_bytes())?;
             Ok(())
         })?;
-        println!("\nwrote {} records to {}", ctx.records.len(), path.display());
+        crate::outln!("\nwrote {} records to {}", ctx.records.len(), path.display());
     }
     finish(&ctx.failures)
 }
 
 fn finish(failures: &[String]) -> Result<ExitCode> {
     if failures.is_empty() {
-        println!("\nCheck result: OK!");
+        crate::outln!("\nCheck result: OK!");
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("\nCheck result: FAILED");
+        crate::outln!("\nCheck result: FAILED");
         for f in failures {
-            println!("  {f}");
+            crate::outln!("  {f}");
         }
         Ok(ExitCode::from(1))
     }
@@ -521,17 +535,17 @@ pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
             });
             match result {
                 Ok(d) if d <= WAVE_TOLERANCE => {
-                    println!("ok    wave {nx}x{ny} tmax={tmax:<4} {:<5} max|diff| {d:.1e}", kind.name())
+                    crate::outln!("ok    wave {nx}x{ny} tmax={tmax:<4} {:<5} max|diff| {d:.1e}", kind.name())
                 }
                 Ok(d) => {
-                    println!(
+                    crate::outln!(
                         "FAIL  wave {nx}x{ny} tmax={tmax:<4} {:<5} max|diff| {d:.3e} > {WAVE_TOLERANCE:e}",
                         kind.name()
                     );
                     failures.push(format!("wave {nx}x{ny} tmax={tmax} on {kind}: max|diff| {d:.3e}"));
                 }
                 Err(e) => {
-                    println!("FAIL  wave {nx}x{ny} tmax={tmax:<4} {:<5} {e:#}", kind.name());
+                    crate::outln!("FAIL  wave {nx}x{ny} tmax={tmax:<4} {:<5} {e:#}", kind.name());
                     failures.push(format!("wave {nx}x{ny} tmax={tmax} on {kind}: {e:#}"));
                 }
             }
@@ -557,9 +571,9 @@ pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
                             counts.iter().map(|&c| mandelbrot::iterations_executed(c.max(0) as u32, iters)).sum();
                         let total_ok = run.total_iters == own_total;
                         if m <= tol && total_ok {
-                            println!("ok    {label} mismatch {:.4}% (ref total {ref_total})", m * 100.0);
+                            crate::outln!("ok    {label} mismatch {:.4}% (ref total {ref_total})", m * 100.0);
                         } else {
-                            println!(
+                            crate::outln!(
                                 "FAIL  {label} mismatch {:.4}% (limit {}%), iterations {} vs {own_total}",
                                 m * 100.0,
                                 tol * 100.0,
@@ -572,9 +586,9 @@ pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
                             ));
                         }
                     }
-                    Err(backend::BackendError::Invalid(why)) => println!("skip  {label} {why}"),
+                    Err(backend::BackendError::Invalid(why)) => crate::outln!("skip  {label} {why}"),
                     Err(e) => {
-                        println!("FAIL  {label} {e}");
+                        crate::outln!("FAIL  {label} {e}");
                         failures.push(format!("{label}: {e}"));
                     }
                 }

@@ -340,25 +340,25 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
 
 /// `wavebrot info`: every backend, its device or the reason it is missing.
 fn info() {
-    println!("wavebrot {}", env!("CARGO_PKG_VERSION"));
+    crate::outln!("wavebrot {}", env!("CARGO_PKG_VERSION"));
     for (kind, probe) in backend::probe_all() {
         match probe {
             Ok(d) => {
-                println!("{kind:5}  available: {}", d.name);
+                crate::outln!("{kind:5}  available: {}", d.name);
                 for (k, v) in &d.details {
-                    println!("       {k}: {v}");
+                    crate::outln!("       {k}: {v}");
                 }
             }
-            Err(why) => println!("{kind:5}  unavailable: {why}"),
+            Err(why) => crate::outln!("{kind:5}  unavailable: {why}"),
         }
     }
     let adapters = backend::wgpu::list_adapters();
-    println!("wgpu adapters found: {}", adapters.len());
+    crate::outln!("wgpu adapters found: {}", adapters.len());
     for a in adapters {
-        println!("       {a}");
+        crate::outln!("       {a}");
     }
     match backend::open_choice(BackendChoice::Auto) {
-        Ok((b, _)) => println!("auto   uses: {}", b.kind()),
-        Err(e) => println!("auto   fails: {e}"),
+        Ok((b, _)) => crate::outln!("auto   uses: {}", b.kind()),
+        Err(e) => crate::outln!("auto   fails: {e}"),
     }
 }

@@ -106,3 +106,26 @@ pub fn check_writable(path: &Path) -> Result<()> {
         .with_context(|| format!("cannot write {}: {} is not a writable folder", path.display(), dir.display()))?;
     Ok(())
 }
+
+/// Writes one line to stdout. When the reader has gone (`wavebrot bench | head`), the
+/// program ends quietly with status 0 instead of panicking as `println!` would.
+pub fn print_line(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = writeln!(out, "{args}").and_then(|()| out.flush())
+        && e.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
+    }
+}
+
+/// `println!` that survives a closed pipe (see [`print_line`]).
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::output::print_line(format_args!(""))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::print_line(format_args!($($arg)*))
+    };
+}

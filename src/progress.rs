@@ -35,6 +35,11 @@ impl Progress {
         self.0.set_message(msg);
     }
 
+    /// Prints `line` on stdout, above the bar on a terminal, plainly when piped.
+    pub fn println(&self, line: impl AsRef<str>) {
+        self.0.suspend(|| crate::outln!("{}", line.as_ref()));
+    }
+
     pub fn finish(&self) {
         self.0.finish_and_clear();
     }
