@@ -178,10 +178,14 @@ fn the_wave_kernel_is_picked_by_name() {
     assert_eq!(WaveKernel::from_name(" Rows "), Some(WaveKernel::Rows));
     assert_eq!(WaveKernel::from_name("cells"), Some(WaveKernel::Cells));
     assert_eq!(WaveKernel::from_name("fast"), None);
-    let Some(b) = backend() else { return };
+    assert_eq!(WaveKernel::default_for(wgpu::DeviceType::DiscreteGpu), WaveKernel::Tiled);
+    assert_eq!(WaveKernel::default_for(wgpu::DeviceType::Cpu), WaveKernel::Cells);
+    let Some((device, queue, info)) = device() else { return };
+    let device_type = info.device_type;
+    let b = WgpuBackend::from_device(device, queue, info).unwrap();
     if std::env::var("WAVEBROT_WGPU_WAVE").is_err() {
         let sim = b.new_wgpu_wave(&WaveParams::new(20, 20, 0.1)).unwrap();
-        assert_eq!(sim.kernel(), WaveKernel::Tiled, "the tiled kernel is the default");
+        assert_eq!(sim.kernel(), WaveKernel::default_for(device_type));
     }
 }
 
