@@ -559,7 +559,8 @@ impl WgpuWave {
             // tsteps >= 2 leaves at least one step for each of n + 1 dispatches.
             n += 1;
         }
-        let counts: Vec<u32> = (0..n).map(|k| tsteps / n + u32::from(k < tsteps % n)).collect();
+        // Steps of dispatch k: as equal as possible.
+        let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
         let gpu = Arc::clone(&self.gpu);
         let groups = WaveKernel::Tiled.groups(self.params.nx, self.params.ny);
         let p = self.params;
@@ -567,10 +568,11 @@ impl WgpuWave {
         self.tiled()?;
         let tiled = self.tiled.as_ref().ok_or_else(|| runtime("no tiled wave state"))?;
         // Dispatches per submission: even, so that each submission ends in the first pair.
-        let per_submit = ((self.steps_per_submit.max(2) / 2) * 2).min(tiled.capacity) as usize;
+        let per_submit = ((self.steps_per_submit.max(2) / 2) * 2).min(tiled.capacity);
         let mut next_step = tstep0 + 1;
-        for (chunk_no, chunk) in counts.chunks(per_submit).enumerate() {
-            let (first, last) = (chunk_no == 0, (chunk_no + 1) * per_submit >= counts.len());
+        for start in (0..n).step_by(per_submit as usize) {
+            let chunk: Vec<u32> = (start..n.min(start + per_submit)).map(count).collect();
+            let (first, last) = (start == 0, start + per_submit >= n);
             let stride = tiled.stride as usize;
             let mut bytes = vec![0u8; chunk.len() * stride];
             for (d, &count) in chunk.iter().enumerate() {
