@@ -32,6 +32,8 @@ const KIND: BackendKind = BackendKind::Wgpu;
 // The shaders, compiled into the binary (validated without a GPU by tests/shader_validation.rs).
 /// `shaders/wave.wgsl`: one wave update with the source fused in.
 pub const WAVE_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/wave.wgsl"));
+/// `shaders/wave_tiled.wgsl`: several wave time steps per dispatch (temporal blocking).
+pub const WAVE_TILED_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/wave_tiled.wgsl"));
 /// `shaders/mandelbrot_f32.wgsl`: escape counts and iteration totals in f32.
 pub const MANDELBROT_F32_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/mandelbrot_f32.wgsl"));
 /// `shaders/mandelbrot_f64.wgsl`: the same in f64 (devices with `SHADER_F64`).
