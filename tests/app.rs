@@ -5,6 +5,8 @@
 //! Snapshots need a wgpu adapter (lavapipe is enough). Without one they print
 //! "skipped: no wgpu adapter", unless `WAVEBROT_REQUIRE_WGPU=1`, where they fail.
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use std::time::Duration;
 
 use egui::accesskit::Role;

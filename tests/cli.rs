@@ -1,5 +1,7 @@
 //! The command line as a user calls it: files written, exit codes, one-line errors.
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use wavebrot::output::read_npy;

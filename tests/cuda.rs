@@ -6,6 +6,8 @@
 //! (or the carried test binary with `--include-ignored`): there a missing CUDA is a failure.
 //! Run by hand without the variable, a test that finds no CUDA prints why and returns.
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use wavebrot::backend::{self, Backend, BackendError, BackendKind};
 use wavebrot::sim::colormap;
 use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};

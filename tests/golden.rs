@@ -1,6 +1,8 @@
 //! The CPU paths against golden data made by the seed's own numpy code
 //! (`tools/make_golden.py`, outputs in `tests/data/`).
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use std::path::PathBuf;
 
 use wavebrot::backend::{self, BackendKind};

@@ -2,6 +2,8 @@
 //! `tests/shader_validation.rs` does). A shader that needs `f64` (its name says so) is
 //! validated with the `FLOAT64` capability, every other one without it.
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use std::path::PathBuf;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};

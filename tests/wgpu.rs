@@ -3,6 +3,8 @@
 //! "skipped: no wgpu adapter: <reason>" and passes, unless `WAVEBROT_REQUIRE_WGPU=1`
 //! (set by `.ci/run`), which makes the skip a failure.
 
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
 use std::path::Path;
 use std::time::Duration;
 

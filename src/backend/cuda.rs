@@ -18,6 +18,11 @@
 //! `WAVEBROT_CUDA_TILE=cols,rows,warps,halo,min_blocks`, and `WAVEBROT_CUDA_PERSIST=1` (the persistent
 //! `wave_persist` where all its blocks fit at once, tile `WAVEBROT_CUDA_PTILE=cols,rows,warps,halo,1`).
 
+#![expect(
+    unsafe_code,
+    reason = "cudarc's kernel launches, graph capture and pinned host memory are unsafe APIs; each use carries a SAFETY note"
+)]
+
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -1028,10 +1033,7 @@ impl WaveSim for CudaWave {
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
-        let mut p = self.params;
-        p.source = (i, j);
-        p.validate().map_err(BackendError::Invalid)?;
-        self.params = p;
+        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         self.graphs.clear();
         Ok(())
     }

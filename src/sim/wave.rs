@@ -56,6 +56,16 @@ impl WaveParams {
         self.source.0 * self.ny + self.source.1
     }
 
+    /// The same problem with the source at `(i, j)`.
+    ///
+    /// # Errors
+    /// A source outside the grid.
+    pub fn with_source(&self, i: usize, j: usize) -> Result<Self, String> {
+        let p = Self { source: (i, j), ..*self };
+        p.validate()?;
+        Ok(p)
+    }
+
     /// Checks the sizes and values; the message names the bad value.
     ///
     /// # Errors

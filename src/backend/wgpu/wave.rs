@@ -737,10 +737,7 @@ impl WaveSim for WgpuWave {
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
-        let mut p = self.params;
-        p.source = (i, j);
-        p.validate().map_err(BackendError::Invalid)?;
-        self.params = p;
+        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         Ok(())
     }
 
