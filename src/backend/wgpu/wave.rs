@@ -154,22 +154,20 @@ impl Pipeline {
             },
             count: None,
         };
+        // The per-dispatch step record, picked by a dynamic offset into one uniform buffer.
+        let steps = |size: usize| wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(size as u64),
+            },
+            count: None,
+        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(size_of::<Step>() as u64),
-                    },
-                    count: None,
-                },
-                storage(1, false),
-                storage(2, true),
-            ],
+            entries: &[steps(size_of::<Step>()), storage(1, false), storage(2, true)],
         });
         let entries = [(WaveKernel::Cells.entry_point(), &layout), (WaveKernel::Rows.entry_point(), &layout)];
         let mut pipelines = super::compute_pipeline(device, "wave.wgsl", super::WAVE_WGSL, &entries)?;
@@ -178,16 +176,7 @@ impl Pipeline {
         let tiled_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave tiled"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: wgpu::BufferSize::new(size_of::<TiledSteps>() as u64),
-                    },
-                    count: None,
-                },
+                steps(size_of::<TiledSteps>()),
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
