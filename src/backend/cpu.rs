@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, Timing, WaveSim, check_fits};
+use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, Timing, WaveSim, WaveVariant, check_fits};
 use crate::sim::colormap;
 use crate::sim::mandelbrot::{MandelbrotParams, mandelbrot_row};
 use crate::sim::wave::{WaveParams, source_value, update_row};
@@ -87,7 +87,13 @@ impl Backend for CpuBackend {
         }
     }
 
-    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+    fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant != WaveVariant::Auto {
+            return Err(BackendError::Invalid(format!(
+                "{} has one wave kernel (both updates of a step fused in one pass); variant {variant} is for cuda and wgpu",
+                self.kind()
+            )));
+        }
         params.validate().map_err(BackendError::Invalid)?;
         let kind = self.kind();
         let (_, avail, _) = host_facts();

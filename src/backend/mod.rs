@@ -87,6 +87,44 @@ impl BackendChoice {
     }
 }
 
+/// Which wave kernel a GPU backend runs: `wavebrot bench --variant`, listed by `info`.
+///
+/// Both variants compute the same rule (CUDA bit for bit, wgpu within the wave tolerance);
+/// they differ in how often each cell goes to memory, which is what the bench shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum)]
+pub enum WaveVariant {
+    /// The backend's best for its device: `blocked` on GPUs, `simple` on software adapters
+    /// (llvmpipe runs shaders on the CPU, where recomputing halos costs more than it saves).
+    #[default]
+    Auto,
+    /// Temporal blocking: several time steps per launch on tiles held on chip.
+    Blocked,
+    /// One update per launch, each cell reading its neighbours from memory: the seed's
+    /// kernel shape, at the 12-bytes-per-update DRAM floor.
+    Simple,
+}
+
+impl WaveVariant {
+    /// The concrete variants (what `auto` picks from).
+    pub const CONCRETE: [Self; 2] = [Self::Blocked, Self::Simple];
+
+    /// The name used on the command line and in JSON.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Blocked => "blocked",
+            Self::Simple => "simple",
+        }
+    }
+}
+
+impl fmt::Display for WaveVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Where a measured time came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TimingSource {
@@ -207,6 +245,12 @@ pub trait WaveSim: Send {
     /// A device failure.
     fn reset(&mut self) -> Result<(), BackendError>;
 
+    /// The kernel variant this problem runs (never `Auto`; `None` on the CPU backends, which
+    /// have one kernel).
+    fn variant(&self) -> Option<WaveVariant> {
+        None
+    }
+
     /// The concrete type, for callers that use a backend's own extras (the app draws a
     /// wgpu field straight from the GPU without a copy to the host).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -239,7 +283,21 @@ pub trait Backend: Send {
     ///
     /// # Errors
     /// Invalid parameters, out of memory, or a device failure.
-    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError>;
+    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+        self.new_wave_variant(params, WaveVariant::Auto)
+    }
+
+    /// [`Backend::new_wave`] with a chosen kernel variant. Backends with one kernel (the CPU)
+    /// take only `Auto`.
+    ///
+    /// # Errors
+    /// As `new_wave`, and [`BackendError::Invalid`] for a variant this backend lacks.
+    fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError>;
+
+    /// The wave kernel variants this backend offers besides `Auto` (empty: one kernel).
+    fn wave_variants(&self) -> &'static [WaveVariant] {
+        &[]
+    }
 
     /// Computes escape counts into `counts` (`width*height`, row 0 at `miny`).
     ///

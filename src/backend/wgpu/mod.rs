@@ -553,7 +553,7 @@ impl Backend for WgpuBackend {
         self.gpu.device_info()
     }
 
-    fn new_wave(&self, params: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+    fn new_wave_variant(&self, params: &WaveParams, _variant: super::WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
         Ok(Box::new(self.new_wgpu_wave(params)?))
     }
 
