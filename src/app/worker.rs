@@ -885,9 +885,13 @@ mod tests {
         fn device_info(&self) -> DeviceInfo {
             DeviceInfo { name: "small".into(), ..DeviceInfo::default() }
         }
-        fn new_wave(&self, p: &WaveParams) -> Result<Box<dyn WaveSim>, BackendError> {
+        fn new_wave_variant(
+            &self,
+            p: &WaveParams,
+            variant: backend::WaveVariant,
+        ) -> Result<Box<dyn WaveSim>, BackendError> {
             backend::check_fits(BackendKind::Cpu, "the fields", p.field_bytes(), Some(8 * self.max_cells as u64))?;
-            self.cpu.new_wave(p)
+            self.cpu.new_wave_variant(p, variant)
         }
         fn mandelbrot(&mut self, p: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
             self.cpu.mandelbrot(p, counts)
