@@ -1,26 +1,6 @@
-// Mandelbrot escape counts in single precision.
-//
-// CPU twin: `mandelbrot_row` / `escape_count_f32` in src/sim/mandelbrot.rs. The point of each
-// column (`minx + x*px`) and row (`miny + y*py`) is computed on the host in f64 and rounded to
-// f32, as the CPU path does, and uploaded in `coords` (`width` real parts, then `height`
-// imaginary parts). The iterations executed (`min(count + 1, iters)` per pixel) are summed per
-// workgroup and added into a 64-bit total kept as two u32 words (`total[0]` low, `total[1]` high).
+// The f32 variant of shaders/mandelbrot.wgsl, spliced in where it says `//#include PRECISION`.
 
-struct Params {
-    width: u32,
-    height: u32,
-    iters: u32,
-    // Always 0: see `exact`.
-    opaque: u32,
-}
-
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> coords: array<f32>;
-@group(0) @binding(2) var<storage, read_write> counts: array<u32>;
-@group(0) @binding(3) var<storage, read_write> total: array<atomic<u32>, 2>;
-
-var<workgroup> wg_lo: atomic<u32>;
-var<workgroup> wg_hi: atomic<u32>;
+alias real = f32;
 
 // `x` itself, through an operation the shader compiler cannot see through (`opaque` is 0 at
 // run time). WGSL cannot forbid a driver to fuse a multiply and an add into one FMA (Mesa and
@@ -28,48 +8,4 @@ var<workgroup> wg_hi: atomic<u32>;
 // every product and sum passed through here each rounds on its own, as on the CPU.
 fn exact(x: f32) -> f32 {
     return bitcast<f32>(bitcast<u32>(x) ^ params.opaque);
-}
-
-// `escape_count_f32` of src/sim/mandelbrot.rs: z*z + c with z*z as (zr*zr - zi*zi) + i(zr*zi + zi*zr),
-// the squares computed once and reused by the escape test (the same products the CPU forms).
-fn escape_count(cr: f32, ci: f32, iters: u32) -> u32 {
-    var zr = 0.0f;
-    var zi = 0.0f;
-    var zr2 = 0.0f;
-    var zi2 = 0.0f;
-    for (var k = 0u; k < iters; k++) {
-        let p = exact(zr * zi);
-        zr = exact(exact(zr2 - zi2) + cr);
-        zi = exact(exact(p + p) + ci);
-        zr2 = exact(zr * zr);
-        zi2 = exact(zi * zi);
-        if zr2 + zi2 >= 4.0f {
-            return k;
-        }
-    }
-    return iters;
-}
-
-@compute @workgroup_size(16, 16, 1)
-fn mandelbrot_f32(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-    let x = gid.x;
-    let y = gid.y;
-    var executed = 0u;
-    if x < params.width && y < params.height {
-        let count = escape_count(coords[x], coords[params.width + y], params.iters);
-        counts[y * params.width + x] = count;
-        executed = min(count + 1u, params.iters);
-    }
-    // Each add detects its own carry, so the pair is an exact 64-bit sum.
-    let before = atomicAdd(&wg_lo, executed);
-    if before + executed < before {
-        atomicAdd(&wg_hi, 1u);
-    }
-    workgroupBarrier();
-    if lid == 0u {
-        let lo = atomicLoad(&wg_lo);
-        let hi = atomicLoad(&wg_hi);
-        let old = atomicAdd(&total[0], lo);
-        atomicAdd(&total[1], hi + select(0u, 1u, old + lo < old));
-    }
 }

@@ -1,47 +1,30 @@
-//! Every `shaders/*.wgsl` parses and validates through naga, with no GPU (as rerun's
-//! `tests/shader_validation.rs` does). A shader that needs `f64` (its name says so) is
-//! validated with the `FLOAT64` capability, every other one without it.
+//! Every shader the wgpu backend compiles — assembled from `shaders/` as the backend does it
+//! (`src/backend/wgpu/shader.rs`) — parses and validates through naga, with no GPU (as rerun's
+//! `tests/shader_validation.rs` does). The f64 variant is validated with the `FLOAT64`
+//! capability, every other shader without it.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
 use std::path::PathBuf;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
+use wavebrot::backend::wgpu::shader;
 
-fn shader_files() -> Vec<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|entry| entry.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "wgsl"))
-        .collect();
-    files.sort();
-    files
+fn validate(source: &str, caps: Capabilities) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
+    Validator::new(ValidationFlags::all(), caps).validate(&module).map(|_| ()).map_err(|e| e.emit_to_string(source))
 }
 
 #[test]
-fn every_wgsl_file_validates() {
-    let files = shader_files();
-    assert!(files.len() >= 4, "expected the wave, mandelbrot (f32, f64) and colormap shaders, found {files:?}");
+fn every_shader_validates() {
+    let shaders = shader::all();
+    assert!(shaders.len() >= 5, "expected the two wave variants, two Mandelbrot precisions and the colormap");
     let mut failures = Vec::new();
-    for path in &files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let source = std::fs::read_to_string(path).unwrap();
-        let module = match naga::front::wgsl::parse_str(&source) {
-            Ok(m) => m,
-            Err(e) => {
-                failures.push(e.emit_to_string_with_path(&source, &name));
-                continue;
-            }
-        };
-        let mut caps = Capabilities::default();
-        if name.contains("f64") {
-            caps |= Capabilities::FLOAT64;
-        }
-        if let Err(e) = Validator::new(ValidationFlags::all(), caps).validate(&module) {
-            failures.push(format!("{name}: {}", e.emit_to_string_with_path(&source, &name)));
-        } else {
-            println!("ok {name}");
+    for (name, source, needs_f64) in &shaders {
+        let caps = if *needs_f64 { Capabilities::FLOAT64 } else { Capabilities::default() };
+        match validate(source, caps) {
+            Ok(()) => println!("ok {name}"),
+            Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     assert!(failures.is_empty(), "shaders failed validation:\n{}", failures.join("\n"));
@@ -51,8 +34,33 @@ fn every_wgsl_file_validates() {
 fn the_f64_shader_needs_the_f64_capability() {
     // Guards the test above: without FLOAT64 naga must refuse the f64 shader, so a shader
     // that silently lost its f64 would be noticed.
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders/mandelbrot_f64.wgsl");
-    let source = std::fs::read_to_string(path).unwrap();
-    let module = naga::front::wgsl::parse_str(&source).unwrap();
-    assert!(Validator::new(ValidationFlags::all(), Capabilities::default()).validate(&module).is_err());
+    let (name, source, _) = shader::all().into_iter().find(|(_, _, f64)| *f64).unwrap();
+    assert!(validate(&source, Capabilities::default()).is_err(), "{name} validated without FLOAT64");
+}
+
+#[test]
+fn every_wgsl_file_is_used() {
+    // A file in shaders/ that no assembled shader contains is dead code (or a forgotten include).
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    let shaders = shader::all();
+    let mut files = Vec::new();
+    for sub in [dir.clone(), dir.join("parts")] {
+        for entry in std::fs::read_dir(&sub).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "wgsl") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() >= 7, "found {files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // The first code line (not a comment) of the file must appear in some shader.
+        let line = text.lines().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//")).unwrap();
+        assert!(
+            shaders.iter().any(|(_, source, _)| source.contains(line)),
+            "{} is in no shader the backend compiles (looked for {line:?})",
+            path.display()
+        );
+    }
 }

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use wavebrot::backend::wgpu::{WaveKernel, WgpuBackend, WgpuWave, request_device};
-use wavebrot::backend::{Backend, BackendError, BackendKind, TimingSource, WaveSim, cpu};
+use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave, request_device, wave::default_variant};
+use wavebrot::backend::{Backend, BackendError, BackendKind, TimingSource, WaveSim, WaveVariant, cpu};
 use wavebrot::output::read_npy;
 use wavebrot::sim::colormap::wave_rgba;
 use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
@@ -59,52 +59,41 @@ fn wave_equals_the_cpu_reference_at_odd_shapes() {
 }
 
 #[test]
-fn both_wave_kernels_give_the_same_bits() {
+fn both_wave_variants_give_the_same_bits() {
     let Some(b) = backend() else { return };
+    assert_eq!(b.wave_variants(), &[WaveVariant::Blocked, WaveVariant::Simple]);
     for (nx, ny, tmax) in [(37, 53, 120), (130, 67, 100), (3, 3, 10), (6, 40, 50), (33, 5, 60)] {
         let p = WaveParams { source: (1, ny - 1), ..WaveParams::new(nx, ny, 0.2) };
         let want = wave::reference(&p, tmax);
-        for kernel in [WaveKernel::Cells, WaveKernel::Rows, WaveKernel::Tiled] {
-            let mut sim = b.new_wgpu_wave(&p).unwrap();
-            sim.set_kernel(kernel);
+        for variant in WaveVariant::CONCRETE {
+            let mut sim = b.new_wave_variant(&p, variant).unwrap();
             sim.advance(tmax).unwrap();
-            assert_eq!(sim.kernel(), kernel);
-            let d = wave::max_abs_diff(&field(&mut sim), &want);
-            assert!(d <= WAVE_TOLERANCE, "{kernel:?} {nx}x{ny}: max|diff| {d:e}");
+            assert_eq!(sim.variant(), Some(variant));
+            let d = wave::max_abs_diff(&field(sim.as_mut()), &want);
+            assert!(d <= WAVE_TOLERANCE, "{variant} {nx}x{ny}: max|diff| {d:e}");
         }
     }
-    // Tuning picks one, resets the fields and the result is still the reference.
-    let p = WaveParams::new(200, 150, wave::DEFAULT_FREQ);
-    let mut sim = b.new_wgpu_wave(&p).unwrap();
-    let kernel = sim.tune().unwrap();
-    println!("tuned: {kernel:?}");
-    assert_eq!(sim.tstep(), 0);
-    assert!(field(&mut sim).iter().all(|&v| v == 0.0));
-    sim.advance(80).unwrap();
-    let d = wave::max_abs_diff(&field(&mut sim), &wave::reference(&p, 80));
-    assert!(d <= WAVE_TOLERANCE, "after tuning: max|diff| {d:e}");
 }
 
-/// The field after `advance` calls of `chunks` steps each with `kernel` (at most
-/// `per_submit` steps, or tiled dispatches, per submission where given).
-fn run_kernel(
+/// The field after `advance` calls of `chunks` steps each with `variant` (at most
+/// `per_submit` steps, or blocked dispatches, per submission where given).
+fn run_variant(
     b: &WgpuBackend,
     p: &WaveParams,
-    kernel: WaveKernel,
+    variant: WaveVariant,
     chunks: &[u32],
     per_submit: Option<u32>,
 ) -> Vec<f32> {
-    let mut sim = b.new_wgpu_wave(p).unwrap();
-    sim.set_kernel(kernel);
+    let mut sim = b.new_wave_variant(p, variant).unwrap();
     if let Some(n) = per_submit {
-        sim.limit_steps_per_submit(n);
+        sim.as_any_mut().downcast_mut::<WgpuWave>().unwrap().limit_steps_per_submit(n);
     }
     for &n in chunks {
         sim.advance(n).unwrap();
     }
     assert_eq!(sim.tstep(), chunks.iter().sum::<u32>());
-    assert_eq!(sim.kernel(), kernel);
-    field(&mut sim)
+    assert_eq!(sim.variant(), Some(variant));
+    field(sim.as_mut())
 }
 
 fn assert_same_bits(got: &[f32], want: &[f32], what: &str) {
@@ -114,15 +103,15 @@ fn assert_same_bits(got: &[f32], want: &[f32], what: &str) {
 }
 
 /// `nx`, `ny`, the source and the steps of each `advance`.
-type TiledCase = (usize, usize, (usize, usize), &'static [u32]);
+type BlockedCase = (usize, usize, (usize, usize), &'static [u32]);
 
 #[test]
-fn the_tiled_kernel_gives_the_bits_of_the_one_update_kernel() {
+fn the_blocked_variant_gives_the_bits_of_the_simple_one() {
     let Some(b) = backend() else { return };
     // Odd shapes, shapes at and across the 48-cell output block, sources centred, off centre,
     // next to a block edge, in a halo, on the border and in a corner; step counts that are
     // not multiples of the 4 steps per dispatch, split over several advances (1 step included).
-    let cases: [TiledCase; 12] = [
+    let cases: [BlockedCase; 12] = [
         (3, 3, (1, 1), &[10]),
         (37, 53, (18, 26), &[1, 2, 3, 5, 7, 13, 1, 70]),
         (48, 48, (47, 47), &[9, 31]),
@@ -140,55 +129,48 @@ fn the_tiled_kernel_gives_the_bits_of_the_one_update_kernel() {
         let p = WaveParams { source, ..WaveParams::new(nx, ny, 0.2) };
         let tmax: u32 = chunks.iter().sum();
         let what = format!("{nx}x{ny} source {source:?} steps {chunks:?}");
-        let cells = run_kernel(&b, &p, WaveKernel::Cells, &[tmax], None);
-        let tiled = run_kernel(&b, &p, WaveKernel::Tiled, chunks, None);
+        let cells = run_variant(&b, &p, WaveVariant::Simple, &[tmax], None);
+        let tiled = run_variant(&b, &p, WaveVariant::Blocked, chunks, None);
         assert_same_bits(&tiled, &cells, &what);
         let d = wave::max_abs_diff(&tiled, &wave::reference(&p, tmax));
-        println!("tiled {what}: max|diff| against the CPU {d:e}");
-        assert!(d <= WAVE_TOLERANCE, "tiled {what}: max|diff| against the CPU {d:e}");
+        println!("blocked {what}: max|diff| against the CPU {d:e}");
+        assert!(d <= WAVE_TOLERANCE, "blocked {what}: max|diff| against the CPU {d:e}");
     }
 }
 
 #[test]
-fn the_tiled_kernel_over_many_steps_and_submissions() {
+fn the_blocked_variant_over_many_steps_and_submissions() {
     let Some(b) = backend() else { return };
     // 2 dispatches (8 steps) per submission: 1002 steps take 126 submissions.
     let p = WaveParams { source: (60, 33), ..WaveParams::new(101, 75, wave::DEFAULT_FREQ) };
-    let tiled = run_kernel(&b, &p, WaveKernel::Tiled, &[1000, 2], Some(2));
-    let cells = run_kernel(&b, &p, WaveKernel::Cells, &[1002], None);
+    let tiled = run_variant(&b, &p, WaveVariant::Blocked, &[1000, 2], Some(2));
+    let cells = run_variant(&b, &p, WaveVariant::Simple, &[1002], None);
     assert_same_bits(&tiled, &cells, "101x75, 1002 steps");
     let d = wave::max_abs_diff(&tiled, &wave::reference(&p, 1002));
     assert!(d <= WAVE_TOLERANCE, "max|diff| against the CPU {d:e}");
     // Moving the source and frequency between advances, as the app does.
-    let mut sim = b.new_wgpu_wave(&p).unwrap();
+    let mut sim = b.new_wave_variant(&p, WaveVariant::Blocked).unwrap();
     let mut cpu = cpu::CpuBackend::new(cpu::Threads::One).new_wave(&p).unwrap();
-    sim.set_kernel(WaveKernel::Tiled);
     for (k, s) in [(0, 0), (3, 99), (74, 50), (13, 13)].into_iter().enumerate() {
-        for w in [&mut sim as &mut dyn WaveSim, cpu.as_mut()] {
+        for w in [sim.as_mut(), cpu.as_mut()] {
             w.set_source(s.0, s.1.min(74)).unwrap();
             w.set_freq(0.1 + 0.05 * k as f64);
             w.advance(11 + k as u32).unwrap();
         }
     }
-    let d = wave::max_abs_diff(&field(&mut sim), &field(cpu.as_mut()));
+    let d = wave::max_abs_diff(&field(sim.as_mut()), &field(cpu.as_mut()));
     assert!(d <= WAVE_TOLERANCE, "after moves: max|diff| {d:e}");
 }
 
 #[test]
-fn the_wave_kernel_is_picked_by_name() {
-    assert_eq!(WaveKernel::from_name("tiled"), Some(WaveKernel::Tiled));
-    assert_eq!(WaveKernel::from_name(" Rows "), Some(WaveKernel::Rows));
-    assert_eq!(WaveKernel::from_name("cells"), Some(WaveKernel::Cells));
-    assert_eq!(WaveKernel::from_name("fast"), None);
-    assert_eq!(WaveKernel::default_for(wgpu::DeviceType::DiscreteGpu), WaveKernel::Tiled);
-    assert_eq!(WaveKernel::default_for(wgpu::DeviceType::Cpu), WaveKernel::Cells);
+fn auto_picks_the_variant_for_the_adapter() {
+    assert_eq!(default_variant(wgpu::DeviceType::DiscreteGpu), WaveVariant::Blocked);
+    assert_eq!(default_variant(wgpu::DeviceType::Cpu), WaveVariant::Simple);
     let Some((device, queue, info)) = device() else { return };
     let device_type = info.device_type;
     let b = WgpuBackend::from_device(device, queue, info).unwrap();
-    if std::env::var("WAVEBROT_WGPU_WAVE").is_err() {
-        let sim = b.new_wgpu_wave(&WaveParams::new(20, 20, 0.1)).unwrap();
-        assert_eq!(sim.kernel(), WaveKernel::default_for(device_type));
-    }
+    let sim = b.new_wave(&WaveParams::new(20, 20, 0.1)).unwrap();
+    assert_eq!(sim.variant(), Some(default_variant(device_type)));
 }
 
 #[test]

@@ -503,7 +503,11 @@ impl Backend for CudaBackend {
         info
     }
 
-    fn new_wave_variant(&self, params: &WaveParams, _variant: super::WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+    fn new_wave_variant(
+        &self,
+        params: &WaveParams,
+        _variant: super::WaveVariant,
+    ) -> Result<Box<dyn WaveSim>, BackendError> {
         params.validate().map_err(BackendError::Invalid)?;
         let what = format!("wave {}x{}", params.nx, params.ny);
         // Two fields and the two the tiled kernel writes into.

@@ -144,7 +144,7 @@ impl Pipelines {
         let mut pipelines = super::compute_pipeline(
             device,
             "colormap.wgsl",
-            super::COLORMAP_WGSL,
+            super::shader::colormap(),
             &[("colormap_buffer", &buffer_layout), ("colormap_texture", &texture_layout)],
         )?;
         let texture = pipelines.pop().ok_or_else(|| runtime("no colormap pipeline"))?;

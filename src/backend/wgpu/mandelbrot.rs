@@ -1,5 +1,6 @@
-//! Mandelbrot escape counts on the GPU (`shaders/mandelbrot_f32.wgsl`,
-//! `shaders/mandelbrot_f64.wgsl`; CPU twin: [`crate::sim::mandelbrot::mandelbrot_row`]).
+//! Mandelbrot escape counts on the GPU (`shaders/mandelbrot.wgsl` with its precision variant
+//! `mandelbrot_f32.wgsl` or `mandelbrot_f64.wgsl`; CPU twin: `src/backend/cpu/mandelbrot.rs`,
+//! rows of [`crate::sim::mandelbrot::mandelbrot_row`]).
 //!
 //! The point of each column and row is computed on the host in `f64` exactly as the CPU does
 //! (rounded to `f32` for the `f32` kernel), so the GPU only iterates. The iterations executed
@@ -14,9 +15,9 @@ use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 /// Workgroup of the Mandelbrot shaders (16x16 pixels).
 const TILE: u32 = 16;
 
-/// Which shader.
+/// Which precision variant of the shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flavour {
+pub enum Flavour {
     F32,
     F64,
 }
@@ -55,11 +56,12 @@ impl Pipeline {
                 entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
             ],
         });
-        let (file, source, entry_point) = match flavour {
-            Flavour::F32 => ("mandelbrot_f32.wgsl", super::MANDELBROT_F32_WGSL, "mandelbrot_f32"),
-            Flavour::F64 => ("mandelbrot_f64.wgsl", super::MANDELBROT_F64_WGSL, "mandelbrot_f64"),
+        let file = match flavour {
+            Flavour::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
+            Flavour::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
         };
-        let mut pipelines = super::compute_pipeline(device, file, source, &[(entry_point, &layout)])?;
+        let source = super::shader::mandelbrot(flavour);
+        let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot", &layout)])?;
         let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot pipeline"))?;
         Ok(Self { layout, pipeline })
     }

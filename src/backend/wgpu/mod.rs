@@ -5,8 +5,10 @@
 //!   [`WgpuBackend::from_device`] takes a device it is given (the app passes eframe's, so a
 //!   wave frame can be drawn with [`WgpuWave::colormap_into`] without leaving the GPU).
 //! - [`list_adapters`] says what `info` found.
-//! - Kernels: [`wave`] (`shaders/wave.wgsl`), [`mandelbrot`] (`shaders/mandelbrot_f32.wgsl`,
-//!   `shaders/mandelbrot_f64.wgsl`), [`colormap`] (`shaders/colormap.wgsl`).
+//! - Kernels, one file per family: [`wave`] (`shaders/wave.wgsl`, the `simple` variant; the
+//!   `blocked` one in `wave_blocked.rs`, `shaders/wave_blocked.wgsl`), [`mandelbrot`]
+//!   (`shaders/mandelbrot.wgsl` with `mandelbrot_f32.wgsl` or `mandelbrot_f64.wgsl`),
+//!   [`colormap`] (`shaders/colormap.wgsl`); [`shader`] assembles the WGSL (shared parts once).
 //!
 //! Every call checks that the device is still there (the device-lost callback records why it
 //! went), wraps its GPU work in error scopes so that validation and out-of-memory errors come
@@ -15,31 +17,21 @@
 
 pub mod colormap;
 pub mod mandelbrot;
+pub mod shader;
 pub mod wave;
+mod wave_blocked;
 
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use wave::{WaveKernel, WgpuWave};
+pub use wave::WgpuWave;
 
-use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim};
+use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
 
 const KIND: BackendKind = BackendKind::Wgpu;
-
-// The shaders, compiled into the binary (validated without a GPU by tests/shader_validation.rs).
-/// `shaders/wave.wgsl`: one wave update with the source fused in.
-pub const WAVE_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/wave.wgsl"));
-/// `shaders/wave_tiled.wgsl`: several wave time steps per dispatch (temporal blocking).
-pub const WAVE_TILED_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/wave_tiled.wgsl"));
-/// `shaders/mandelbrot_f32.wgsl`: escape counts and iteration totals in f32.
-pub const MANDELBROT_F32_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/mandelbrot_f32.wgsl"));
-/// `shaders/mandelbrot_f64.wgsl`: the same in f64 (devices with `SHADER_F64`).
-pub const MANDELBROT_F64_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/mandelbrot_f64.wgsl"));
-/// `shaders/colormap.wgsl`: matplotlib's `hot` into a buffer or an RGBA8 texture.
-pub const COLORMAP_WGSL: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/colormap.wgsl"));
 
 /// The largest workgroup the shaders use (32x8 and 16x16 invocations).
 const WORKGROUP_INVOCATIONS: u32 = 256;
@@ -536,7 +528,7 @@ impl WgpuBackend {
     /// # Errors
     /// Invalid parameters, a grid too large for the device, or a device failure.
     pub fn new_wgpu_wave(&self, params: &WaveParams) -> Result<WgpuWave, BackendError> {
-        WgpuWave::new(Arc::clone(&self.gpu), params)
+        WgpuWave::new(Arc::clone(&self.gpu), params, WaveVariant::Auto)
     }
 }
 
@@ -553,8 +545,12 @@ impl Backend for WgpuBackend {
         self.gpu.device_info()
     }
 
-    fn new_wave_variant(&self, params: &WaveParams, _variant: super::WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        Ok(Box::new(self.new_wgpu_wave(params)?))
+    fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(WgpuWave::new(Arc::clone(&self.gpu), params, variant)?))
+    }
+
+    fn wave_variants(&self) -> &'static [WaveVariant] {
+        &WaveVariant::CONCRETE
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

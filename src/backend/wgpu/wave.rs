@@ -1,97 +1,45 @@
-//! The wave on the GPU: two `f32` fields stepped in place by `shaders/wave.wgsl`
-//! (CPU twin: `wave_update` in `src/backend/cpu.rs`).
+//! The wave on the GPU: two `f32` fields stepped in place, in one of two kernel variants
+//! ([`WaveVariant`]), both the CPU's bits on llvmpipe:
 //!
-//! One time step is two dispatches, `update(f, g)` then `update(g, f)`, with the source
-//! fused into them (see the shader). The fields never leave the GPU between steps: a batch of
-//! steps is one command buffer with one compute pass, its per-dispatch parameters (the source
-//! value of each step, computed on the host in `f64` as the CPU does) uploaded once and picked
-//! with dynamic uniform offsets.
+//! - `simple` (`shaders/wave.wgsl`, here): one time step is two dispatches, `update(f, g)` then
+//!   `update(g, f)`, with the source fused into them (see the shader). CPU twin: `wave_update`
+//!   in `src/backend/cpu/wave.rs`.
+//! - `blocked` (`shaders/wave_blocked.wgsl`, `wave_blocked.rs`): up to
+//!   [`wave_blocked::STEPS_PER_DISPATCH`] time steps per dispatch by temporal blocking; it reads
+//!   one pair of fields and writes another, and every advance runs an even number of dispatches,
+//!   so the state always ends in the first pair. The default on GPUs.
 //!
-//! [`WaveKernel::Tiled`] (`shaders/wave_tiled.wgsl`, the default on GPUs) does up to
-//! [`TILED_STEPS`] time steps per dispatch by temporal blocking: it reads one pair of fields and
-//! writes another, so the wave keeps a second pair and alternates; every advance runs an even
-//! number of dispatches, so the state always ends in the first pair. `WAVEBROT_WGPU_WAVE=cells`,
-//! `rows`, `tiled` or `tune` picks the kernel of new waves (for comparisons).
+//! The fields never leave the GPU between steps: a batch of steps is one command buffer with
+//! one compute pass, its per-dispatch parameters (the source value of each step, computed on
+//! the host in `f64` as the CPU does) uploaded once and picked with dynamic uniform offsets.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::colormap::Frame;
+use super::wave_blocked::{self, Blocked};
 use super::{Gpu, KIND, Timer, runtime};
-use crate::backend::{BackendError, Timing, WaveSim, check_fits};
+use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
 use crate::sim::wave::{WaveParams, source_value};
 
-/// Workgroup of the wave shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
+/// Workgroup of the `simple` shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
 const TILE_J: u32 = 32;
 const TILE_I: u32 = 8;
-/// Rows per invocation of `wave_update_rows` (`ROWS` in the shader).
-const ROWS: u32 = 4;
-/// Grids from this many cells up time both kernels on a GPU and keep the faster
-/// (when the tiled kernel is not the default).
-const TUNE_MIN_CELLS: usize = 1 << 20;
-/// Most time steps one dispatch of `wave_tiled` runs (`K / 2` in the shader).
-pub const TILED_STEPS: u32 = 4;
-/// The output block of one `wave_tiled` workgroup (`OJ`, `OI` in the shader).
-const TILED_OUT: u32 = 48;
-/// The environment variable that picks the kernel of new waves.
-pub const KERNEL_ENV: &str = "WAVEBROT_WGPU_WAVE";
 
-/// The wave kernels; all give the same bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WaveKernel {
-    /// `wave_update`: one cell per invocation.
-    Cells,
-    /// `wave_update_rows`: a column of 4 cells per invocation, neighbours kept in registers.
-    Rows,
-    /// `wave_tiled` (`shaders/wave_tiled.wgsl`): up to [`TILED_STEPS`] time steps per dispatch
-    /// on a 64x64 tile held in registers and workgroup memory.
-    Tiled,
+/// The variant a new wave runs for `Auto` on an adapter of this type: `blocked` on GPUs,
+/// `simple` on software adapters, where the shader runs on the CPU and the blocked kernel's
+/// recomputed halo costs more than the memory traffic it saves (llvmpipe: 6.7 against 4.5 ms
+/// per update at 1000x800).
+#[must_use]
+pub fn default_variant(device_type: wgpu::DeviceType) -> WaveVariant {
+    if device_type == wgpu::DeviceType::Cpu { WaveVariant::Simple } else { WaveVariant::Blocked }
 }
 
-impl WaveKernel {
-    /// The shader entry point.
-    #[must_use]
-    pub fn entry_point(self) -> &'static str {
-        match self {
-            Self::Cells => "wave_update",
-            Self::Rows => "wave_update_rows",
-            Self::Tiled => "wave_tiled",
-        }
-    }
-
-    /// The kernel of a new wave on an adapter of this type (unless `WAVEBROT_WGPU_WAVE` says
-    /// otherwise): [`Self::Tiled`] on GPUs, [`Self::Cells`] on software adapters, where the
-    /// shader runs on the CPU and the tiled kernel's recomputed halo costs more than the
-    /// memory traffic it saves (llvmpipe: 6.7 against 4.5 ms per update at 1000x800).
-    #[must_use]
-    pub fn default_for(device_type: wgpu::DeviceType) -> Self {
-        if device_type == wgpu::DeviceType::Cpu { Self::Cells } else { Self::Tiled }
-    }
-
-    /// Parses `cells`, `rows` or `tiled` (the values of `WAVEBROT_WGPU_WAVE`).
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "cells" => Some(Self::Cells),
-            "rows" => Some(Self::Rows),
-            "tiled" => Some(Self::Tiled),
-            _ => None,
-        }
-    }
-
-    /// Workgroups for an `nx x ny` grid.
-    fn groups(self, nx: usize, ny: usize) -> (u32, u32) {
-        let rows = match self {
-            Self::Cells => TILE_I,
-            Self::Rows => TILE_I * ROWS,
-            Self::Tiled => {
-                let out = TILED_OUT as usize;
-                return (ny.div_ceil(out) as u32, nx.div_ceil(out) as u32);
-            }
-        };
-        (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(rows as usize) as u32)
-    }
+/// Workgroups of the `simple` kernel for an `nx x ny` grid.
+fn simple_groups(nx: usize, ny: usize) -> (u32, u32) {
+    (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(TILE_I as usize) as u32)
 }
+
 /// "No source here" in a step's `src_in`/`src_out`.
 const NO_SOURCE: u32 = u32::MAX;
 /// Cell updates per submission: large enough to hide submission costs, small enough that
@@ -115,79 +63,53 @@ struct Step {
     pad: u32,
 }
 
-/// One `wave_tiled` dispatch's parameters (`Steps` in `shaders/wave_tiled.wgsl`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
-struct TiledSteps {
-    nx: u32,
-    ny: u32,
-    src_i: u32,
-    src_j: u32,
-    c2: f32,
-    /// Always 0 (see `Step::opaque`).
-    opaque: u32,
-    /// Time steps of this dispatch, `1..=TILED_STEPS`.
-    nsteps: u32,
-    pad: u32,
-    /// The source value of each of those steps.
-    s: [f32; TILED_STEPS as usize],
+/// A storage-buffer entry of a wave bind group layout.
+pub(super) fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
 }
 
-/// The wave pipelines (one per [`WaveKernel`]), compiled once per device.
+/// The per-dispatch step record of `size` bytes at binding 0, picked by a dynamic offset into
+/// one uniform buffer.
+pub(super) fn step_record_entry(size: usize) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding: 0,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: true,
+            min_binding_size: wgpu::BufferSize::new(size as u64),
+        },
+        count: None,
+    }
+}
+
+/// The wave pipelines of both variants, compiled once per device.
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
-    cells: wgpu::ComputePipeline,
-    rows: wgpu::ComputePipeline,
-    tiled_layout: wgpu::BindGroupLayout,
-    tiled: wgpu::ComputePipeline,
+    simple: wgpu::ComputePipeline,
+    pub(super) blocked: wave_blocked::Pipeline,
 }
 
 impl Pipeline {
     pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
-        // The per-dispatch step record, picked by a dynamic offset into one uniform buffer.
-        let steps = |size: usize| wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: true,
-                min_binding_size: wgpu::BufferSize::new(size as u64),
-            },
-            count: None,
-        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave"),
-            entries: &[steps(size_of::<Step>()), storage(1, false), storage(2, true)],
+            entries: &[step_record_entry(size_of::<Step>()), storage_entry(1, false), storage_entry(2, true)],
         });
-        let entries = [(WaveKernel::Cells.entry_point(), &layout), (WaveKernel::Rows.entry_point(), &layout)];
-        let mut pipelines = super::compute_pipeline(device, "wave.wgsl", super::WAVE_WGSL, &entries)?;
-        let rows = pipelines.pop().ok_or_else(|| runtime("no wave pipeline"))?;
-        let cells = pipelines.pop().ok_or_else(|| runtime("no wave pipeline"))?;
-        let tiled_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wave tiled"),
-            entries: &[
-                steps(size_of::<TiledSteps>()),
-                storage(1, true),
-                storage(2, true),
-                storage(3, false),
-                storage(4, false),
-            ],
-        });
-        let entries = [(WaveKernel::Tiled.entry_point(), &tiled_layout)];
-        let tiled = super::compute_pipeline(device, "wave_tiled.wgsl", super::WAVE_TILED_WGSL, &entries)?
+        let source = super::shader::wave();
+        let simple = super::compute_pipeline(device, "wave.wgsl", &source, &[("wave_update", &layout)])?
             .pop()
-            .ok_or_else(|| runtime("no tiled wave pipeline"))?;
-        Ok(Self { layout, cells, rows, tiled_layout, tiled })
+            .ok_or_else(|| runtime("no wave pipeline"))?;
+        Ok(Self { layout, simple, blocked: wave_blocked::Pipeline::new(device)? })
     }
 }
 
@@ -197,17 +119,6 @@ impl Pipeline {
 /// make it directly with [`super::WgpuBackend::new_wgpu_wave`]. Besides [`WaveSim`] it draws
 /// into a texture without a copy to the host: [`WgpuWave::create_frame_texture`] and
 /// [`WgpuWave::colormap_into`].
-/// What [`WaveKernel::Tiled`] needs besides the fields: a second pair `(f, g)`, the bind groups
-/// `[pair 0 -> pair 1, pair 1 -> pair 0]` and the per-dispatch parameters of one submission.
-struct Tiled {
-    _fields: [wgpu::Buffer; 2],
-    bind_groups: [wgpu::BindGroup; 2],
-    steps: wgpu::Buffer,
-    stride: u64,
-    /// Dispatches `steps` holds parameters for (even).
-    capacity: u32,
-}
-
 pub struct WgpuWave {
     gpu: Arc<Gpu>,
     params: WaveParams,
@@ -220,17 +131,18 @@ pub struct WgpuWave {
     steps: wgpu::Buffer,
     stride: u64,
     steps_per_submit: u32,
-    kernel: WaveKernel,
+    /// The kernel variant it runs (never `Auto`).
+    variant: WaveVariant,
     timer: Option<Timer>,
-    /// The second pair of fields and the parameters of [`WaveKernel::Tiled`] (made on first use).
-    tiled: Option<Tiled>,
+    /// The second pair of fields and the parameters of the `blocked` kernel (made on first use).
+    blocked: Option<Blocked>,
     /// Host-visible copy target for `read_field` and `render_rgba` (made on first use).
     staging: Option<wgpu::Buffer>,
     frame: Frame,
 }
 
 impl WgpuWave {
-    pub(crate) fn new(gpu: Arc<Gpu>, params: &WaveParams) -> Result<Self, BackendError> {
+    pub(crate) fn new(gpu: Arc<Gpu>, params: &WaveParams, variant: WaveVariant) -> Result<Self, BackendError> {
         params.validate().map_err(BackendError::Invalid)?;
         let (nx, ny) = (params.nx, params.ny);
         let limits = gpu.device.limits();
@@ -242,7 +154,7 @@ impl WgpuWave {
         let field_bytes = 4 * params.cells() as u64;
         let limit_what = format!("{what} (one field, against the device's largest storage buffer)");
         check_fits(KIND, &limit_what, field_bytes, Some(gpu.max_storage_bytes()))?;
-        let groups = WaveKernel::Cells.groups(nx, ny);
+        let groups = simple_groups(nx, ny);
         let max_groups = limits.max_compute_workgroups_per_dimension;
         if groups.0 > max_groups || groups.1 > max_groups {
             return Err(BackendError::Invalid(format!(
@@ -283,7 +195,10 @@ impl WgpuWave {
         let bind_groups = gpu.scoped("binding the wave fields", || [bind(&f, &g), bind(&g, &f)])?;
         let timer = Timer::new(&gpu)?;
         let frame = Frame::new(&gpu, nx, ny)?;
-        let gpu_type = gpu.adapter.device_type;
+        let variant = match variant {
+            WaveVariant::Auto => default_variant(gpu.adapter.device_type),
+            concrete => concrete,
+        };
         let mut wave = Self {
             gpu,
             params: *params,
@@ -293,76 +208,22 @@ impl WgpuWave {
             steps,
             stride,
             steps_per_submit,
-            kernel: WaveKernel::default_for(gpu_type),
+            variant,
             timer,
-            tiled: None,
+            blocked: None,
             staging: None,
             frame,
         };
-        match std::env::var(KERNEL_ENV).ok().as_deref().map(str::trim) {
-            Some("tune") => {
-                if params.cells() >= TUNE_MIN_CELLS && wave.gpu.adapter.device_type != wgpu::DeviceType::Cpu {
-                    wave.tune()?;
-                } else {
-                    wave.kernel = WaveKernel::Cells;
-                    wave.reset()?;
-                }
-            }
-            Some(name) if !name.is_empty() => {
-                wave.kernel = WaveKernel::from_name(name).ok_or_else(|| {
-                    BackendError::Invalid(format!("{KERNEL_ENV}={name}: expected cells, rows, tiled or tune"))
-                })?;
-                wave.reset()?;
-            }
-            _ => wave.reset()?,
-        }
+        wave.reset()?;
         Ok(wave)
     }
 
-    /// The kernel this wave runs.
-    #[must_use]
-    pub fn kernel(&self) -> WaveKernel {
-        self.kernel
-    }
-
-    /// Caps the time steps per submission (dispatches per submission for
-    /// [`WaveKernel::Tiled`]) at `n >= 1`, below the watchdog-safe default: lets tests cover
+    /// Caps the time steps per submission (dispatches per submission for the `blocked`
+    /// kernel) at `n >= 1`, below the watchdog-safe default: lets tests cover
     /// runs of several submissions on small grids.
     #[doc(hidden)]
     pub fn limit_steps_per_submit(&mut self, n: u32) {
         self.steps_per_submit = self.steps_per_submit.min(n.max(1));
-    }
-
-    /// Runs `kernel` from now on (all give the same bits; they differ in speed).
-    pub fn set_kernel(&mut self, kernel: WaveKernel) {
-        self.kernel = kernel;
-    }
-
-    /// Times every kernel for a few steps, keeps the fastest and returns it; the fields are
-    /// reset. Which one wins depends on the GPU's caches and load units. New waves run
-    /// [`WaveKernel::default_for`] their adapter unless `WAVEBROT_WGPU_WAVE` says otherwise; with
-    /// `WAVEBROT_WGPU_WAVE=tune`, those of at least 2^20 cells on a GPU (not a software
-    /// adapter) are tuned when they are made.
-    ///
-    /// # Errors
-    /// A device failure.
-    pub fn tune(&mut self) -> Result<WaveKernel, BackendError> {
-        let mut best = (Duration::MAX, WaveKernel::Cells);
-        for kernel in [WaveKernel::Cells, WaveKernel::Rows, WaveKernel::Tiled] {
-            self.kernel = kernel;
-            let mut fastest = Duration::MAX;
-            for _ in 0..3 {
-                fastest = fastest.min(self.advance(2 * TILED_STEPS)?.best());
-            }
-            log::debug!("wgpu wave {}x{}: {kernel:?} {fastest:?} per 8 steps", self.params.nx, self.params.ny);
-            if fastest < best.0 {
-                best = (fastest, kernel);
-            }
-        }
-        self.kernel = best.1;
-        log::info!("wgpu wave {}x{}: using {:?}", self.params.nx, self.params.ny, self.kernel);
-        self.reset()?;
-        Ok(self.kernel)
     }
 
     /// The step parameters of time steps `first..first + n` (two dispatches each).
@@ -482,141 +343,22 @@ impl WgpuWave {
 
     /// Runs `tsteps` whole time steps, in as few submissions as the watchdog allows.
     fn run_steps(&mut self, tsteps: u32) -> Result<(), BackendError> {
-        match self.kernel {
-            // One step cannot be split into an even number of tiled dispatches.
-            WaveKernel::Tiled if tsteps > 1 => self.run_tiled(tsteps),
-            WaveKernel::Tiled => self.run_single(WaveKernel::Cells, tsteps),
-            kernel => self.run_single(kernel, tsteps),
+        // One step cannot be split into an even number of blocked dispatches.
+        if self.variant != WaveVariant::Blocked || tsteps < 2 {
+            return self.run_simple(tsteps);
         }
+        if self.blocked.is_none() {
+            self.blocked = Some(Blocked::new(&self.gpu, &self.fields, &self.params, self.steps_per_submit)?);
+        }
+        let blocked = self.blocked.as_ref().ok_or_else(|| runtime("no blocked wave state"))?;
+        blocked.run(&self.gpu, &self.params, self.tstep, tsteps, self.steps_per_submit, self.timer.as_ref())
     }
 
-    /// The second field pair and parameter buffer of the tiled kernel, made on first use.
-    fn tiled(&mut self) -> Result<&Tiled, BackendError> {
-        if self.tiled.is_none() {
-            let gpu = &self.gpu;
-            let (nx, ny) = (self.params.nx, self.params.ny);
-            let what = format!("wave {nx}x{ny}");
-            let bytes = 4 * self.params.cells() as u64;
-            let usage = wgpu::BufferUsages::STORAGE;
-            let f = gpu.buffer(&format!("{what} field f (tiled pair)"), bytes, usage)?;
-            let g = gpu.buffer(&format!("{what} field g (tiled pair)"), bytes, usage)?;
-            let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
-            let stride = (size_of::<TiledSteps>() as u64).div_ceil(align) * align;
-            // A tiled dispatch of TILED_STEPS steps moves about as many bytes as one step of the
-            // one-update kernels: the same number of dispatches per submission keeps a
-            // submission's time (and the watchdog margin) about the same.
-            let capacity = (self.steps_per_submit.max(2) / 2) * 2;
-            let steps = gpu.buffer(
-                "wave tiled steps",
-                u64::from(capacity) * stride,
-                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            )?;
-            let bind = |input: &[wgpu::Buffer; 2], out: &[wgpu::Buffer; 2]| {
-                gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("wave tiled"),
-                    layout: &gpu.wave.tiled_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: &steps,
-                                offset: 0,
-                                size: wgpu::BufferSize::new(size_of::<TiledSteps>() as u64),
-                            }),
-                        },
-                        wgpu::BindGroupEntry { binding: 1, resource: input[0].as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 2, resource: input[1].as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 3, resource: out[0].as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 4, resource: out[1].as_entire_binding() },
-                    ],
-                })
-            };
-            let second = [f, g];
-            let bind_groups = gpu.scoped("binding the tiled wave fields", || {
-                [bind(&self.fields, &second), bind(&second, &self.fields)]
-            })?;
-            self.tiled = Some(Tiled { _fields: second, bind_groups, steps, stride, capacity });
-        }
-        self.tiled.as_ref().ok_or_else(|| runtime("no tiled wave state"))
-    }
-
-    /// Runs `tsteps >= 2` time steps with `wave_tiled`: an even number of dispatches of at most
-    /// [`TILED_STEPS`] steps each, so the fields end in the first pair.
-    fn run_tiled(&mut self, tsteps: u32) -> Result<(), BackendError> {
-        let mut n = tsteps.div_ceil(TILED_STEPS);
-        if n % 2 == 1 {
-            // tsteps >= 2 leaves at least one step for each of n + 1 dispatches.
-            n += 1;
-        }
-        // Steps of dispatch k: as equal as possible.
-        let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
+    /// Runs `tsteps` time steps with the `simple` kernel, in place.
+    fn run_simple(&mut self, tsteps: u32) -> Result<(), BackendError> {
         let gpu = Arc::clone(&self.gpu);
-        let groups = WaveKernel::Tiled.groups(self.params.nx, self.params.ny);
-        let p = self.params;
-        let tstep0 = self.tstep;
-        self.tiled()?;
-        let tiled = self.tiled.as_ref().ok_or_else(|| runtime("no tiled wave state"))?;
-        // Dispatches per submission: even, so that each submission ends in the first pair.
-        let per_submit = ((self.steps_per_submit.max(2) / 2) * 2).min(tiled.capacity);
-        let mut next_step = tstep0 + 1;
-        for start in (0..n).step_by(per_submit as usize) {
-            let chunk: Vec<u32> = (start..n.min(start + per_submit)).map(count).collect();
-            let (first, last) = (start == 0, start + per_submit >= n);
-            let stride = tiled.stride as usize;
-            let mut bytes = vec![0u8; chunk.len() * stride];
-            for (d, &count) in chunk.iter().enumerate() {
-                let mut s = [0.0f32; TILED_STEPS as usize];
-                for (k, v) in s.iter_mut().take(count as usize).enumerate() {
-                    *v = source_value(p.freq, next_step + k as u32);
-                }
-                next_step += count;
-                let entry = TiledSteps {
-                    nx: p.nx as u32,
-                    ny: p.ny as u32,
-                    src_i: p.source.0 as u32,
-                    src_j: p.source.1 as u32,
-                    c2: p.c2,
-                    opaque: 0,
-                    nsteps: count,
-                    pad: 0,
-                    s,
-                };
-                bytes[d * stride..d * stride + size_of::<TiledSteps>()].copy_from_slice(bytemuck::bytes_of(&entry));
-            }
-            gpu.scoped("advancing the wave", || {
-                gpu.queue.write_buffer(&tiled.steps, 0, &bytes);
-                let mut encoder = gpu
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave tiled steps") });
-                {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some("wave tiled steps"),
-                        timestamp_writes: self.timer.as_ref().filter(|_| first || last).map(|t| t.writes(first, last)),
-                    });
-                    pass.set_pipeline(&gpu.wave.tiled);
-                    for d in 0..chunk.len() {
-                        let offset = d as u64 * tiled.stride;
-                        pass.set_bind_group(0, &tiled.bind_groups[d % 2], &[offset as u32]);
-                        pass.dispatch_workgroups(groups.0, groups.1, 1);
-                    }
-                }
-                if last && let Some(timer) = &self.timer {
-                    timer.resolve(&mut encoder);
-                }
-                gpu.queue.submit([encoder.finish()]);
-            })?;
-        }
-        Ok(())
-    }
-
-    /// Runs `tsteps` time steps with one of the one-update kernels, in place.
-    fn run_single(&mut self, kernel: WaveKernel, tsteps: u32) -> Result<(), BackendError> {
-        let gpu = Arc::clone(&self.gpu);
-        let groups = kernel.groups(self.params.nx, self.params.ny);
-        let pipeline = match kernel {
-            WaveKernel::Rows => &gpu.wave.rows,
-            _ => &gpu.wave.cells,
-        };
+        let groups = simple_groups(self.params.nx, self.params.ny);
+        let pipeline = &gpu.wave.simple;
         let mut done = 0;
         while done < tsteps {
             let n = self.steps_per_submit.min(tsteps - done);
@@ -747,6 +489,10 @@ impl WaveSim for WgpuWave {
         gpu.wait()?;
         self.tstep = 0;
         Ok(())
+    }
+
+    fn variant(&self) -> Option<WaveVariant> {
+        Some(self.variant)
     }
 
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {

@@ -1,7 +1,8 @@
-// Temporal blocking for the wave: up to K/2 whole time steps (K updates) per dispatch.
+// Temporal blocking for the wave: up to K/2 whole time steps (K updates) per dispatch; the
+// `blocked` variant of shaders/wave.wgsl (cell rule shared: shaders/parts/wave_cell.wgsl).
 //
 // The WGSL twin of `wave_steps` in kernels/wave.cu; bit for bit the CPU's `wave_update`
-// (src/backend/cpu.rs, cell rule `update_cell` in src/sim/wave.rs) run `nsteps` times.
+// (src/backend/cpu/wave.rs, cell rule `update_cell` in src/sim/wave.rs) run `nsteps` times.
 //
 // A 64x4 workgroup owns a TJ x TI = 64 x 64 tile of both fields (f, g): each invocation keeps
 // a column of R = 16 cells of each in registers. The tile is the workgroup's output block
@@ -57,18 +58,11 @@ struct Steps {
 // One field of the tile, for the neighbours (16 KiB: fits wgpu's default limits).
 var<workgroup> tile: array<f32, 4096>;
 
-// `x` itself, through an operation the shader compiler cannot see through (`opaque` is 0 at
-// run time): no FMA contraction, no reordering; see shaders/wave.wgsl.
-fn exact(x: f32) -> f32 {
-    return bitcast<f32>(bitcast<u32>(x) ^ steps.opaque);
+fn opaque() -> u32 {
+    return steps.opaque;
 }
 
-// c2*(up + down + left + right - 4*mid) + 2*mid - old, in numpy's order, each step rounded.
-fn update_cell(old: f32, mid: f32, up: f32, down: f32, left: f32, right: f32) -> f32 {
-    let sum = exact(exact(exact(up + down) + left) + right);
-    let lap = exact(sum - exact(4.0 * mid));
-    return exact(exact(steps.c2 * lap) + exact(2.0 * mid)) - old;
-}
+//#include wave_cell.wgsl
 
 // One row of update(a, b): the cell at `at` in the tile, with its neighbours along `j` read
 // from the tile; where `update` is false the cell keeps its old value.
@@ -82,7 +76,7 @@ fn row(old: f32, mid: f32, up: f32, down: f32, at: u32, tx: u32, update: bool) -
     if tx + 1u < TJ {
         right = tile[at + 1u];
     }
-    return select(old, update_cell(old, mid, up, down, left, right), update);
+    return select(old, update_cell(steps.c2, old, mid, up, down, left, right), update);
 }
 
 // update(a, b) on the invocation's column (tile rows ty*R .. ty*R + R, tile column tx); rows
@@ -180,7 +174,7 @@ fn interior_mask(i0: i32, j: i32) -> u32 {
 }
 
 @compute @workgroup_size(64, 4, 1)
-fn wave_tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn wave_blocked(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     // Tile row of the invocation's first cell, and its grid row and column.

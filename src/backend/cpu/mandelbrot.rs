@@ -1,0 +1,26 @@
+//! Mandelbrot escape counts on the CPU, the twin of `kernels/mandelbrot.cu` and
+//! `shaders/mandelbrot.wgsl`: rows of [`crate::sim::mandelbrot::mandelbrot_row`], on one
+//! thread or spread over rayon's.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::Threads;
+use crate::backend::{MandelbrotRun, Timing};
+use crate::sim::mandelbrot::{MandelbrotParams, mandelbrot_row};
+
+/// Counts of `params` into `counts` (`width*height`, already checked), and the iterations
+/// executed.
+pub fn mandelbrot(threads: Threads, params: &MandelbrotParams, counts: &mut [i32]) -> MandelbrotRun {
+    let start = Instant::now();
+    let total_iters = match threads {
+        Threads::One => {
+            counts.chunks_exact_mut(params.width).enumerate().map(|(y, row)| mandelbrot_row(params, y, row)).sum()
+        }
+        Threads::All => {
+            counts.par_chunks_exact_mut(params.width).enumerate().map(|(y, row)| mandelbrot_row(params, y, row)).sum()
+        }
+    };
+    MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) }
+}

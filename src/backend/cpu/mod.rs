@@ -1,0 +1,183 @@
+//! The CPU backend: the single-thread reference (`cpu1`) and the all-cores path (`cpu`).
+//!
+//! Both run the same row kernels ([`crate::sim::wave::update_row`],
+//! [`crate::sim::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
+//! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
+//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`] (the colormap's twin is
+//! [`crate::sim::colormap::wave_rgba`], also the PNG writer's).
+
+pub mod mandelbrot;
+pub mod wave;
+
+use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant, check_fits};
+use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::wave::WaveParams;
+
+pub use wave::{wave_tstep, wave_update};
+
+/// How many threads a CPU backend uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// One thread: the reference.
+    One,
+    /// All of rayon's threads.
+    All,
+}
+
+/// A CPU backend.
+#[derive(Clone, Debug)]
+pub struct CpuBackend {
+    threads: Threads,
+}
+
+impl CpuBackend {
+    #[must_use]
+    pub fn new(threads: Threads) -> Self {
+        Self { threads }
+    }
+}
+
+/// The host's CPU model and the memory a problem may still take.
+#[must_use]
+pub fn host_facts() -> (String, Option<u64>, Option<u64>) {
+    let mut sys = sysinfo::System::new();
+    sys.refresh_memory();
+    sys.refresh_cpu_all();
+    let brand = sys.cpus().first().map_or_else(|| "unknown CPU".to_owned(), |c| c.brand().trim().to_owned());
+    let avail = Some(sys.available_memory()).filter(|&b| b > 0);
+    let total = Some(sys.total_memory()).filter(|&b| b > 0);
+    (brand, avail, total)
+}
+
+/// Allocates `n` zeroed values, or reports the failure instead of aborting.
+pub(crate) fn zeroed<T: Clone + Default>(kind: BackendKind, what: &str, n: usize) -> Result<Vec<T>, BackendError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| BackendError::OutOfMemory {
+        kind,
+        what: what.to_owned(),
+        needed_bytes: (n * size_of::<T>()) as u64,
+        available_bytes: 0,
+    })?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
+impl Backend for CpuBackend {
+    fn kind(&self) -> BackendKind {
+        match self.threads {
+            Threads::One => BackendKind::Cpu1,
+            Threads::All => BackendKind::Cpu,
+        }
+    }
+
+    fn device_info(&self) -> DeviceInfo {
+        let (brand, avail, total) = host_facts();
+        let threads = match self.threads {
+            Threads::One => 1,
+            Threads::All => rayon::current_num_threads(),
+        };
+        let mut details = vec![("threads".to_owned(), threads.to_string())];
+        if let Some(t) = total {
+            details.push(("memory".to_owned(), format!("{:.1} GiB", t as f64 / f64::from(1u32 << 30))));
+        }
+        DeviceInfo {
+            name: format!("{brand} ({threads} thread{})", if threads == 1 { "" } else { "s" }),
+            details,
+            memory_bytes: avail,
+            peak_gbps: None,
+        }
+    }
+
+    fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant != WaveVariant::Auto {
+            return Err(BackendError::Invalid(format!(
+                "{} has one wave kernel (both updates of a step fused in one pass); variant {variant} is for cuda and wgpu",
+                self.kind()
+            )));
+        }
+        params.validate().map_err(BackendError::Invalid)?;
+        let kind = self.kind();
+        let (_, avail, _) = host_facts();
+        let what = format!("wave {}x{}", params.nx, params.ny);
+        check_fits(kind, &what, params.field_bytes(), avail)?;
+        let f = zeroed(kind, &what, params.cells())?;
+        let g = zeroed(kind, &what, params.cells())?;
+        Ok(Box::new(wave::CpuWave::new(*params, self.threads, f, g)))
+    }
+
+    fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        if counts.len() != params.pixels() {
+            return Err(BackendError::Invalid(format!(
+                "counts hold {} values, image has {}",
+                counts.len(),
+                params.pixels()
+            )));
+        }
+        Ok(mandelbrot::mandelbrot(self.threads, params, counts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{mandelbrot, wave};
+
+    #[test]
+    fn both_cpu_paths_equal_the_reference_bit_for_bit() {
+        for (nx, ny) in [(37, 53), (64, 3), (3, 64), (120, 97)] {
+            let p = WaveParams::new(nx, ny, 0.1);
+            let want = wave::reference(&p, 70);
+            for threads in [Threads::One, Threads::All] {
+                let mut sim = CpuBackend::new(threads).new_wave(&p).unwrap();
+                sim.advance(30).unwrap();
+                sim.advance(40).unwrap();
+                let mut got = vec![0.0; p.cells()];
+                sim.read_field(&mut got).unwrap();
+                assert_eq!(got, want, "{threads:?} at {nx}x{ny}");
+            }
+        }
+    }
+
+    #[test]
+    fn mandelbrot_paths_agree() {
+        for precision in [mandelbrot::Precision::F64, mandelbrot::Precision::F32] {
+            let p = MandelbrotParams { width: 97, height: 61, iters: 200, precision, ..MandelbrotParams::SEED };
+            let (want, want_total) = mandelbrot::reference(&p);
+            for threads in [Threads::One, Threads::All] {
+                let mut counts = vec![0; p.pixels()];
+                let run = CpuBackend::new(threads).mandelbrot(&p, &mut counts).unwrap();
+                assert_eq!(counts, want);
+                assert_eq!(run.total_iters, want_total);
+            }
+        }
+    }
+
+    #[test]
+    fn reset_and_source_moves() {
+        let p = WaveParams::new(20, 20, 0.5);
+        let mut sim = CpuBackend::new(Threads::All).new_wave(&p).unwrap();
+        sim.advance(5).unwrap();
+        assert_eq!(sim.tstep(), 5);
+        sim.reset().unwrap();
+        assert_eq!(sim.tstep(), 0);
+        let mut f = vec![1.0; p.cells()];
+        sim.read_field(&mut f).unwrap();
+        assert!(f.iter().all(|&v| v == 0.0));
+        assert!(sim.set_source(25, 3).is_err());
+        sim.set_source(3, 4).unwrap();
+        sim.advance(1).unwrap();
+        sim.read_field(&mut f).unwrap();
+        assert_ne!(f[3 * 20 + 4 + 1], 0.0, "the wave starts at the new source");
+    }
+
+    #[test]
+    fn a_grid_larger_than_memory_is_refused() {
+        let p = WaveParams::new(1 << 20, 1 << 20, 0.1);
+        match CpuBackend::new(Threads::All).new_wave(&p) {
+            Err(BackendError::OutOfMemory { needed_bytes, .. }) => assert_eq!(needed_bytes, 8 << 40),
+            Err(e) => panic!("wrong error: {e}"),
+            Ok(_) => panic!("an 8 TiB grid must be refused"),
+        }
+    }
+}

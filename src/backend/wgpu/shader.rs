@@ -1,0 +1,149 @@
+//! WGSL sources, assembled once at load time from the files in `shaders/`.
+//!
+//! WGSL has no includes, so a shared piece is written once and spliced in: a line that is
+//! exactly `//#include NAME` is replaced by the text of the part `NAME` (a file under
+//! `shaders/parts/`, or a variant's header such as `shaders/mandelbrot_f64.wgsl`). Unexpanded,
+//! the line is a comment, so naga reports the missing definitions rather than running a shader
+//! without them. [`all`] lists every shader as the backend compiles it, for validation.
+
+use std::borrow::Cow;
+
+use super::mandelbrot::Flavour;
+
+macro_rules! shader_file {
+    ($path:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $path))
+    };
+}
+
+/// The `simple` wave kernel: one update per dispatch.
+const WAVE: &str = shader_file!("wave.wgsl");
+/// The `blocked` wave kernel: temporal blocking, several steps per dispatch.
+const WAVE_BLOCKED: &str = shader_file!("wave_blocked.wgsl");
+/// The wave's cell rule, shared by both wave kernels.
+const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
+/// The Mandelbrot body, generic over `real`.
+const MANDELBROT: &str = shader_file!("mandelbrot.wgsl");
+/// The precision variants of the Mandelbrot body: `real` and `exact`.
+const MANDELBROT_F32: &str = shader_file!("mandelbrot_f32.wgsl");
+const MANDELBROT_F64: &str = shader_file!("mandelbrot_f64.wgsl");
+/// matplotlib's `hot` on the GPU.
+const COLORMAP: &str = shader_file!("colormap.wgsl");
+
+/// A line that is exactly this, followed by a part's name, is replaced by that part.
+const INCLUDE: &str = "//#include ";
+
+/// `source` with every `//#include NAME` line replaced by the part of that name (parts may
+/// include other parts, to a depth of 8).
+///
+/// # Errors
+/// A name with no part, or includes nested more than 8 deep (a part including itself).
+pub fn expand(source: &str, parts: &[(&str, &str)]) -> Result<String, String> {
+    expand_depth(source, parts, 0)
+}
+
+fn expand_depth(source: &str, parts: &[(&str, &str)], depth: usize) -> Result<String, String> {
+    if depth > 8 {
+        return Err("shader includes nested more than 8 deep (does a part include itself?)".into());
+    }
+    let mut out = String::with_capacity(source.len());
+    for line in source.lines() {
+        match line.trim_end().strip_prefix(INCLUDE) {
+            Some(name) => {
+                let name = name.trim();
+                let (_, text) = parts
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .ok_or_else(|| format!("shader include of unknown part \"{name}\""))?;
+                let expanded = expand_depth(text, parts, depth + 1)?;
+                out.push_str(expanded.strip_suffix('\n').unwrap_or(&expanded));
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// The parts every wave shader may include.
+const WAVE_PARTS: [(&str, &str); 1] = [("wave_cell.wgsl", WAVE_CELL)];
+
+fn assemble(source: &str, parts: &[(&str, &str)]) -> String {
+    // The sources are fixed at build time and tested (`every_shader_assembles`): a failure here
+    // is a broken build, reported to naga as a shader that does not parse.
+    expand(source, parts).unwrap_or_else(|e| format!("// {e}\n{source}"))
+}
+
+/// `shaders/wave.wgsl` as compiled.
+#[must_use]
+pub fn wave() -> String {
+    assemble(WAVE, &WAVE_PARTS)
+}
+
+/// `shaders/wave_blocked.wgsl` as compiled.
+#[must_use]
+pub fn wave_blocked() -> String {
+    assemble(WAVE_BLOCKED, &WAVE_PARTS)
+}
+
+/// `shaders/mandelbrot.wgsl` with the precision variant of `flavour`.
+#[must_use]
+pub fn mandelbrot(flavour: Flavour) -> String {
+    let precision = match flavour {
+        Flavour::F32 => MANDELBROT_F32,
+        Flavour::F64 => MANDELBROT_F64,
+    };
+    assemble(MANDELBROT, &[("PRECISION", precision)])
+}
+
+/// `shaders/colormap.wgsl`.
+#[must_use]
+pub fn colormap() -> &'static str {
+    COLORMAP
+}
+
+/// Every shader the backend compiles, as `(name, source, needs f64)`.
+#[must_use]
+pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
+    vec![
+        ("wave.wgsl", Cow::Owned(wave()), false),
+        ("wave_blocked.wgsl", Cow::Owned(wave_blocked()), false),
+        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Flavour::F32)), false),
+        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Flavour::F64)), true),
+        ("colormap.wgsl", Cow::Borrowed(colormap()), false),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn includes_are_replaced_in_place() {
+        let parts = [("a", "A1\nA2"), ("b", "B\n//#include a")];
+        let got = expand("x\n//#include b\ny\n", &parts).unwrap();
+        assert_eq!(got, "x\nB\nA1\nA2\ny\n");
+    }
+
+    #[test]
+    fn unknown_and_recursive_includes_are_errors() {
+        let err = expand("//#include nope", &[]).unwrap_err();
+        assert!(err.contains("\"nope\""), "{err}");
+        let err = expand("//#include a", &[("a", "//#include a")]).unwrap_err();
+        assert!(err.contains("nested"), "{err}");
+    }
+
+    #[test]
+    fn every_shader_assembles() {
+        for (name, source, _) in all() {
+            let left = source.lines().find(|l| l.trim_end().starts_with(INCLUDE));
+            assert!(left.is_none(), "{name} still has an include: {left:?}");
+            assert!(expand(&source, &[]).is_ok(), "{name}");
+        }
+        let f32 = mandelbrot(Flavour::F32);
+        let f64 = mandelbrot(Flavour::F64);
+        assert!(f32.contains("alias real = f32;") && f64.contains("alias real = f64;"));
+        assert_eq!(wave().matches("fn update_cell(").count(), 1);
+        assert_eq!(wave_blocked().matches("fn update_cell(").count(), 1);
+    }
+}

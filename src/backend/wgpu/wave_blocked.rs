@@ -1,0 +1,203 @@
+//! The `blocked` wave kernel on the GPU (`shaders/wave_blocked.wgsl`, the WGSL twin of CUDA's
+//! `wave_steps` in `kernels/wave.cu`): up to [`STEPS_PER_DISPATCH`] time steps per dispatch by
+//! temporal blocking, reading one pair of fields and writing a second, alternately.
+//! [`super::wave::WgpuWave`] owns the first pair and runs this for advances of two or more steps.
+
+use std::sync::Arc;
+
+use super::wave::{step_record_entry, storage_entry};
+use super::{Gpu, Timer, runtime};
+use crate::backend::BackendError;
+use crate::sim::wave::{WaveParams, source_value};
+
+/// Most time steps one dispatch runs (`K / 2` in the shader).
+pub const STEPS_PER_DISPATCH: u32 = 4;
+/// The output block of one workgroup (`OJ`, `OI` in the shader).
+const OUT: u32 = 48;
+
+/// One dispatch's parameters (`Steps` in `shaders/wave_blocked.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct BlockedSteps {
+    nx: u32,
+    ny: u32,
+    src_i: u32,
+    src_j: u32,
+    c2: f32,
+    /// Always 0 (lets the shader's `exact` keep every rounding step).
+    opaque: u32,
+    /// Time steps of this dispatch, `1..=STEPS_PER_DISPATCH`.
+    nsteps: u32,
+    pad: u32,
+    /// The source value of each of those steps.
+    s: [f32; STEPS_PER_DISPATCH as usize],
+}
+
+/// The `blocked` pipeline, compiled once per device.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wave blocked"),
+            entries: &[
+                step_record_entry(size_of::<BlockedSteps>()),
+                storage_entry(1, true),
+                storage_entry(2, true),
+                storage_entry(3, false),
+                storage_entry(4, false),
+            ],
+        });
+        let source = super::shader::wave_blocked();
+        let pipeline = super::compute_pipeline(device, "wave_blocked.wgsl", &source, &[("wave_blocked", &layout)])?
+            .pop()
+            .ok_or_else(|| runtime("no blocked wave pipeline"))?;
+        Ok(Self { layout, pipeline })
+    }
+}
+
+/// Workgroups for an `nx x ny` grid.
+fn groups(nx: usize, ny: usize) -> (u32, u32) {
+    let out = OUT as usize;
+    (ny.div_ceil(out) as u32, nx.div_ceil(out) as u32)
+}
+
+/// What the `blocked` kernel needs besides the wave's fields: a second pair `(f, g)`, the bind
+/// groups `[pair 0 -> pair 1, pair 1 -> pair 0]` and the per-dispatch parameters of one
+/// submission.
+pub(crate) struct Blocked {
+    _fields: [wgpu::Buffer; 2],
+    bind_groups: [wgpu::BindGroup; 2],
+    steps: wgpu::Buffer,
+    stride: u64,
+    /// Dispatches `steps` holds parameters for (even).
+    capacity: u32,
+}
+
+impl Blocked {
+    /// The second pair for a wave whose first pair is `fields`, with room for the dispatches of
+    /// one submission of `steps_per_submit`.
+    pub fn new(
+        gpu: &Gpu,
+        fields: &[wgpu::Buffer; 2],
+        params: &WaveParams,
+        steps_per_submit: u32,
+    ) -> Result<Self, BackendError> {
+        let (nx, ny) = (params.nx, params.ny);
+        let what = format!("wave {nx}x{ny}");
+        let bytes = 4 * params.cells() as u64;
+        let usage = wgpu::BufferUsages::STORAGE;
+        let f = gpu.buffer(&format!("{what} field f (blocked pair)"), bytes, usage)?;
+        let g = gpu.buffer(&format!("{what} field g (blocked pair)"), bytes, usage)?;
+        let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
+        let stride = (size_of::<BlockedSteps>() as u64).div_ceil(align) * align;
+        // A blocked dispatch of STEPS_PER_DISPATCH steps moves about as many bytes as one step of the
+        // one-update kernels: the same number of dispatches per submission keeps a
+        // submission's time (and the watchdog margin) about the same.
+        let capacity = (steps_per_submit.max(2) / 2) * 2;
+        let steps = gpu.buffer(
+            "wave blocked steps",
+            u64::from(capacity) * stride,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let bind = |input: &[wgpu::Buffer; 2], out: &[wgpu::Buffer; 2]| {
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("wave blocked"),
+                layout: &gpu.wave.blocked.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &steps,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(size_of::<BlockedSteps>() as u64),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 1, resource: input[0].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: input[1].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: out[0].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 4, resource: out[1].as_entire_binding() },
+                ],
+            })
+        };
+        let second = [f, g];
+        let bind_groups =
+            gpu.scoped("binding the blocked wave fields", || [bind(fields, &second), bind(&second, fields)])?;
+        Ok(Self { _fields: second, bind_groups, steps, stride, capacity })
+    }
+
+    /// Runs `tsteps >= 2` time steps from time step `tstep0`: an even number of dispatches of at
+    /// most [`STEPS_PER_DISPATCH`] steps each, so the fields end in the first pair.
+    pub fn run(
+        &self,
+        gpu: &Arc<Gpu>,
+        p: &WaveParams,
+        tstep0: u32,
+        tsteps: u32,
+        steps_per_submit: u32,
+        timer: Option<&Timer>,
+    ) -> Result<(), BackendError> {
+        let mut n = tsteps.div_ceil(STEPS_PER_DISPATCH);
+        if n % 2 == 1 {
+            // tsteps >= 2 leaves at least one step for each of n + 1 dispatches.
+            n += 1;
+        }
+        // Steps of dispatch k: as equal as possible.
+        let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
+        let groups = groups(p.nx, p.ny);
+        // Dispatches per submission: even, so that each submission ends in the first pair.
+        let per_submit = ((steps_per_submit.max(2) / 2) * 2).min(self.capacity);
+        let mut next_step = tstep0 + 1;
+        for start in (0..n).step_by(per_submit as usize) {
+            let chunk: Vec<u32> = (start..n.min(start + per_submit)).map(count).collect();
+            let (first, last) = (start == 0, start + per_submit >= n);
+            let stride = self.stride as usize;
+            let mut bytes = vec![0u8; chunk.len() * stride];
+            for (d, &count) in chunk.iter().enumerate() {
+                let mut s = [0.0f32; STEPS_PER_DISPATCH as usize];
+                for (k, v) in s.iter_mut().take(count as usize).enumerate() {
+                    *v = source_value(p.freq, next_step + k as u32);
+                }
+                next_step += count;
+                let entry = BlockedSteps {
+                    nx: p.nx as u32,
+                    ny: p.ny as u32,
+                    src_i: p.source.0 as u32,
+                    src_j: p.source.1 as u32,
+                    c2: p.c2,
+                    opaque: 0,
+                    nsteps: count,
+                    pad: 0,
+                    s,
+                };
+                bytes[d * stride..d * stride + size_of::<BlockedSteps>()].copy_from_slice(bytemuck::bytes_of(&entry));
+            }
+            gpu.scoped("advancing the wave", || {
+                gpu.queue.write_buffer(&self.steps, 0, &bytes);
+                let mut encoder = gpu
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave blocked steps") });
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("wave blocked steps"),
+                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                    });
+                    pass.set_pipeline(&gpu.wave.blocked.pipeline);
+                    for d in 0..chunk.len() {
+                        let offset = d as u64 * self.stride;
+                        pass.set_bind_group(0, &self.bind_groups[d % 2], &[offset as u32]);
+                        pass.dispatch_workgroups(groups.0, groups.1, 1);
+                    }
+                }
+                if last && let Some(timer) = timer {
+                    timer.resolve(&mut encoder);
+                }
+                gpu.queue.submit([encoder.finish()]);
+            })?;
+        }
+        Ok(())
+    }
+}
