@@ -1,0 +1,316 @@
+//! The device side of the wgpu backend, shared by a backend and its waves: [`Gpu`] (device,
+//! queue, compiled pipelines, error scopes, buffers, read-back, device-lost state),
+//! [`compute_pipeline`] (a shader module and its pipelines, compile errors reported) and
+//! [`Timer`] (timestamp queries around a run of passes).
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
+use crate::backend::{BackendError, DeviceInfo};
+
+/// The device, its queue and the compiled pipelines, shared by a backend and its waves.
+pub(crate) struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub adapter: wgpu::AdapterInfo,
+    /// The device has `TIMESTAMP_QUERY`: kernels are timed on the GPU.
+    pub timestamps: bool,
+    /// Why the device was lost, once it is.
+    pub(super) lost: Arc<Mutex<Option<String>>>,
+    /// The first error no scope caught (own devices only).
+    pub(super) error: Arc<Mutex<Option<String>>>,
+    pub wave: wave::Pipeline,
+    pub colormap: colormap::Pipelines,
+    pub mandelbrot_f32: mandelbrot::Pipeline,
+    pub mandelbrot_f64: Option<mandelbrot::Pipeline>,
+}
+
+impl Gpu {
+    pub(super) fn new(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter: wgpu::AdapterInfo,
+    ) -> Result<Self, BackendError> {
+        let limits = device.limits();
+        if limits.max_compute_invocations_per_workgroup < WORKGROUP_INVOCATIONS
+            || limits.max_compute_workgroups_per_dimension == 0
+            || limits.max_storage_buffers_per_shader_stage < 3
+        {
+            return Err(BackendError::Unavailable {
+                kind: KIND,
+                reason: format!(
+                    "the device on {} was made without compute limits (at most {} invocations per \
+                     workgroup, {} storage buffers per stage); request it with the adapter's limits or \
+                     wgpu::Limits::downlevel_defaults()",
+                    describe_adapter(&adapter),
+                    limits.max_compute_invocations_per_workgroup,
+                    limits.max_storage_buffers_per_shader_stage
+                ),
+            });
+        }
+        let lost = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&lost);
+        device.set_device_lost_callback(move |reason, message| {
+            log::error!("wgpu device lost ({reason:?}): {message}");
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(format!("{reason:?}: {message}"));
+            }
+        });
+        let timestamps = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let f64_ok = device.features().contains(wgpu::Features::SHADER_F64);
+        // The layouts too: nothing may reach the device's uncaptured-error handler (on a
+        // device shared with eframe, wgpu's default handler panics).
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipelines = (|| -> Result<_, BackendError> {
+            let wave = wave::Pipeline::new(&device)?;
+            let colormap = colormap::Pipelines::new(&device)?;
+            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F32)?;
+            let mandelbrot_f64 =
+                if f64_ok { Some(mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F64)?) } else { None };
+            Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
+        })();
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(BackendError::Compile { kind: KIND, log: format!("making the compute pipelines: {e}") });
+        }
+        let (wave, colormap, mandelbrot_f32, mandelbrot_f64) = pipelines?;
+        Ok(Self {
+            device,
+            queue,
+            adapter,
+            timestamps,
+            lost,
+            error: Arc::new(Mutex::new(None)),
+            wave,
+            colormap,
+            mandelbrot_f32,
+            mandelbrot_f64,
+        })
+    }
+
+    /// Fails when the device was lost.
+    pub fn alive(&self) -> Result<(), BackendError> {
+        let lost = self.lost.lock().map(|s| s.clone()).unwrap_or_else(|_| Some("poisoned lock".into()));
+        match lost {
+            Some(why) => Err(runtime(format!("device lost ({why}); reopen the backend"))),
+            None => Ok(()),
+        }
+    }
+
+    /// The largest buffer a storage binding may be on this device.
+    pub fn max_storage_bytes(&self) -> u64 {
+        let l = self.device.limits();
+        l.max_storage_buffer_binding_size.min(l.max_buffer_size)
+    }
+
+    /// Runs `f` inside out-of-memory and validation error scopes and turns what they caught
+    /// into an error that says what was being done.
+    pub fn scoped<T>(&self, what: &str, f: impl FnOnce() -> T) -> Result<T, BackendError> {
+        self.alive()?;
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let out = f();
+        let validation = pollster::block_on(validation.pop());
+        let oom = pollster::block_on(oom.pop());
+        if let Some(e) = oom {
+            // The device's memory ran out (sizes over its limits were refused before, as
+            // `BackendError::OutOfMemory` with both numbers).
+            return Err(runtime(format!("out of GPU memory while {what}: {e}")));
+        }
+        if let Some(e) = validation {
+            return Err(runtime(format!("{what}: {e}")));
+        }
+        self.alive()?;
+        Ok(out)
+    }
+
+    /// Makes a buffer, refusing one larger than the device allows.
+    pub fn buffer(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> Result<wgpu::Buffer, BackendError> {
+        let limit = if usage.contains(wgpu::BufferUsages::STORAGE) {
+            self.max_storage_bytes()
+        } else {
+            self.device.limits().max_buffer_size
+        };
+        crate::backend::check_fits(KIND, label, size, Some(limit))?;
+        self.scoped(&format!("allocating {label} ({size} bytes)"), || {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.max(4),
+                usage,
+                mapped_at_creation: false,
+            })
+        })
+    }
+
+    /// Blocks until everything submitted so far has run.
+    pub fn wait(&self) -> Result<(), BackendError> {
+        self.alive()?;
+        let polled = self.device.poll(wgpu::PollType::wait_indefinitely());
+        self.alive()?;
+        polled.map(|_| ()).map_err(|e| runtime(format!("waiting for the GPU: {e}")))
+    }
+
+    /// Maps `staging` (a `MAP_READ` buffer whose copy was submitted) and hands its first `len`
+    /// bytes to `read`.
+    pub fn read_back<T>(
+        &self,
+        staging: &wgpu::Buffer,
+        len: u64,
+        read: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T, BackendError> {
+        let (tx, rx) = mpsc::channel();
+        self.scoped("mapping a buffer for reading", || {
+            staging.map_async(wgpu::MapMode::Read, 0..len, move |r| {
+                let _ = tx.send(r);
+            });
+        })?;
+        self.wait()?;
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(runtime(format!("mapping a buffer for reading failed: {e}"))),
+            Err(_) => return Err(runtime("mapping a buffer for reading never finished")),
+        }
+        let out = {
+            let view =
+                staging.get_mapped_range(0..len).map_err(|e| runtime(format!("reading a mapped buffer: {e}")))?;
+            read(&view)
+        };
+        staging.unmap();
+        Ok(out)
+    }
+
+    /// Facts for `info`.
+    pub(super) fn device_info(&self) -> DeviceInfo {
+        let a = &self.adapter;
+        let l = self.device.limits();
+        let mib = |b: u64| format!("{} MiB", b >> 20);
+        let mut details = vec![
+            ("adapter".to_owned(), describe_adapter(a)),
+            ("backend".to_owned(), a.backend.to_string()),
+            ("device type".to_owned(), format!("{:?}", a.device_type)),
+            ("driver".to_owned(), format!("{} {}", a.driver, a.driver_info).trim().to_owned()),
+            (
+                "f64".to_owned(),
+                if self.mandelbrot_f64.is_some() {
+                    "yes (SHADER_F64): Mandelbrot in f32 and f64".to_owned()
+                } else {
+                    "no: Mandelbrot in f32 only".to_owned()
+                },
+            ),
+            (
+                "timing".to_owned(),
+                if self.timestamps {
+                    "GPU timestamps (TIMESTAMP_QUERY)".to_owned()
+                } else {
+                    "wall clock (no TIMESTAMP_QUERY)".to_owned()
+                },
+            ),
+            ("max storage buffer".to_owned(), mib(self.max_storage_bytes())),
+            ("max workgroups per dimension".to_owned(), l.max_compute_workgroups_per_dimension.to_string()),
+        ];
+        if a.device_type == wgpu::DeviceType::Cpu {
+            details.push(("note".to_owned(), "software rendering: timings are of the CPU, not a GPU".to_owned()));
+        }
+        DeviceInfo { name: a.name.clone(), details, memory_bytes: None, peak_gbps: None }
+    }
+}
+
+/// Creates a shader module and a compute pipeline for one entry point, reporting a shader
+/// that fails validation as [`BackendError::Compile`] with wgpu's message.
+pub(crate) fn compute_pipeline(
+    device: &wgpu::Device,
+    file: &str,
+    source: &str,
+    entry_points: &[(&str, &wgpu::BindGroupLayout)],
+) -> Result<Vec<wgpu::ComputePipeline>, BackendError> {
+    let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(file),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipelines = entry_points
+        .iter()
+        .map(|(entry, layout)| {
+            let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(entry),
+                bind_group_layouts: &[Some(layout)],
+                immediate_size: 0,
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            })
+        })
+        .collect();
+    let validation = pollster::block_on(validation.pop());
+    let oom = pollster::block_on(oom.pop());
+    if let Some(e) = validation.or(oom) {
+        return Err(BackendError::Compile { kind: KIND, log: format!("shaders/{file}: {e}") });
+    }
+    Ok(pipelines)
+}
+
+/// GPU timing of one batch of passes: a begin and an end timestamp.
+pub(crate) struct Timer {
+    pub queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
+}
+
+impl Timer {
+    /// A timer when the device has timestamp queries.
+    pub fn new(gpu: &Gpu) -> Result<Option<Self>, BackendError> {
+        if !gpu.timestamps {
+            return Ok(None);
+        }
+        let queries = gpu.scoped("creating timestamp queries", || {
+            gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("wavebrot timestamps"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            })
+        })?;
+        let resolve = gpu.buffer(
+            "timestamp resolve",
+            2 * wgpu::QUERY_SIZE as u64,
+            wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        )?;
+        let readback = gpu.buffer(
+            "timestamp readback",
+            2 * wgpu::QUERY_SIZE as u64,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        )?;
+        Ok(Some(Self { queries, resolve, readback }))
+    }
+
+    /// The timestamp writes of a pass: the begin of the first, the end of the last.
+    pub fn writes(&self, first: bool, last: bool) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: first.then_some(0),
+            end_of_pass_write_index: last.then_some(1),
+        }
+    }
+
+    /// Encodes the copy of both timestamps to the host-visible buffer.
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 2 * wgpu::QUERY_SIZE as u64);
+    }
+
+    /// Reads the time between the two timestamps (after the work has been submitted).
+    pub fn elapsed(&self, gpu: &Gpu) -> Result<Option<Duration>, BackendError> {
+        let ticks = gpu.read_back(&self.readback, 2 * wgpu::QUERY_SIZE as u64, |bytes| {
+            let t: &[u64] = bytemuck::cast_slice(bytes);
+            t[1].checked_sub(t[0])
+        })?;
+        let period_ns = f64::from(gpu.queue.get_timestamp_period());
+        Ok(ticks.filter(|&t| t > 0).map(|t| Duration::from_secs_f64(t as f64 * period_ns * 1e-9)))
+    }
+}
