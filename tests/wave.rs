@@ -1,0 +1,199 @@
+//! The wave kernel family on every backend against the CPU reference (`cpu1`, itself checked
+//! against the seed's numpy program in `tests/golden.rs`): CUDA (`kernels/wave.cu`,
+//! `src/backend/cuda/wave.rs`), wgpu (`shaders/wave.wgsl`, `shaders/wave_blocked.wgsl`,
+//! `src/backend/wgpu/wave.rs`, `wave_blocked.rs`), CPU (`src/backend/cpu/wave.rs`).
+//! wgpu runs here on whatever adapter there is (CI: lavapipe); CUDA tests are `#[ignore]`d
+//! without a GPU (`tests/common/mod.rs` says how they run on the GPU machine).
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
+use wavebrot::backend::{Backend, TimingSource, WaveVariant, cpu};
+use wavebrot::output::read_npy;
+use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
+
+#[test]
+fn wgpu_wave_equals_the_cpu_reference_at_odd_shapes() {
+    let Some(b) = common::wgpu_backend() else { return };
+    for (nx, ny, tmax) in [(37, 53, 300), (130, 67, 250), (3, 3, 10), (5, 131, 200), (257, 4, 100)] {
+        let p = WaveParams::new(nx, ny, wave::DEFAULT_FREQ);
+        let want = wave::reference(&p, tmax);
+        let mut sim = b.new_wave(&p).unwrap();
+        // Two calls: the state carries over between advances.
+        sim.advance(tmax / 3).unwrap();
+        sim.advance(tmax - tmax / 3).unwrap();
+        assert_eq!(sim.tstep(), tmax);
+        let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+        println!("wave {nx}x{ny} tmax={tmax}: max|diff| {d:e}");
+        assert!(d <= WAVE_TOLERANCE, "wave {nx}x{ny} tmax={tmax}: max|diff| {d:e}");
+    }
+}
+
+#[test]
+fn wgpu_both_wave_variants_give_the_same_bits() {
+    let Some(b) = common::wgpu_backend() else { return };
+    assert_eq!(b.wave_variants(), &[WaveVariant::Blocked, WaveVariant::Simple]);
+    for (nx, ny, tmax) in [(37, 53, 120), (130, 67, 100), (3, 3, 10), (6, 40, 50), (33, 5, 60)] {
+        let p = WaveParams { source: (1, ny - 1), ..WaveParams::new(nx, ny, 0.2) };
+        let want = wave::reference(&p, tmax);
+        for variant in WaveVariant::CONCRETE {
+            let mut sim = b.new_wave_variant(&p, variant).unwrap();
+            sim.advance(tmax).unwrap();
+            assert_eq!(sim.variant(), Some(variant));
+            let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+            assert!(d <= WAVE_TOLERANCE, "{variant} {nx}x{ny}: max|diff| {d:e}");
+        }
+    }
+}
+
+/// The field after `advance` calls of `chunks` steps each with `variant` (at most
+/// `per_submit` steps, or blocked dispatches, per submission where given).
+fn run_variant(
+    b: &WgpuBackend,
+    p: &WaveParams,
+    variant: WaveVariant,
+    chunks: &[u32],
+    per_submit: Option<u32>,
+) -> Vec<f32> {
+    let mut sim = b.new_wave_variant(p, variant).unwrap();
+    if let Some(n) = per_submit {
+        sim.as_any_mut().downcast_mut::<WgpuWave>().unwrap().limit_steps_per_submit(n);
+    }
+    for &n in chunks {
+        sim.advance(n).unwrap();
+    }
+    assert_eq!(sim.tstep(), chunks.iter().sum::<u32>());
+    assert_eq!(sim.variant(), Some(variant));
+    common::field(sim.as_mut())
+}
+
+fn assert_same_bits(got: &[f32], want: &[f32], what: &str) {
+    let differ = got.iter().zip(want).filter(|(a, b)| a.to_bits() != b.to_bits()).count();
+    let d = wave::max_abs_diff(got, want);
+    assert!(differ == 0, "{what}: {differ} cells differ from the one-update kernel, max|diff| {d:e}");
+}
+
+/// `nx`, `ny`, the source and the steps of each `advance`.
+type BlockedCase = (usize, usize, (usize, usize), &'static [u32]);
+
+#[test]
+fn wgpu_blocked_variant_gives_the_bits_of_the_simple_one() {
+    let Some(b) = common::wgpu_backend() else { return };
+    // Odd shapes, shapes at and across the 48-cell output block, sources centred, off centre,
+    // next to a block edge, in a halo, on the border and in a corner; step counts that are
+    // not multiples of the 4 steps per dispatch, split over several advances (1 step included).
+    let cases: [BlockedCase; 12] = [
+        (3, 3, (1, 1), &[10]),
+        (37, 53, (18, 26), &[1, 2, 3, 5, 7, 13, 1, 70]),
+        (48, 48, (47, 47), &[9, 31]),
+        (49, 97, (47, 48), &[41]),
+        (97, 49, (48, 47), &[3, 38]),
+        (130, 67, (5, 60), &[101]),
+        (5, 131, (2, 130), &[63]),
+        (257, 4, (200, 2), &[50]),
+        (100, 150, (0, 11), &[37]),
+        (96, 145, (95, 144), &[26]),
+        (145, 96, (40, 95), &[1, 1, 1, 30]),
+        (200, 150, (51, 44), &[6, 77]),
+    ];
+    for (nx, ny, source, chunks) in cases {
+        let p = WaveParams { source, ..WaveParams::new(nx, ny, 0.2) };
+        let tmax: u32 = chunks.iter().sum();
+        let what = format!("{nx}x{ny} source {source:?} steps {chunks:?}");
+        let cells = run_variant(&b, &p, WaveVariant::Simple, &[tmax], None);
+        let tiled = run_variant(&b, &p, WaveVariant::Blocked, chunks, None);
+        assert_same_bits(&tiled, &cells, &what);
+        let d = wave::max_abs_diff(&tiled, &wave::reference(&p, tmax));
+        println!("blocked {what}: max|diff| against the CPU {d:e}");
+        assert!(d <= WAVE_TOLERANCE, "blocked {what}: max|diff| against the CPU {d:e}");
+    }
+}
+
+#[test]
+fn wgpu_blocked_variant_over_many_steps_and_submissions() {
+    let Some(b) = common::wgpu_backend() else { return };
+    // 2 dispatches (8 steps) per submission: 1002 steps take 126 submissions.
+    let p = WaveParams { source: (60, 33), ..WaveParams::new(101, 75, wave::DEFAULT_FREQ) };
+    let tiled = run_variant(&b, &p, WaveVariant::Blocked, &[1000, 2], Some(2));
+    let cells = run_variant(&b, &p, WaveVariant::Simple, &[1002], None);
+    assert_same_bits(&tiled, &cells, "101x75, 1002 steps");
+    let d = wave::max_abs_diff(&tiled, &wave::reference(&p, 1002));
+    assert!(d <= WAVE_TOLERANCE, "max|diff| against the CPU {d:e}");
+    // Moving the source and frequency between advances, as the app does.
+    let mut sim = b.new_wave_variant(&p, WaveVariant::Blocked).unwrap();
+    let mut cpu = cpu::CpuBackend::new(cpu::Threads::One).new_wave(&p).unwrap();
+    for (k, s) in [(0, 0), (3, 99), (74, 50), (13, 13)].into_iter().enumerate() {
+        for w in [sim.as_mut(), cpu.as_mut()] {
+            w.set_source(s.0, s.1.min(74)).unwrap();
+            w.set_freq(0.1 + 0.05 * k as f64);
+            w.advance(11 + k as u32).unwrap();
+        }
+    }
+    let d = wave::max_abs_diff(&common::field(sim.as_mut()), &common::field(cpu.as_mut()));
+    assert!(d <= WAVE_TOLERANCE, "after moves: max|diff| {d:e}");
+}
+
+#[test]
+fn wgpu_wave_equals_the_numpy_seed() {
+    let Some(b) = common::wgpu_backend() else { return };
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wave_37x53_t300.npy");
+    let (want, shape) = read_npy::<f32>(&path).unwrap();
+    assert_eq!(shape, [37, 53]);
+    let mut sim = b.new_wave(&WaveParams::new(37, 53, wave::DEFAULT_FREQ)).unwrap();
+    sim.advance(300).unwrap();
+    let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+    assert!(d <= WAVE_TOLERANCE, "max|diff| against numpy {d:e}");
+}
+
+#[test]
+fn wgpu_long_runs_span_several_submissions() {
+    // 1100x700 cells take at most 348 steps per submission: 450 steps need two.
+    let Some(b) = common::wgpu_backend() else { return };
+    let p = WaveParams::new(1100, 700, wave::DEFAULT_FREQ);
+    let mut sim = b.new_wave(&p).unwrap();
+    let t = sim.advance(450).unwrap();
+    let d = wave::max_abs_diff(&common::field(sim.as_mut()), &wave::reference(&p, 450));
+    assert!(d <= WAVE_TOLERANCE, "max|diff| {d:e}");
+    if b.has_timestamps() {
+        assert_eq!(t.source, TimingSource::TimestampQueries);
+        let device = t.device.expect("a GPU time");
+        assert!(device > Duration::ZERO && device <= t.wall, "kernels {device:?} within the call {:?}", t.wall);
+    } else {
+        assert_eq!(t.source, TimingSource::WallClock);
+    }
+}
+
+#[test]
+fn wgpu_reset_source_and_frequency_behave_like_the_cpu() {
+    let Some(b) = common::wgpu_backend() else { return };
+    let p = WaveParams::new(41, 29, 0.1);
+    let mut gpu = b.new_wave(&p).unwrap();
+    let mut cpu = cpu::CpuBackend::new(cpu::Threads::One).new_wave(&p).unwrap();
+    for sim in [&mut gpu, &mut cpu] {
+        sim.advance(20).unwrap();
+        sim.set_source(5, 7).unwrap();
+        sim.set_freq(0.3);
+        sim.advance(15).unwrap();
+        // A source on the border holds its value there.
+        sim.set_source(0, 11).unwrap();
+        sim.advance(10).unwrap();
+        assert!(sim.set_source(41, 0).is_err(), "a source outside the grid is refused");
+        assert_eq!(sim.params().source, (0, 11));
+    }
+    let d = wave::max_abs_diff(&common::field(gpu.as_mut()), &common::field(cpu.as_mut()));
+    assert!(d <= WAVE_TOLERANCE, "after moves: max|diff| {d:e}");
+
+    gpu.reset().unwrap();
+    assert_eq!(gpu.tstep(), 0);
+    assert!(common::field(gpu.as_mut()).iter().all(|&v| v == 0.0), "reset zeroes the field");
+    // From zero again, with the moved source and new frequency.
+    gpu.advance(40).unwrap();
+    let want = wave::reference(&WaveParams { source: (0, 11), freq: 0.3, ..p }, 40);
+    let d = wave::max_abs_diff(&common::field(gpu.as_mut()), &want);
+    assert!(d <= WAVE_TOLERANCE, "after reset: max|diff| {d:e}");
+}
