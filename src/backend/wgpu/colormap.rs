@@ -162,12 +162,16 @@ pub(crate) struct Frame {
     table: wgpu::Buffer,
     /// `(vmin, vmax)` bits the table was made for.
     range: Option<(u32, u32)>,
+    /// The field holds its values times this (a power of two): the thresholds are scaled alike.
+    value_scale: f32,
     /// The RGBA buffer of `render_rgba` and its bind group.
     out: Option<(wgpu::Buffer, wgpu::BindGroup)>,
 }
 
 impl Frame {
-    pub fn new(gpu: &Gpu, nx: usize, ny: usize) -> Result<Self, BackendError> {
+    /// A frame for an `nx x ny` field that holds its values times `value_scale`, a power of two
+    /// (see `wave::FIELD_SCALE`).
+    pub fn new(gpu: &Gpu, nx: usize, ny: usize, value_scale: f32) -> Result<Self, BackendError> {
         let uniform = gpu.buffer(
             "colormap params",
             size_of::<Cmap>() as u64,
@@ -178,7 +182,7 @@ impl Frame {
             size_of::<Table>() as u64,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         )?;
-        Ok(Self { nx: nx as u32, ny: ny as u32, uniform, table, range: None, out: None })
+        Ok(Self { nx: nx as u32, ny: ny as u32, uniform, table, range: None, value_scale, out: None })
     }
 
     fn groups(&self, gpu: &Gpu) -> Result<(u32, u32), BackendError> {
@@ -200,6 +204,9 @@ impl Frame {
             return;
         }
         let (thr, descending) = thresholds(vmin, vmax);
+        // Scaling by a power of two is exact and keeps the order: the scaled field crosses the
+        // scaled thresholds exactly where the field crosses the thresholds.
+        let thr = thr.map(|t| t * self.value_scale);
         let table = Table { lut: HOT_LUT.map(u32::from_le_bytes), thr };
         let cmap = Cmap { nx: self.nx, ny: self.ny, descending: u32::from(descending), pad: 0 };
         gpu.queue.write_buffer(&self.table, 0, bytemuck::bytes_of(&table));

@@ -22,6 +22,20 @@ use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
 use crate::sim::wave::{WaveParams, source_value};
 
+/// The GPU holds the field times this, 2^24, so that no value it works with is subnormal.
+///
+/// Vulkan drivers may flush subnormal `f32` values to zero in shaders (NVIDIA's does; WGSL
+/// cannot ask for them to be kept), while the CPU reference — numpy's arithmetic — keeps them.
+/// Ahead of a wave front the field holds values down to 2^-149; flushing them changed the last
+/// bits there, and roundings then drifted to 2.5e-6 after 1000 steps on the H100 (issue 13).
+/// Scaled by 2^24 every value the CPU can hold is a normal `f32` on the GPU (2^-149 becomes
+/// 2^-125), sums and differences round exactly as the CPU's (a subnormal result of an addition is
+/// exact), and the one product that can round in the subnormal range, `c2 * lap`, is rounded to
+/// the CPU's grid in the shader (`cpu_product`, `shaders/parts/wave_cell.wgsl`). Source values are
+/// scaled on upload, the field unscaled on read-back and the colormap's thresholds scaled: all
+/// exact, being multiplications by powers of two.
+pub const FIELD_SCALE: f32 = 16_777_216.0;
+
 /// Workgroup of the `simple` shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
 const TILE_J: u32 = 32;
 const TILE_I: u32 = 8;
@@ -194,7 +208,7 @@ impl WgpuWave {
         };
         let bind_groups = gpu.scoped("binding the wave fields", || [bind(&f, &g), bind(&g, &f)])?;
         let timer = Timer::new(&gpu)?;
-        let frame = Frame::new(&gpu, nx, ny)?;
+        let frame = Frame::new(&gpu, nx, ny, FIELD_SCALE)?;
         let variant = match variant {
             WaveVariant::Auto => default_variant(gpu.adapter.device_type),
             concrete => concrete,
@@ -233,7 +247,7 @@ impl WgpuWave {
         let stride = self.stride as usize;
         let mut bytes = vec![0u8; 2 * n as usize * stride];
         for k in 0..n {
-            let s = source_value(p.freq, first + k);
+            let s = source_value(p.freq, first + k) * FIELD_SCALE;
             let base = Step {
                 nx: p.nx as u32,
                 ny: p.ny as u32,
@@ -443,7 +457,10 @@ impl WaveSim for WgpuWave {
             encoder.copy_buffer_to_buffer(&field, 0, &staging, 0, bytes);
             gpu.queue.submit([encoder.finish()]);
         })?;
-        gpu.read_back(&staging, bytes, |b| out.copy_from_slice(bytemuck::cast_slice(b)))?;
+        gpu.read_back(&staging, bytes, |b| {
+            let scaled: &[f32] = bytemuck::cast_slice(b);
+            out.iter_mut().zip(scaled).for_each(|(o, &v)| *o = v * (1.0 / FIELD_SCALE));
+        })?;
         Ok(Timing::wall(start.elapsed()))
     }
 

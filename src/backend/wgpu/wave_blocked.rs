@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::wave::{step_record_entry, storage_entry};
+use super::wave::{FIELD_SCALE, step_record_entry, storage_entry};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::{WaveParams, source_value};
@@ -159,7 +159,7 @@ impl Blocked {
             for (d, &count) in chunk.iter().enumerate() {
                 let mut s = [0.0f32; STEPS_PER_DISPATCH as usize];
                 for (k, v) in s.iter_mut().take(count as usize).enumerate() {
-                    *v = source_value(p.freq, next_step + k as u32);
+                    *v = source_value(p.freq, next_step + k as u32) * FIELD_SCALE;
                 }
                 next_step += count;
                 let entry = BlockedSteps {
