@@ -10,3 +10,4 @@ pub mod cli;
 pub mod output;
 pub mod progress;
 pub mod sim;
+pub mod tempfiles;

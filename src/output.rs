@@ -1,37 +1,126 @@
-//! Files wavebrot writes: PNG pictures and `.npy` arrays, each written to a temporary
-//! file beside the target and renamed into place, so a failed write leaves nothing half.
+//! Files wavebrot writes: PNG pictures and `.npy` arrays.
+//!
+//! A regular file (or a new one) is written atomically: a temporary file in the target's
+//! own folder, renamed into place only when whole, so a failed or interrupted write leaves
+//! the old file or nothing. A symbolic link is followed and its target written that way,
+//! the link kept. Anything else — a character device (`/dev/full`, a terminal), a FIFO,
+//! `/dev/stdout` — is written straight through: renaming onto it would replace the node.
+//! New files get the mode the umask gives (`0666 & !umask`); a replaced file keeps its mode.
 
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
 use crate::sim::colormap;
+use crate::tempfiles::TempFile;
 
-/// Writes `path` atomically: `write` fills a temporary file in the same folder, which is
-/// renamed onto `path` only when it succeeded.
-///
-/// # Errors
-/// The folder cannot be written, or `write` failed.
-pub fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<&mut std::fs::File>) -> Result<()>,
-) -> Result<()> {
-    let dir = match path.parent() {
+/// Where the bytes for an output path go.
+#[derive(Debug)]
+enum Target {
+    /// A regular file, existing (its metadata) or new, at this path with no links left in it.
+    Regular { path: PathBuf, existing: Option<Metadata> },
+    /// Not a regular file (device, FIFO, an open descriptor such as `/dev/stdout`): written
+    /// in place.
+    Stream,
+}
+
+/// Symbolic links followed before giving up, as the kernel does (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// Paths naming an open file descriptor (`/dev/stdout` leads to `/proc/self/fd/1`): write
+/// to the descriptor's file in place, whatever it is, as a shell redirection expects.
+fn names_a_descriptor(path: &Path) -> bool {
+    ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"].iter().any(|p| path.starts_with(p))
+        || (path.starts_with("/proc/") && path.components().nth(3).is_some_and(|c| c.as_os_str() == "fd"))
+}
+
+/// Follows `path`'s links one by one; the last path and whether any hop named a descriptor.
+fn follow_links(path: &Path) -> std::io::Result<(PathBuf, bool)> {
+    let mut p = path.to_owned();
+    let mut descriptor = names_a_descriptor(&p);
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = if to.is_absolute() { to } else { p.parent().unwrap_or(Path::new("")).join(to) };
+                descriptor |= names_a_descriptor(&p);
+            }
+            _ => return Ok((p, descriptor)),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+fn resolve(path: &Path) -> Result<Target> {
+    let cannot = || format!("cannot write {}", path.display());
+    let (last, descriptor) = follow_links(path).with_context(cannot)?;
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => anyhow::bail!("cannot write {}: it is a folder", path.display()),
+        Ok(m) if m.is_file() && !descriptor => {
+            Ok(Target::Regular { path: std::fs::canonicalize(path).with_context(cannot)?, existing: Some(m) })
+        }
+        Ok(_) => Ok(Target::Stream),
+        // New, or a link to a file still to be made: create the link's target.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !descriptor => {
+            Ok(Target::Regular { path: last, existing: None })
+        }
+        Err(e) => Err(e).with_context(cannot),
+    }
+}
+
+/// The folder a file is created in.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".wavebrot-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot write {}: cannot create a file in {}", path.display(), dir.display()))?;
-    {
-        let mut w = BufWriter::new(tmp.as_file_mut());
-        write(&mut w).with_context(|| format!("cannot write {}", path.display()))?;
-        w.flush().with_context(|| format!("cannot write {}", path.display()))?;
     }
-    tmp.persist(path).map_err(|e| e.error).with_context(|| format!("cannot write {}", path.display()))?;
+}
+
+/// Writes `path`: atomically for a regular or new file (through links), straight through for
+/// anything else (see the module's documentation).
+///
+/// # Errors
+/// The folder cannot be written, `write` failed, or the device refused the bytes.
+pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File>) -> Result<()>) -> Result<()> {
+    let cannot = || format!("cannot write {}", path.display());
+    match resolve(path)? {
+        Target::Stream => {
+            let mut file = OpenOptions::new().append(true).open(path).with_context(cannot)?;
+            let mut w = BufWriter::new(&mut file);
+            write(&mut w).with_context(cannot)?;
+            w.flush().with_context(cannot)?;
+        }
+        Target::Regular { path: target, existing } => {
+            let dir = folder_of(&target);
+            let mut tmp = TempFile::create_in(dir).with_context(|| {
+                format!("cannot write {}: cannot create a file in {}", path.display(), dir.display())
+            })?;
+            if let Some(m) = &existing {
+                keep_mode_and_owner(tmp.file_mut(), m).with_context(cannot)?;
+            }
+            {
+                let mut w = BufWriter::new(tmp.file_mut());
+                write(&mut w).with_context(cannot)?;
+                w.flush().with_context(cannot)?;
+            }
+            // On disk before the rename, so a crash cannot leave an empty file in its place.
+            tmp.file_mut().sync_all().with_context(cannot)?;
+            tmp.persist(&target).with_context(cannot)?;
+        }
+    }
+    Ok(())
+}
+
+/// Gives the replacement the replaced file's permission bits and, where allowed (root), its
+/// owner and group.
+fn keep_mode_and_owner(file: &File, old: &Metadata) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(old.mode() & 0o7777))?;
+    // Only root may give a file away; for anyone else the new file is theirs, as with any editor.
+    let _ = std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid()));
     Ok(())
 }
 
@@ -87,23 +176,30 @@ pub fn write_wave_png(path: &Path, field: &[f32], nx: usize, ny: usize, vmin: f3
     write_png(path, &rgba, nx, ny)
 }
 
-/// Checks before a long computation that `path` can be created, so a run does not end
-/// in a write error. Nothing is left behind.
+/// Checks before a long computation that `path` can be written, so a run does not end
+/// in a write error. Nothing is left behind (a FIFO is not opened: that would wait for a reader).
 ///
 /// # Errors
-/// The folder does not exist or cannot be written.
+/// The folder does not exist or cannot be written, or the device cannot be opened.
 pub fn check_writable(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if path.is_dir() {
-        anyhow::bail!("cannot write {}: it is a folder", path.display());
+    use std::os::unix::fs::FileTypeExt;
+    match resolve(path)? {
+        Target::Stream => {
+            let fifo = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo());
+            if !fifo {
+                OpenOptions::new()
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        Target::Regular { path: target, .. } => {
+            let dir = folder_of(&target);
+            TempFile::create_in(dir).with_context(|| {
+                format!("cannot write {}: {} is not a writable folder", path.display(), dir.display())
+            })?;
+        }
     }
-    tempfile::Builder::new()
-        .prefix(".wavebrot-")
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot write {}: {} is not a writable folder", path.display(), dir.display()))?;
     Ok(())
 }
 
