@@ -324,8 +324,18 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
         run.total_iters as f64 / secs / 1e9,
         b.kind()
     );
-    if params.precision_exhausted() {
-        eprintln!("note: the pixels are smaller than {} can resolve here; try --precision f64", a.precision.name());
+    if MandelbrotParams::all_escape_at_once(&counts) {
+        let (px, py) = params.pixel_size();
+        eprintln!(
+            "note: every pixel escaped at the first iteration: no pixel of this view lies within distance 2 of 0 \
+             (a pixel here is {px:.3e} x {py:.3e}), so the picture is one colour"
+        );
+    } else if params.precision_exhausted() {
+        let hint = match a.precision {
+            Precision::F32 => "; try --precision f64",
+            Precision::F64 => "; neighbouring pixels get the same count, so the picture turns blocky",
+        };
+        eprintln!("note: the pixels are smaller than {} can resolve here{hint}", a.precision.name());
     }
     if let Some(path) = &a.png {
         let mut rgba = vec![0u8; params.pixels() * 4];

@@ -180,3 +180,34 @@ fn unavailable_backend_named_explicitly_exits_1_with_reason() {
         println!("skipped: CUDA is available here");
     }
 }
+
+#[test]
+fn huge_pixels_get_no_false_precision_note_and_overflowing_views_are_refused() {
+    // Pixels 1.3e297 wide along x: nothing is too small for f64 here.
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--bounds=-1e300,1e300,-1,1", "--width", "64", "--height", "32"])
+        .args(["--backend", "cpu1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("resolve") && !err.contains("--precision"), "false precision note: {err}");
+    // A view far from the set: every pixel escapes at once, and the note says so.
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--bounds=1e300,2e300,-1,1", "--width", "64", "--height", "32"])
+        .args(["--backend", "cpu1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("every pixel escaped at the first iteration") && !err.contains("resolve"), "{err}");
+    // A really deep zoom still gets the note.
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--bounds=-0.75,-0.7499999999999999,0.1,0.1000000000000001"])
+        .args(["--width", "64", "--height", "32", "--backend", "cpu1"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("smaller than f64 can resolve"));
+    fails(&["render", "mandelbrot", "--bounds=-1e308,1e308,-1,1"], 2, "wider than f64 can hold");
+    fails(&["render", "mandelbrot", "--bounds=-1e300,1e300,-1,1", "--precision", "f32"], 2, "beyond f32's range");
+}

@@ -115,13 +115,23 @@ impl MandelbrotParams {
         ((b.maxx - b.minx) / self.width as f64, (b.maxy - b.miny) / self.height as f64)
     }
 
-    /// True when the pixel size is below what `precision` can resolve at this view.
+    /// True when the pixel size is below what `precision` can resolve at this view: along
+    /// either axis, a pixel is smaller than a few units in the last place of that axis's
+    /// coordinates. (Each axis against its own coordinates: a view millions wide along x
+    /// but 2 high along y has huge pixels, not tiny ones.)
     #[must_use]
     pub fn precision_exhausted(&self) -> bool {
         let (px, py) = self.pixel_size();
         let b = &self.bounds;
-        let scale = b.minx.abs().max(b.maxx.abs()).max(b.miny.abs()).max(b.maxy.abs()).max(1e-300);
-        px.min(py) / scale < self.precision.resolution_limit() * 4.0
+        let relative = |pixel: f64, lo: f64, hi: f64| pixel / lo.abs().max(hi.abs()).max(f64::MIN_POSITIVE);
+        relative(px, b.minx, b.maxx).min(relative(py, b.miny, b.maxy)) < self.precision.resolution_limit() * 4.0
+    }
+
+    /// True when every count is 0: no pixel of the view lies within distance 2 of 0, so every
+    /// point escapes at the first iteration and the picture is one colour.
+    #[must_use]
+    pub fn all_escape_at_once(counts: &[i32]) -> bool {
+        !counts.is_empty() && counts.iter().all(|&c| c == 0)
     }
 
     /// Checks sizes, iterations and bounds.
@@ -138,7 +148,22 @@ impl MandelbrotParams {
         if self.iters == 0 || self.iters > i32::MAX as u32 {
             return Err(format!("iterations {} must be in 1..={}", self.iters, i32::MAX));
         }
-        self.bounds.validate()
+        self.bounds.validate()?;
+        let (px, py) = self.pixel_size();
+        if !px.is_finite() || !py.is_finite() {
+            let b = &self.bounds;
+            return Err(format!(
+                "the view {:?},{:?},{:?},{:?} is wider than f64 can hold (maxx-minx or maxy-miny overflows)",
+                b.minx, b.maxx, b.miny, b.maxy
+            ));
+        }
+        if self.precision == Precision::F32 {
+            let b = &self.bounds;
+            if let Some(v) = [b.minx, b.maxx, b.miny, b.maxy].into_iter().find(|v| v.abs() > f64::from(f32::MAX)) {
+                return Err(format!("bound {v:?} is beyond f32's range (3.4e38); use --precision f64"));
+            }
+        }
+        Ok(())
     }
 }
 
