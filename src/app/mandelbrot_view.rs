@@ -129,7 +129,7 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, shown: O
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 format!(
-                    "⚠ precision exhausted: at this zoom {} cannot tell neighbouring pixels apart{}",
+                    "Warning: precision exhausted: at this zoom {} cannot tell neighbouring pixels apart{}",
                     p.precision.name(),
                     if p.precision == Precision::F32 { "; switch to f64" } else { "; the picture turns blocky" }
                 ),

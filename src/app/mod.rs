@@ -702,6 +702,35 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    /// Every character outside ASCII in the app's sources (labels, units, arrows) has a glyph in
+    /// egui's bundled proportional fonts: a missing one is drawn as a box.
+    #[test]
+    fn every_label_character_has_a_glyph_in_the_bundled_fonts() {
+        let sources = [
+            ("mod.rs", include_str!("mod.rs")),
+            ("controls.rs", include_str!("controls.rs")),
+            ("mandelbrot_view.rs", include_str!("mandelbrot_view.rs")),
+            ("timing_panel.rs", include_str!("timing_panel.rs")),
+            ("wave_view.rs", include_str!("wave_view.rs")),
+            ("worker.rs", include_str!("worker.rs")),
+        ];
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        let font = egui::FontId::proportional(14.0);
+        let mut missing = Vec::new();
+        ctx.fonts_mut(|fonts| {
+            assert!(!fonts.has_glyph(&font, '\u{17000}'), "the check cannot see a missing glyph");
+            for (file, text) in sources {
+                for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                    for c in line.chars().filter(|c| !c.is_ascii() && !fonts.has_glyph(&font, *c)) {
+                        missing.push(format!("{file}: {c:?} (U+{:04X})", u32::from(c)));
+                    }
+                }
+            }
+        });
+        assert!(missing.is_empty(), "characters without a glyph: {missing:?}");
+    }
+
     #[test]
     fn settings_survive_a_save_and_fill_in_what_an_old_file_lacks() {
         let s = Settings {
