@@ -62,6 +62,11 @@ pub struct GuiArgs {
     /// Frames to run before the screenshot.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
     pub frames: u32,
+    /// GPU adapter that draws the window: auto (wgpu's choice), software (software Vulkan,
+    /// llvmpipe), gl (wgpu's OpenGL backend) or part of an adapter's name. If the driver crashes
+    /// while the window opens, wavebrot starts it again on software, then gl.
+    #[arg(long, value_name = "NAME|auto|software|gl", env = "WAVEBROT_DISPLAY_ADAPTER")]
+    pub display_adapter: Option<crate::app::window_process::DisplayAdapter>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -230,7 +235,10 @@ fn format_chain(e: &anyhow::Error) -> String {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command.unwrap_or(Command::Gui(GuiArgs::default())) {
-        Command::Gui(args) => crate::app::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Gui(args) if std::env::var_os(crate::app::window_process::WINDOW_PROCESS_ENV).is_some() => {
+            crate::app::run(&args).map(|()| ExitCode::SUCCESS)
+        }
+        Command::Gui(args) => crate::app::window_process::run_guarded(&args),
         Command::Render(Render::Wave(args)) => render_wave(&args).map(|()| ExitCode::SUCCESS),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
         Command::Bench(args) => bench::run_bench(args.suite, &args.backend, args.json.as_deref(), args.quick),

@@ -9,11 +9,14 @@
 //! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
 //! - [`timing_panel`]: measurements and their plot.
 //! - [`controls`]: backend picker and colour bar.
+//! - [`window_process`]: the window in a child process, restarted on a safer display adapter
+//!   when a GPU driver crashes while it opens.
 
 pub mod controls;
 pub mod mandelbrot_view;
 pub mod timing_panel;
 pub mod wave_view;
+pub mod window_process;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -73,6 +76,11 @@ pub struct StartOptions {
     pub screenshot: Option<(PathBuf, u32)>,
     /// Where a screenshot's outcome is reported.
     pub outcome: Option<Outcome>,
+    /// Print [`window_process::WINDOW_UP_LINE`] on stdout once the first frame is on screen
+    /// (the window process tells its parent).
+    pub report_window_up: bool,
+    /// Why the window is on another display adapter than asked (shown in the top bar).
+    pub display_note: Option<String>,
 }
 
 /// A displayed picture: an egui-managed texture (uploaded RGBA) or one registered by the
@@ -480,6 +488,9 @@ impl WavebrotApp {
                 ui.weak(format!("note: {n}"));
             }
         }
+        if let Some(n) = &self.start.display_note {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
+        }
         if let Some((m, at)) = &self.message
             && at.elapsed() < Duration::from_secs(12)
         {
@@ -586,10 +597,31 @@ impl WavebrotApp {
     }
 }
 
+impl WavebrotApp {
+    /// In the window process: once the first frame has been presented (this is the second),
+    /// tell the parent the window is up; before that, make sure a second frame comes.
+    fn report_window_up(&mut self, ctx: &egui::Context) {
+        if !self.start.report_window_up {
+            return;
+        }
+        if self.frames < 2 {
+            ctx.request_repaint();
+            return;
+        }
+        self.start.report_window_up = false;
+        crate::outln!("{}", window_process::WINDOW_UP_LINE);
+        if window_process::test_crash_requested("window-up") {
+            eprintln!("{}: crashing after the window opened, as asked", window_process::TEST_CRASH_ENV);
+            std::process::abort();
+        }
+    }
+}
+
 impl eframe::App for WavebrotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         self.frames += 1;
+        self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
         self.timing.record_ui_frame(f64::from(dt));
         self.timing.cpu_enabled = self.settings.cpu_compare;
@@ -639,45 +671,52 @@ pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'sta
     }
 }
 
-/// eframe's wgpu setup with [`device_descriptor`].
+/// eframe's wgpu setup with [`device_descriptor`] on wgpu's own choice of adapter.
 #[must_use]
 pub fn wgpu_setup() -> egui_wgpu::WgpuSetup {
-    let mut setup = egui_wgpu::WgpuSetupCreateNew::without_display_handle();
-    setup.device_descriptor = Arc::new(device_descriptor);
-    egui_wgpu::WgpuSetup::CreateNew(setup)
+    window_process::DisplayAdapter::Auto.wgpu_setup()
 }
 
-/// Window and renderer options.
+/// Window and renderer options, drawing on `adapter`.
 #[must_use]
-pub fn native_options(ephemeral: bool) -> eframe::NativeOptions {
+pub fn native_options(ephemeral: bool, adapter: &window_process::DisplayAdapter) -> eframe::NativeOptions {
     eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("wavebrot")
             .with_inner_size([1280.0, 780.0])
             .with_min_inner_size([640.0, 400.0]),
         renderer: eframe::Renderer::Wgpu,
-        wgpu_options: egui_wgpu::WgpuConfiguration { wgpu_setup: wgpu_setup(), ..Default::default() },
+        wgpu_options: egui_wgpu::WgpuConfiguration { wgpu_setup: adapter.wgpu_setup(), ..Default::default() },
         persist_window: !ephemeral,
         ..Default::default()
     }
 }
 
-/// Opens the app window (`wavebrot`, `wavebrot gui`).
+/// Opens the app window in this process (the window process; `wavebrot gui` starts it through
+/// [`window_process::run_guarded`]).
 ///
 /// # Errors
 /// The window or its renderer could not be created, or a screenshot could not be saved.
 pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
     let outcome = Arc::new(Mutex::new(None));
+    let note = std::env::var(window_process::WINDOW_PROCESS_ENV).ok().filter(|v| !v.is_empty() && v != "1");
     let start = StartOptions {
         ephemeral: args.screenshot.is_some(),
         freeze_timings: false,
         screenshot: args.screenshot.clone().map(|p| (p, args.frames)),
         outcome: Some(Arc::clone(&outcome)),
+        report_window_up: true,
+        display_note: note,
     };
     if let Some((p, _)) = &start.screenshot {
         crate::output::check_writable(p)?;
     }
-    let options = native_options(start.ephemeral);
+    let adapter = args.display_adapter.clone().unwrap_or_default();
+    if window_process::test_crash_requested(&adapter.to_string()) {
+        eprintln!("{}: crashing before the window opens on '{adapter}', as asked", window_process::TEST_CRASH_ENV);
+        std::process::abort();
+    }
+    let options = native_options(start.ephemeral, &adapter);
     let want_shot = args.screenshot.is_some();
     let args = args.clone();
     eframe::run_native(
