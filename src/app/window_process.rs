@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
-use crate::cli::GuiArgs;
+use super::options::GuiArgs;
 
 /// Set on the window process. Its value is `1`, or a line for the app's status bar saying
 /// why the display adapter was changed. Set by hand (`=1`), `gui` opens the window in its own
@@ -386,7 +386,7 @@ mod tests {
     fn the_window_process_gets_the_same_settings() {
         let args = GuiArgs {
             backend: Some(crate::backend::BackendChoice::Cpu),
-            demo: Some(crate::cli::Demo::Mandelbrot),
+            demo: Some(super::super::options::Demo::Mandelbrot),
             screenshot: Some("shot.png".into()),
             frames: 7,
             display_adapter: None,
