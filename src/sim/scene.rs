@@ -63,8 +63,8 @@ pub enum Boundary {
     /// The seed's: the border cells are held at 0 and waves reflect (with a sign flip).
     #[default]
     Reflecting,
-    /// Waves leave the grid: a damping sponge in the outer cells (see
-    /// [`super::scene_cells::SPONGE_CELLS`]); the border row itself still stays 0.
+    /// Waves leave the grid: Mur's first-order absorbing condition on the cells next to the
+    /// border (see [`super::scene_cells`]); the border row itself still stays 0.
     Absorbing,
 }
 
@@ -506,6 +506,9 @@ impl Scene {
         }
         if nx.checked_mul(ny).and_then(|c| c.checked_mul(8)).is_none() || i64::try_from(nx.max(ny)).is_err() {
             return bad(format!("grid {nx}x{ny} is too large to address"));
+        }
+        if self.boundary == Boundary::Absorbing && (nx < 8 || ny < 8) {
+            return bad(format!("grid {nx}x{ny} is too small for an absorbing boundary: each side needs at least 8 cells"));
         }
         if let Err(m) = check_c2(self.c2) {
             return bad(format!("c2 {m}"));
