@@ -1,4 +1,5 @@
-// Mandelbrot kernels: the CUDA twins of `mandelbrot_row` in src/sim/mandelbrot.rs.
+// Mandelbrot kernels: the CUDA twins of `mandelbrot_row` in src/sim/mandelbrot.rs (run by
+// src/backend/cpu/mandelbrot.rs) and of shaders/mandelbrot.wgsl; one template, two precisions.
 // Compiled by NVRTC with --fmad=false, so every multiply and add rounds as the CPU's
 // do; the one fma below is an exact rewrite. Counts are then the CPU's, bit for bit.
 //
@@ -67,7 +68,7 @@ __device__ __forceinline__ int escape_count(T cr, T ci, int iters) {
 
 template <typename T>
 __device__ __forceinline__ void mandelbrot(int width, int height, double minx, double miny, double px, double py,
-                                           int iters, int shortcut, void* __restrict__ counts, int narrow,
+                                           int iters, void* __restrict__ counts, int narrow,
                                            unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
     unsigned long long executed = 0;
@@ -80,7 +81,7 @@ __device__ __forceinline__ void mandelbrot(int width, int height, double minx, d
             const double cid = miny + (double)y * py;
             const T cr = (T)crd, ci = (T)cid;
             const int count =
-                (shortcut && surely_inside((double)cr, (double)ci)) ? iters : escape_count<T>(cr, ci, iters);
+                surely_inside((double)cr, (double)ci) ? iters : escape_count<T>(cr, ci, iters);
             const long long at = (long long)y * width + x;
             if (narrow)
                 ((unsigned short*)counts)[at] = (unsigned short)count;
@@ -106,13 +107,13 @@ __device__ __forceinline__ void mandelbrot(int width, int height, double minx, d
 // Grid (ceil(width/32), ceil(height/32)), block (32, 8). With `narrow` the counts are
 // written as u16 (iters <= 65535), halving the copy to the host.
 extern "C" __global__ void __launch_bounds__(256)
-    mandelbrot_f64(int width, int height, double minx, double miny, double px, double py, int iters, int shortcut,
+    mandelbrot_f64(int width, int height, double minx, double miny, double px, double py, int iters,
                    void* __restrict__ counts, int narrow, unsigned long long* __restrict__ total) {
-    mandelbrot<double>(width, height, minx, miny, px, py, iters, shortcut, counts, narrow, total);
+    mandelbrot<double>(width, height, minx, miny, px, py, iters, counts, narrow, total);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-    mandelbrot_f32(int width, int height, double minx, double miny, double px, double py, int iters, int shortcut,
+    mandelbrot_f32(int width, int height, double minx, double miny, double px, double py, int iters,
                    void* __restrict__ counts, int narrow, unsigned long long* __restrict__ total) {
-    mandelbrot<float>(width, height, minx, miny, px, py, iters, shortcut, counts, narrow, total);
+    mandelbrot<float>(width, height, minx, miny, px, py, iters, counts, narrow, total);
 }

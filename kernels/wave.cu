@@ -1,6 +1,7 @@
-// Wave kernels: the CUDA twins of `wave_update` in src/backend/cpu.rs and of
-// `wave_rgba` in src/sim/colormap.rs. Compiled at run time by NVRTC (src/backend/cuda.rs)
-// with -DWAVE_R, -DWAVE_WARPS and -DWAVE_K set from the Rust side.
+// Wave kernels: the CUDA twins of `wave_update` / `wave_tstep` in src/backend/cpu/wave.rs and of
+// shaders/wave.wgsl (variant `simple`) and shaders/wave_blocked.wgsl (variant `blocked`).
+// Compiled at run time by NVRTC (src/backend/cuda/mod.rs) with -DWAVE_R, -DWAVE_WARPS,
+// -DWAVE_K, -DWAVE_CW and -DWAVE_MINB set from the Rust side (src/backend/cuda/wave.rs).
 //
 // Fields are row-major, f[i*ny + j], j the fast index. Only interior cells are updated;
 // the border stays 0.
@@ -123,12 +124,6 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
                float* __restrict__ f_out, float* __restrict__ g_out, int src_i, int src_j,
                const float* __restrict__ svals, int nsteps) {
     __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
-#if __CUDA_ARCH__ >= 900
-    // Launched with programmatic dependent launch, this block may start while the launch
-    // before it drains: wait for that launch (and its writes) before touching memory.
-    // Without PDL this is a no-op.
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
     const int lane = threadIdx.x, w = threadIdx.y;
     const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;  // thread's first cell in the tile
     const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
@@ -184,10 +179,6 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
         run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
     else
         run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
-#if __CUDA_ARCH__ >= 900
-    // The steps are done: the next launch's blocks may be scheduled while these store.
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
 #if WAVE_CW == 2
     if (vec) {
         if (tj0 >= WAVE_K && tj0 < WAVE_TJ - WAVE_K) {
@@ -216,156 +207,5 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
                 g_out[idx] = G[r][c];
             }
         }
-    }
-}
-
-// Persistent form of `wave_steps` (opt-in, WAVEBROT_CUDA_PERSIST=1; measured no faster at
-// 1000x800, docs/PERFORMANCE.md) for grids whose blocks all fit on the device at once
-// (launched cooperatively, so co-residency is guaranteed). Each block keeps its tile in
-// registers for the whole `advance`: after every WAVE_K updates it writes only the ring of
-// its output that its neighbours' halos cover (2*WAVE_K wide) to an exchange slot,
-// publishes the round's tag (`base + round`) in its flag, waits until its up to 8
-// neighbours' flags reach the tag, and reloads only its halo (WAVE_K wide) from the slot.
-// Rounds alternate between two slots per field, which is safe: a block writes a slot again
-// only after its neighbours have published the round after the one in which they read it.
-// Tags grow across launches (the caller advances `base`), so flags are never cleared.
-// x holds 4 slots of nx*ny floats (f even, f odd, g even, g odd), then one flag per block.
-// The first round reads the tile from (fa, ga); the last writes the output centre to (fb, gb).
-__device__ __forceinline__ unsigned ld_acquire(const unsigned* p) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void st_release(unsigned* p, unsigned v) {
-    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, 1)
-    wave_persist(int nx, int ny, float c2, const float* __restrict__ fa, const float* __restrict__ ga,
-                 float* __restrict__ fb, float* __restrict__ gb, int src_i, int src_j,
-                 const float* __restrict__ svals, int nsteps, float* x, unsigned base) {
-    __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
-    const int lane = threadIdx.x, w = threadIdx.y;
-    const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;
-    const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
-    const int j0 = blockIdx.x * WAVE_OJ - WAVE_K + tj0;
-    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
-    const long long ncell = (long long)nx * ny;
-    float F[WAVE_R][WAVE_CW], G[WAVE_R][WAVE_CW];
-    unsigned interior = 0, halo = 0, ring = 0, centre = 0;
-#pragma unroll
-    for (int r = 0; r < WAVE_R; ++r) {
-#pragma unroll
-        for (int c = 0; c < WAVE_CW; ++c) {
-            const int i = i0 + r, j = j0 + c, ti = ti0 + r, tj = tj0 + c;
-            const unsigned bit = 1u << (r * WAVE_CW + c);
-            const bool in = i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1;
-            if (in) interior |= bit;
-            const bool out = ti >= WAVE_K && ti < WAVE_TI - WAVE_K && tj >= WAVE_K && tj < WAVE_TJ - WAVE_K;
-            const bool inner = ti >= 2 * WAVE_K && ti < WAVE_TI - 2 * WAVE_K && tj >= 2 * WAVE_K &&
-                               tj < WAVE_TJ - 2 * WAVE_K;
-            if (in && !out) halo |= bit;
-            if (i < nx && j < ny && out) centre |= bit;
-            if (in && out && !inner) ring |= bit;
-            const bool inside = i >= 0 && i < nx && j >= 0 && j < ny;
-            const long long idx = (long long)i * ny + j;
-            F[r][c] = inside ? fa[idx] : 0.0f;
-            G[r][c] = inside ? ga[idx] : 0.0f;
-        }
-    }
-    const int sr = src_i - i0, sc = src_j - j0;
-    const bool has_src = sr >= 0 && sr < WAVE_R && sc >= 0 && sc < WAVE_CW;
-    const bool all_interior =
-        ti_first >= 1 && ti_first + WAVE_TI <= nx - 1 && tj_first >= 1 && tj_first + WAVE_TJ <= ny - 1;
-    int done = 0;
-    for (unsigned round = 1;; ++round) {
-        const int n = min(nsteps - done, WAVE_K / 2);
-        if (all_interior)
-            run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals + done, n);
-        else
-            run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals + done, n);
-        done += n;
-        if (done >= nsteps) break;
-        const unsigned tag = base + round;
-        // Plain values in two slots per field, and one round counter per block.
-        float* xf = x + (round & 1) * ncell;
-        float* xg = x + (2 + (round & 1)) * ncell;
-        unsigned* flags = reinterpret_cast<unsigned*>(x + 4 * ncell);
-#pragma unroll
-        for (int r = 0; r < WAVE_R; ++r) {
-#pragma unroll
-            for (int c = 0; c < WAVE_CW; ++c) {
-                if (ring & (1u << (r * WAVE_CW + c))) {
-                    const long long idx = (long long)(i0 + r) * ny + (j0 + c);
-                    __stcg(xf + idx, F[r][c]);
-                    __stcg(xg + idx, G[r][c]);
-                }
-            }
-        }
-        __syncthreads();
-        const int tid = w * 32 + lane;
-        // The barrier orders the block's ring stores before thread 0's fence and release.
-        if (tid == 0) {
-            __threadfence();
-            st_release(flags + blockIdx.y * gridDim.x + blockIdx.x, tag);
-        }
-        if (tid < 9 && tid != 4) {
-            const int by = (int)blockIdx.y + tid / 3 - 1, bx = (int)blockIdx.x + tid % 3 - 1;
-            if (by >= 0 && by < (int)gridDim.y && bx >= 0 && bx < (int)gridDim.x) {
-                const unsigned* p = flags + by * gridDim.x + bx;
-                while ((int)(ld_acquire(p) - tag) < 0) {
-                }
-            }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int r = 0; r < WAVE_R; ++r) {
-#pragma unroll
-            for (int c = 0; c < WAVE_CW; ++c) {
-                if (halo & (1u << (r * WAVE_CW + c))) {
-                    const long long idx = (long long)(i0 + r) * ny + (j0 + c);
-                    F[r][c] = __ldcg(xf + idx);
-                    G[r][c] = __ldcg(xg + idx);
-                }
-            }
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < WAVE_R; ++r) {
-#pragma unroll
-        for (int c = 0; c < WAVE_CW; ++c) {
-            if (centre & (1u << (r * WAVE_CW + c))) {
-                const long long idx = (long long)(i0 + r) * ny + (j0 + c);
-                fb[idx] = F[r][c];
-                gb[idx] = G[r][c];
-            }
-        }
-    }
-}
-
-// matplotlib's `hot` index: floor(t*256) clipped to 0..255 with t in double, NaN -> 0,
-// exactly `lut_index` of src/sim/colormap.rs.
-__device__ __forceinline__ int lut_index(float v, double vmin, double vmax) {
-    const double t = ((double)v - vmin) / (vmax - vmin);
-    const double x = floor(t * 256.0);
-    if (!(x >= 0.0)) return 0;
-    return x > 255.0 ? 255 : (int)x;
-}
-
-// The field f through `hot` into RGBA8 (one u32 per pixel, bytes R,G,B,A) in the seed's
-// orientation: picture row ny-1-j, column i. A 32x32 tile goes through shared memory so
-// that both the reads (along j) and the writes (along i) are coalesced. Block (32, 8).
-extern "C" __global__ void wave_rgba(const float* __restrict__ f, int nx, int ny, double vmin, double vmax,
-                                     const unsigned* __restrict__ lut, unsigned* __restrict__ rgba) {
-    __shared__ unsigned char tile[32][33];
-    const int i0 = blockIdx.y * 32, j0 = blockIdx.x * 32;
-    for (int k = threadIdx.y; k < 32; k += 8) {
-        const int i = i0 + k, j = j0 + threadIdx.x;
-        if (i < nx && j < ny) tile[k][threadIdx.x] = (unsigned char)lut_index(f[(long long)i * ny + j], vmin, vmax);
-    }
-    __syncthreads();
-    for (int k = threadIdx.y; k < 32; k += 8) {
-        const int j = j0 + k, i = i0 + threadIdx.x;
-        if (i < nx && j < ny) rgba[(long long)(ny - 1 - j) * nx + i] = lut[tile[threadIdx.x][k]];
     }
 }

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 
-use crate::backend::{self, BackendChoice, BackendKind};
+use crate::app::GuiArgs;
+use crate::backend::{self, BackendChoice, BackendKind, WaveVariant};
 use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
@@ -38,30 +39,6 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Show the backends found, their devices and limits, and why any is missing.
     Info,
-}
-
-/// Which demo the app opens on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize, Default)]
-pub enum Demo {
-    #[default]
-    Wave,
-    Mandelbrot,
-}
-
-#[derive(Debug, Args, Default, Clone)]
-pub struct GuiArgs {
-    /// Backend to start on.
-    #[arg(long, value_enum)]
-    pub backend: Option<BackendChoice>,
-    /// View to start on.
-    #[arg(long, value_enum)]
-    pub demo: Option<Demo>,
-    /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
-    #[arg(long, value_name = "FILE")]
-    pub screenshot: Option<PathBuf>,
-    /// Frames to run before the screenshot.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
-    pub frames: u32,
 }
 
 #[derive(Debug, Subcommand)]
@@ -142,6 +119,11 @@ pub struct BenchArgs {
     /// Smaller sizes and fewer repeats.
     #[arg(long)]
     pub quick: bool,
+    /// Wave kernel variants to time on backends that have several (repeatable): `blocked`
+    /// (temporal blocking, the GPU default) or `simple` (one update per launch, the seed's
+    /// kernel shape); `auto` is each backend's default. `wavebrot info` lists them.
+    #[arg(long, value_enum)]
+    pub variant: Vec<WaveVariant>,
 }
 
 #[derive(Debug, Args)]
@@ -233,7 +215,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Gui(args) => crate::app::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Render(Render::Wave(args)) => render_wave(&args).map(|()| ExitCode::SUCCESS),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
-        Command::Bench(args) => bench::run_bench(args.suite, &args.backend, args.json.as_deref(), args.quick),
+        Command::Bench(args) => {
+            let variants = if args.variant.is_empty() { vec![WaveVariant::Auto] } else { args.variant.clone() };
+            let opts = bench::Options { quick: args.quick, variants };
+            bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
+        }
         Command::Verify(args) => bench::run_verify(&args.backend),
         Command::Info => {
             info();
@@ -341,12 +327,19 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
 /// `wavebrot info`: every backend, its device or the reason it is missing.
 fn info() {
     crate::outln!("wavebrot {}", env!("CARGO_PKG_VERSION"));
-    for (kind, probe) in backend::probe_all() {
+    for (kind, probe) in backend::probe_all_with_variants() {
         match probe {
-            Ok(d) => {
+            Ok((d, variants)) => {
                 crate::outln!("{kind:5}  available: {}", d.name);
                 for (k, v) in &d.details {
                     crate::outln!("       {k}: {v}");
+                }
+                if !variants.is_empty() {
+                    let names: Vec<&str> = variants.iter().map(|v| v.name()).collect();
+                    crate::outln!(
+                        "       wave variants (bench --variant): {} (auto: the best for this device)",
+                        names.join(", ")
+                    );
                 }
             }
             Err(why) => crate::outln!("{kind:5}  unavailable: {why}"),

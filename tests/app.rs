@@ -12,9 +12,9 @@ use std::time::Duration;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use wavebrot::app::Demo;
 use wavebrot::app::WavebrotApp;
 use wavebrot::backend::{BackendChoice, BackendKind};
-use wavebrot::cli::Demo;
 
 const SIZE: [f32; 2] = [1200.0, 720.0];
 

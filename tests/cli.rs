@@ -111,6 +111,7 @@ fn bad_values_exit_2_with_one_line_naming_them() {
     fails(&["render", "mandelbrot", "--bounds=-2,1,-1,nan"], 2, "nan");
     fails(&["render", "mandelbrot", "--precision", "f16"], 2, "'f16'");
     fails(&["bench", "--backend", "gpu"], 2, "'gpu'");
+    fails(&["bench", "--variant", "fastest"], 2, "'fastest'");
     fails(&["frobnicate"], 2, "'frobnicate'");
 }
 
@@ -178,5 +179,50 @@ fn unavailable_backend_named_explicitly_exits_1_with_reason() {
         fails(&["render", "wave", "--nx", "10", "--ny", "10", "--backend", "cuda"], 1, "cuda unavailable");
     } else {
         println!("skipped: CUDA is available here");
+    }
+}
+
+/// `bench --variant` times each wave kernel variant of a backend that has several, and says in
+/// the table and the JSON which one ran; a backend with one kernel (the CPU) runs its own.
+#[test]
+fn bench_variants_are_timed_and_named() {
+    let info = wavebrot().arg("info").output().unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    let wgpu_variants = text.lines().any(|l| l.contains("wave variants (bench --variant): blocked, simple"));
+    let wgpu_here = text.lines().any(|l| l.starts_with("wgpu") && l.contains("available:"));
+    assert_eq!(wgpu_variants, wgpu_here, "info must list wgpu's wave variants:\n{text}");
+    let mut backends = vec!["--backend", "cpu"];
+    if wgpu_here {
+        backends.extend(["--backend", "wgpu"]);
+    } else {
+        println!("skipped the wgpu half: no wgpu adapter here");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("bench.json");
+    let out = wavebrot()
+        .args(["bench", "wave", "--quick", "--variant", "simple", "--variant", "blocked"])
+        .args(&backends)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "bench failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let records: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let seed_case = |backend: &str| -> Vec<String> {
+        records
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["kernel"] == "wave" && r["backend"] == backend && r["nx"] == 1000)
+            .map(|r| r["variant"].as_str().unwrap_or("none").to_owned())
+            .collect()
+    };
+    assert_eq!(seed_case("cpu"), vec!["none"], "the CPU has one kernel:\n{stdout}");
+    if wgpu_here {
+        let mut v = seed_case("wgpu");
+        v.sort();
+        assert_eq!(v, vec!["blocked", "simple"], "both wgpu variants timed:\n{stdout}");
+        assert!(stdout.contains("wgpu/simple") && stdout.contains("wgpu/blocked"), "{stdout}");
     }
 }

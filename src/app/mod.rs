@@ -1,20 +1,32 @@
 //! The eframe desktop app: a live wave view and a Mandelbrot explorer, a backend picker and a
 //! live CPU-vs-active-backend timing panel.
 //!
-//! The UI thread only draws and sends [`worker::Command`]s: the active backend runs on the
-//! `wavebrot-sim` thread ([`worker::Worker`]) and the CPU comparison on `wavebrot-cpu-compare`
-//! ([`worker::CpuCompare`]), so the window stays responsive whatever a backend does.
+//! The UI thread only draws and sends [`messages::Command`]s: the active backend runs on the
+//! `wavebrot-sim` thread ([`simulation::Worker`]) and the CPU comparison on
+//! `wavebrot-cpu-compare` ([`compare::CpuCompare`]), so the window stays responsive whatever a
+//! backend does.
 //!
+//! - [`options`]: the view to start on and `wavebrot gui`'s options (shared with the CLI).
+//! - [`messages`]: what the UI thread and the worker threads send each other.
+//! - [`simulation`]: the simulation thread; [`display`]: how its frames reach the screen
+//!   (zero-copy texture or host upload); [`compare`]: the CPU comparison thread.
+//! - [`settings`]: what the user set, saved between runs; `panels.rs`: the panels and keys.
 //! - [`wave_view`]: wave settings, controls and the field with click-to-move-source.
 //! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
 //! - [`timing_panel`]: measurements and their plot.
 //! - [`controls`]: backend picker and colour bar.
 
+pub mod compare;
 pub mod controls;
+pub mod display;
 pub mod mandelbrot_view;
+pub mod messages;
+pub mod options;
+mod panels;
+pub mod settings;
+pub mod simulation;
 pub mod timing_panel;
 pub mod wave_view;
-pub mod worker;
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -22,42 +34,20 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use serde::{Deserialize, Serialize};
 
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
-use crate::cli::{Demo, GuiArgs};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
 
+use compare::CpuCompare;
 use controls::Probes;
 use mandelbrot_view::MandelView;
+use messages::{Command, CompareJob, FrameSource, Msg, WorkerInit};
+pub use options::{Demo, GuiArgs};
+pub use settings::Settings;
+use simulation::Worker;
 use timing_panel::TimingStats;
 use wave_view::WaveSettings;
-use worker::{Command, CompareJob, CpuCompare, FrameSource, Msg, Worker, WorkerInit};
-
-/// Everything the user set; saved between runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    pub view: Demo,
-    pub backend: BackendChoice,
-    pub wave: WaveSettings,
-    pub mandelbrot: MandelView,
-    /// Run the CPU comparison.
-    pub cpu_compare: bool,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            view: Demo::Wave,
-            backend: BackendChoice::Auto,
-            wave: WaveSettings::default(),
-            mandelbrot: MandelView::default(),
-            cpu_compare: true,
-        }
-    }
-}
 
 /// Where the screenshot run reports how it went (`None` while not taken).
 pub type Outcome = Arc<Mutex<Option<Result<(), String>>>>;
@@ -417,137 +407,6 @@ impl WavebrotApp {
         self.worker.send(Command::SetPlaying(self.settings.wave.playing));
     }
 
-    fn keyboard(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        let (space, r, s, one, two) = ctx.input(|i| {
-            (
-                i.key_pressed(egui::Key::Space),
-                i.key_pressed(egui::Key::R),
-                i.key_pressed(egui::Key::S),
-                i.key_pressed(egui::Key::Num1),
-                i.key_pressed(egui::Key::Num2),
-            )
-        });
-        if one {
-            self.set_view(Demo::Wave);
-        }
-        if two {
-            self.set_view(Demo::Mandelbrot);
-        }
-        match self.settings.view {
-            Demo::Wave => {
-                if space {
-                    self.toggle_play();
-                }
-                if s && !self.settings.wave.playing {
-                    self.worker.send(Command::Step);
-                }
-                if r {
-                    self.worker.send(Command::Reset);
-                }
-            }
-            Demo::Mandelbrot => {
-                if r {
-                    self.settings.mandelbrot.reset_camera();
-                }
-            }
-        }
-    }
-
-    fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
-            let mut view = self.settings.view;
-            ui.selectable_value(&mut view, Demo::Wave, "Waves (1)");
-            ui.selectable_value(&mut view, Demo::Mandelbrot, "Mandelbrot (2)");
-            self.set_view(view);
-            ui.separator();
-            let mut choice = self.settings.backend;
-            if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
-                self.pick_backend(choice);
-            }
-            ui.separator();
-            match &self.active {
-                Some((k, _)) if self.start.freeze_timings => ui.label(format!("running on {k}")),
-                Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
-                None => ui.label("opening backend…"),
-            };
-            ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
-        });
-        if !self.start.freeze_timings {
-            for n in &self.notes {
-                ui.weak(format!("note: {n}"));
-            }
-        }
-        if let Some((m, at)) = &self.message
-            && at.elapsed() < Duration::from_secs(12)
-        {
-            ui.colored_label(ui.visuals().warn_fg_color, m);
-        }
-    }
-
-    fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
-        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
-        let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
-        let s = &mut self.settings.wave;
-        let a = wave_view::wave_controls_ui(ui, s, running, mem);
-        let s = *s;
-        if a.play_toggled {
-            self.worker.send(Command::SetPlaying(s.playing));
-        }
-        if a.step {
-            self.worker.send(Command::Step);
-        }
-        if a.reset {
-            self.worker.send(Command::Reset);
-        }
-        if a.resize {
-            self.worker.send(Command::Resize { nx: s.nx, ny: s.ny });
-        }
-        if a.freq {
-            self.worker.send(Command::SetFreq(s.freq));
-        }
-        if a.steps {
-            self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
-        }
-        if a.contrast {
-            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
-        }
-    }
-
-    fn central_ui(&mut self, ui: &mut egui::Ui) {
-        let full = ui.available_rect_before_wrap();
-        let bar_w = 84.0;
-        let image_rect = egui::Rect::from_min_max(full.min, egui::pos2(full.max.x - bar_w, full.max.y));
-        let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
-        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
-        match self.settings.view {
-            Demo::Wave => {
-                let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
-                let tex = self.wave_tex.as_ref().map(|s| s.id);
-                if let Some((i, j)) = wave_view::wave_image_ui(&mut child, tex, grid) {
-                    self.worker.send(Command::SetSource { i, j });
-                }
-                let w = &self.settings.wave;
-                controls::colour_bar_ui(ui, bar_rect, &format!("{:.3}", w.vmin), &format!("{:.3}", w.vmax), "field");
-            }
-            Demo::Mandelbrot => {
-                let tex = self.mandel_tex.as_ref().map(|s| s.id);
-                let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
-                let p = self.settings.mandelbrot.params(size[0], size[1]);
-                // Render again only when something changed.
-                if self.mandel_sent != Some(p) {
-                    self.mandel_sent = Some(p);
-                    self.worker.send(Command::Mandelbrot(p));
-                }
-                let iters = self.settings.mandelbrot.iters;
-                controls::colour_bar_ui(ui, bar_rect, "0", &iters.to_string(), "iterations");
-            }
-        }
-        ui.allocate_rect(full, egui::Sense::hover());
-    }
-
     fn screenshot(&mut self, ctx: &egui::Context) {
         let Some((path, frames)) = self.start.screenshot.clone() else { return };
         if let Some(rx) = &self.screenshot_rx
@@ -695,26 +554,5 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
         Some(Ok(())) => Ok(()),
         None if want_shot => anyhow::bail!("the window closed before the screenshot was taken"),
         None => Ok(()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settings_survive_a_save_and_fill_in_what_an_old_file_lacks() {
-        let s = Settings {
-            view: Demo::Mandelbrot,
-            wave: WaveSettings { nx: 2048, ..WaveSettings::default() },
-            mandelbrot: MandelView { iters: 5000, ..MandelView::default() },
-            ..Settings::default()
-        };
-        let text = serde_json::to_string(&s).expect("serialise");
-        let back: Settings = serde_json::from_str(&text).expect("deserialise");
-        assert_eq!(back, s);
-        let old: Settings = serde_json::from_str(r#"{"view":"Mandelbrot"}"#).expect("partial");
-        assert_eq!(old.view, Demo::Mandelbrot);
-        assert_eq!(old.wave, WaveSettings::default());
     }
 }

@@ -6,10 +6,10 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use crate::backend::{BackendKind, DeviceInfo, Timing, TimingSource};
-use crate::cli::Demo;
 use crate::sim::wave::BYTES_PER_CELL_UPDATE;
 
-use super::worker::{CompareJob, CompareSample, MandelbrotFrame, WaveFrame};
+use super::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
+use super::options::Demo;
 
 /// Seconds of history the plot keeps.
 pub const HISTORY_SECS: f64 = 30.0;
@@ -167,7 +167,7 @@ impl TimingStats {
         let problem = (f.params.nx, f.params.ny);
         Self::record(&mut self.active, kind, device, secs, (f.params.nx * f.params.ny) as f64, &f.advance, problem);
         self.render_secs = Some(f.render.wall.as_secs_f64());
-        self.zero_copy = matches!(f.pixels, super::worker::FrameSource::Native { .. });
+        self.zero_copy = matches!(f.pixels, FrameSource::Native { .. });
         self.push_history();
     }
 

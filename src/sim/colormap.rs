@@ -60,13 +60,16 @@ pub fn hot(value: f64, vmin: f64, vmax: f64) -> [u8; 4] {
 /// width `nx` with `i` to the right, height `ny` with `j` upwards. `rgba` is `nx*ny*4` bytes.
 pub fn wave_rgba(field: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32, rgba: &mut [u8]) {
     use rayon::prelude::*;
+    rgba.par_chunks_exact_mut(nx * 4).enumerate().for_each(|(row, out)| wave_rgba_row(field, ny, vmin, vmax, row, out));
+}
+
+/// Picture row `row` (`nx*4` bytes) of [`wave_rgba`]: the cells `f[i][ny - 1 - row]`.
+pub fn wave_rgba_row(field: &[f32], ny: usize, vmin: f32, vmax: f32, row: usize, out: &mut [u8]) {
     let (vmin, vmax) = (f64::from(vmin), f64::from(vmax));
-    rgba.par_chunks_exact_mut(nx * 4).enumerate().for_each(|(row, out)| {
-        let j = ny - 1 - row;
-        for (i, px) in out.chunks_exact_mut(4).enumerate() {
-            px.copy_from_slice(&hot(f64::from(field[i * ny + j]), vmin, vmax));
-        }
-    });
+    let j = ny - 1 - row;
+    for (i, px) in out.chunks_exact_mut(4).enumerate() {
+        px.copy_from_slice(&hot(f64::from(field[i * ny + j]), vmin, vmax));
+    }
 }
 
 /// Mandelbrot counts as an RGBA image with the imaginary axis upwards (row 0 of the counts,

@@ -3,9 +3,9 @@
 //! Both run the same row kernels ([`crate::sim::wave::update_row`],
 //! [`crate::sim::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
 //! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
-//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`] (the colormap's twin is
-//! [`crate::sim::colormap::wave_rgba`], also the PNG writer's).
+//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`].
 
+pub mod colormap;
 pub mod mandelbrot;
 pub mod wave;
 pub mod wave_scene;

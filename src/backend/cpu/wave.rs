@@ -9,7 +9,6 @@ use rayon::prelude::*;
 
 use super::Threads;
 use crate::backend::{BackendError, Timing, WaveSim};
-use crate::sim::colormap;
 use crate::sim::wave::{WaveParams, source_value, update_row};
 
 /// A wave problem in host memory.
@@ -265,7 +264,7 @@ impl WaveSim for CpuWave {
                 self.f.len() * 4
             )));
         }
-        colormap::wave_rgba(&self.f, self.params.nx, self.params.ny, vmin, vmax, rgba);
+        super::colormap::wave_rgba(self.threads, &self.f, self.params.nx, self.params.ny, vmin, vmax, rgba);
         Ok(Timing::wall(start.elapsed()))
     }
 

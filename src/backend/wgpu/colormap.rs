@@ -170,7 +170,7 @@ pub(crate) struct Frame {
 
 impl Frame {
     /// A frame for an `nx x ny` field that holds its values times `value_scale`, a power of two
-    /// (see `wave::FIELD_SCALE`).
+    /// (see `field::FIELD_SCALE`).
     pub fn new(gpu: &Gpu, nx: usize, ny: usize, value_scale: f32) -> Result<Self, BackendError> {
         let uniform = gpu.buffer(
             "colormap params",

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
 use crate::backend::{BackendError, DeviceInfo};
+use crate::sim::mandelbrot::Precision;
 
 /// The device, its queue and the compiled pipelines, shared by a backend and its waves.
 pub(crate) struct Gpu {
@@ -66,9 +67,8 @@ impl Gpu {
         let pipelines = (|| -> Result<_, BackendError> {
             let wave = wave::Pipeline::new(&device)?;
             let colormap = colormap::Pipelines::new(&device)?;
-            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F32)?;
-            let mandelbrot_f64 =
-                if f64_ok { Some(mandelbrot::Pipeline::new(&device, mandelbrot::Flavour::F64)?) } else { None };
+            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, Precision::F32)?;
+            let mandelbrot_f64 = if f64_ok { Some(mandelbrot::Pipeline::new(&device, Precision::F64)?) } else { None };
             Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
         })();
         if let Some(e) = pollster::block_on(scope.pop()) {

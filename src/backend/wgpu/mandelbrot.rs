@@ -15,13 +15,6 @@ use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 /// Workgroup of the Mandelbrot shaders (16x16 pixels).
 const TILE: u32 = 16;
 
-/// Which precision variant of the shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flavour {
-    F32,
-    F64,
-}
-
 /// `Params` in the shaders.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
@@ -40,7 +33,7 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device, flavour: Flavour) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, precision: Precision) -> Result<Self, BackendError> {
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -56,11 +49,11 @@ impl Pipeline {
                 entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
             ],
         });
-        let file = match flavour {
-            Flavour::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
-            Flavour::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
+        let file = match precision {
+            Precision::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
+            Precision::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
         };
-        let source = super::shader::mandelbrot(flavour);
+        let source = super::shader::mandelbrot(precision);
         let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot", &layout)])?;
         let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot pipeline"))?;
         Ok(Self { layout, pipeline })

@@ -16,6 +16,7 @@
 //! where the device has them.
 
 pub mod colormap;
+pub mod field;
 mod gpu;
 pub mod mandelbrot;
 pub mod shader;

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::mandelbrot::Flavour;
+use crate::sim::mandelbrot::Precision;
 
 macro_rules! shader_file {
     ($path:literal) => {
@@ -86,12 +86,12 @@ pub fn wave_blocked() -> String {
     assemble(WAVE_BLOCKED, &WAVE_PARTS)
 }
 
-/// `shaders/mandelbrot.wgsl` with the precision variant of `flavour`.
+/// `shaders/mandelbrot.wgsl` with the variant of `precision`.
 #[must_use]
-pub fn mandelbrot(flavour: Flavour) -> String {
-    let precision = match flavour {
-        Flavour::F32 => MANDELBROT_F32,
-        Flavour::F64 => MANDELBROT_F64,
+pub fn mandelbrot(precision: Precision) -> String {
+    let precision = match precision {
+        Precision::F32 => MANDELBROT_F32,
+        Precision::F64 => MANDELBROT_F64,
     };
     assemble(MANDELBROT, &[("PRECISION", precision)])
 }
@@ -108,8 +108,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
     vec![
         ("wave.wgsl", Cow::Owned(wave()), false),
         ("wave_blocked.wgsl", Cow::Owned(wave_blocked()), false),
-        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Flavour::F32)), false),
-        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Flavour::F64)), true),
+        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
+        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
         ("colormap.wgsl", Cow::Borrowed(colormap()), false),
     ]
 }
@@ -140,8 +140,8 @@ mod tests {
             assert!(left.is_none(), "{name} still has an include: {left:?}");
             assert!(expand(&source, &[]).is_ok(), "{name}");
         }
-        let f32 = mandelbrot(Flavour::F32);
-        let f64 = mandelbrot(Flavour::F64);
+        let f32 = mandelbrot(Precision::F32);
+        let f64 = mandelbrot(Precision::F64);
         assert!(f32.contains("alias real = f32;") && f64.contains("alias real = f64;"));
         assert_eq!(wave().matches("fn update_cell(").count(), 1);
         assert_eq!(wave_blocked().matches("fn update_cell(").count(), 1);

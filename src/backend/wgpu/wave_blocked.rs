@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::wave::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::{WaveParams, source_value};

@@ -1,183 +1,27 @@
-//! The two background threads of the app, so the window never waits on a computation.
+//! The simulation thread (`wavebrot-sim`), so the window never waits on a computation.
 //!
-//! - [`Worker`] (thread `wavebrot-sim`) owns the active backend: it steps the wave problem a
-//!   slider's worth of steps per frame, colours it and hands the RGBA frame to the UI through a
-//!   one-slot channel (so it runs at most one frame ahead of the window), and renders the
-//!   Mandelbrot image when the view changed. Grid changes are reallocated here, off the UI
-//!   thread; a size the backend refuses leaves the previous grid running.
-//! - [`CpuCompare`] (thread `wavebrot-cpu-compare`) runs the same problem on a copy, on the
-//!   CPU, for the timing panel's comparison. It lags at big grids and only reports its rate.
-//!
-//! Frame buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
+//! [`Worker`] owns the active backend: it steps the wave problem a slider's worth of steps per
+//! frame, colours it ([`super::display`]) and hands the frame to the UI through a one-slot
+//! channel (so it runs at most one frame ahead of the window), and renders the Mandelbrot image
+//! when the view changed. Grid changes are reallocated here, off the UI thread; a size the
+//! backend refuses leaves the previous grid running. Frame buffers come back from the UI
+//! ([`Worker::recycle`]) so memory stays flat.
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::backend::{self, Backend, BackendChoice, BackendKind, DeviceInfo, Timing, WaveSim};
-use crate::cli::Demo;
+use crate::backend::{self, Backend, BackendChoice, Timing, WaveSim};
 use crate::sim::colormap;
-use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::wave::WaveParams;
 
-/// Longest a displayed frame may be on a side; bigger grids are shown subsampled
-/// (the simulation still runs at full size).
-pub const MAX_DISPLAY_SIDE: usize = 2048;
+use super::display::{Display, Opened, open_backend};
+use super::messages::{Command, FrameSource, MandelbrotFrame, Msg, WaveFrame, WorkerInit};
+use super::options::Demo;
 
 /// How long the worker may compute before it looks at its commands again.
 const SLICE: Duration = Duration::from_millis(40);
-
-/// What the UI asks of the simulation worker.
-#[derive(Clone, Debug)]
-pub enum Command {
-    /// Open another backend; the wave problem is recreated on it.
-    SetBackend(BackendChoice),
-    /// Reallocate the wave grid (coalesced: only the last of a burst is applied).
-    Resize {
-        nx: usize,
-        ny: usize,
-    },
-    SetFreq(f64),
-    SetSource {
-        i: usize,
-        j: usize,
-    },
-    SetPlaying(bool),
-    SetStepsPerFrame(u32),
-    SetContrast {
-        vmin: f32,
-        vmax: f32,
-    },
-    /// One frame's worth of steps while paused.
-    Step,
-    Reset,
-    /// Which view is shown: the other one is not computed.
-    SetView(Demo),
-    /// Render this Mandelbrot image (only the last of a burst is rendered).
-    Mandelbrot(MandelbrotParams),
-    /// Answered by [`Msg::Pong`] once every command before it is done (tests).
-    Ping(u64),
-    Quit,
-}
-
-/// Pixels of a frame, ready for display.
-#[derive(Debug)]
-pub enum FrameSource {
-    /// An RGBA8 image uploaded with `TextureHandle::set` (CPU and CUDA, and wgpu for now).
-    Rgba { rgba: Vec<u8>, width: usize, height: usize },
-    /// A texture already registered with egui-wgpu (wgpu's zero-copy path).
-    Native { id: egui::TextureId, width: usize, height: usize },
-}
-
-impl FrameSource {
-    /// `(width, height)` in pixels.
-    #[must_use]
-    pub fn size(&self) -> (usize, usize) {
-        match self {
-            Self::Rgba { width, height, .. } | Self::Native { width, height, .. } => (*width, *height),
-        }
-    }
-}
-
-/// One wave frame: the picture and how long its steps took.
-#[derive(Debug)]
-pub struct WaveFrame {
-    pub pixels: FrameSource,
-    pub params: WaveParams,
-    pub tstep: u32,
-    /// Time steps advanced for this frame (0 when only redrawn).
-    pub steps: u32,
-    /// Summed timing of the `advance` calls.
-    pub advance: Timing,
-    /// Timing of colouring and copying the frame.
-    pub render: Timing,
-}
-
-/// One Mandelbrot image.
-#[derive(Debug)]
-pub struct MandelbrotFrame {
-    pub pixels: FrameSource,
-    pub params: MandelbrotParams,
-    pub total_iters: u64,
-    pub timing: Timing,
-}
-
-/// What the simulation worker tells the UI.
-#[derive(Debug)]
-pub enum Msg {
-    /// A backend is open (at start and after each switch).
-    Backend {
-        kind: BackendKind,
-        device: DeviceInfo,
-        notes: Vec<String>,
-    },
-    Wave(WaveFrame),
-    Mandelbrot(MandelbrotFrame),
-    /// Something was refused or failed; what ran before keeps running.
-    Error(String),
-    /// A grid is in place: the one asked for, or, when `refused`, the one that kept running.
-    Grid {
-        nx: usize,
-        ny: usize,
-        refused: bool,
-    },
-    Pong(u64),
-}
-
-/// Settings the worker starts from.
-#[derive(Clone)]
-pub struct WorkerInit {
-    pub backend: BackendChoice,
-    pub wave: WaveParams,
-    pub playing: bool,
-    pub steps_per_frame: u32,
-    pub vmin: f32,
-    pub vmax: f32,
-    pub view: Demo,
-    /// eframe's wgpu device, queue and renderer, where the app has them.
-    pub render_state: Option<egui_wgpu::RenderState>,
-}
-
-/// A backend opened for the worker.
-struct Opened {
-    backend: Box<dyn Backend>,
-    /// Why `auto` passed over faster backends.
-    notes: Vec<String>,
-    /// True when it computes on eframe's own wgpu device, so frames never leave the GPU.
-    shares_display: bool,
-}
-
-/// Opens what `choice` asks for. When that is wgpu and eframe draws with wgpu too, the backend
-/// is opened on eframe's own device (`WgpuBackend::from_device`), so a wave frame is coloured
-/// straight into a texture egui draws ([`FrameSource::Native`]), with no copy through the host.
-/// `auto` keeps skipping software adapters, as the CLI does.
-fn open_backend(
-    choice: BackendChoice,
-    render_state: Option<&egui_wgpu::RenderState>,
-) -> Result<Opened, backend::BackendError> {
-    let (backend, mut notes) = backend::open_choice(choice)?;
-    if backend.kind() == BackendKind::Wgpu
-        && let Some(rs) = render_state
-    {
-        let info = rs.adapter.get_info();
-        if choice == BackendChoice::Wgpu || info.device_type != wgpu::DeviceType::Cpu {
-            match backend::wgpu::WgpuBackend::from_device(rs.device.clone(), rs.queue.clone(), info) {
-                Ok(shared) => return Ok(Opened { backend: Box::new(shared), notes, shares_display: true }),
-                Err(e) => {
-                    notes.push(format!("wgpu cannot compute on the display's device ({e}); frames go through the host"))
-                }
-            }
-        }
-    }
-    Ok(Opened { backend, notes, shares_display: false })
-}
-
-/// The wgpu wave's picture: a texture on eframe's device, registered with egui-wgpu.
-struct NativeFrame {
-    texture: wgpu::Texture,
-    id: egui::TextureId,
-    size: (usize, usize),
-}
 
 /// Opens the backend a choice names (swapped for a fake one in tests).
 type Opener = Box<dyn Fn(BackendChoice) -> Result<Opened, backend::BackendError> + Send>;
@@ -246,7 +90,6 @@ struct SimLoop {
     commands: Receiver<Command>,
     inbox: std::collections::VecDeque<Command>,
     out: SyncSender<Msg>,
-    recycle: Receiver<Vec<u8>>,
     wake: Box<dyn Fn() + Send>,
     backend: Box<dyn Backend>,
     sim: Option<Box<dyn WaveSim>>,
@@ -262,12 +105,9 @@ struct SimLoop {
     mandelbrot: Option<MandelbrotParams>,
     last_mandelbrot: Option<MandelbrotParams>,
     per_step: Duration,
-    full: Vec<u8>,
     counts: Vec<i32>,
     open: Opener,
-    shares_display: bool,
-    render_state: Option<egui_wgpu::RenderState>,
-    native: Option<NativeFrame>,
+    display: Display,
     quit: bool,
 }
 
@@ -292,7 +132,6 @@ impl SimLoop {
             commands,
             inbox: std::collections::VecDeque::new(),
             out,
-            recycle,
             wake,
             backend,
             sim: None,
@@ -308,14 +147,12 @@ impl SimLoop {
             mandelbrot: None,
             last_mandelbrot: None,
             per_step: Duration::from_micros(100),
-            full: Vec::new(),
             counts: Vec::new(),
             open,
-            shares_display,
-            render_state: init.render_state.clone(),
-            native: None,
+            display: Display::new(init.render_state.clone(), recycle),
             quit: false,
         };
+        s.display.set_backend(shares_display);
         if let Some(e) = error {
             s.send(Msg::Error(format!("{e}; using the CPU")));
         }
@@ -423,9 +260,8 @@ impl SimLoop {
                 Ok(Opened { backend, notes, shares_display }) => {
                     // Free the old problem and picture before allocating on the new device.
                     self.sim = None;
-                    self.free_native();
+                    self.display.set_backend(shares_display);
                     self.backend = backend;
-                    self.shares_display = shares_display;
                     self.announce_backend(notes);
                     self.open_sim(self.params);
                     self.mandelbrot = self.last_mandelbrot;
@@ -489,17 +325,6 @@ impl SimLoop {
         }
     }
 
-    /// A display buffer of `n` bytes, reusing one the UI gave back.
-    fn buffer(&mut self, n: usize) -> Vec<u8> {
-        let mut buf = self.recycle.try_iter().last().unwrap_or_default();
-        buf.clear();
-        if buf.capacity() > 2 * n {
-            buf.shrink_to(n);
-        }
-        buf.resize(n, 0);
-        buf
-    }
-
     fn wave_frame(&mut self) {
         let steps = if self.playing { self.steps_per_frame } else { std::mem::take(&mut self.pending_steps) };
         if steps == 0 && !self.redraw {
@@ -546,90 +371,11 @@ impl SimLoop {
             advance.device = None;
         }
         let tstep = sim.tstep();
-        match self.native_frame(sim) {
-            Some(Ok((pixels, render))) => {
-                return Msg::Wave(WaveFrame { pixels, params: self.params, tstep, steps: done, advance, render });
+        match self.display.wave_frame(sim, self.vmin, self.vmax) {
+            Ok((pixels, render)) => {
+                Msg::Wave(WaveFrame { pixels, params: self.params, tstep, steps: done, advance, render })
             }
-            Some(Err(e)) => {
-                // Drawn through the host from now on.
-                log::warn!("zero-copy display failed, copying frames instead: {e}");
-                self.shares_display = false;
-                self.free_native();
-            }
-            None => {}
-        }
-        let (nx, ny) = (self.params.nx, self.params.ny);
-        let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
-        let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
-        let mut rgba = self.buffer(w * h * 4);
-        let render = if stride == 1 {
-            self.full = Vec::new();
-            sim.render_rgba(self.vmin, self.vmax, &mut rgba)
-        } else {
-            self.full.resize(nx * ny * 4, 0);
-            let r = sim.render_rgba(self.vmin, self.vmax, &mut self.full);
-            subsample(&self.full, nx, stride, w, h, &mut rgba);
-            r
-        };
-        let render = match render {
-            Ok(t) => t,
-            Err(e) => return Msg::Error(format!("drawing failed: {e}")),
-        };
-        let frame = WaveFrame {
-            pixels: FrameSource::Rgba { rgba, width: w, height: h },
-            params: self.params,
-            tstep,
-            steps: done,
-            advance,
-            render,
-        };
-        Msg::Wave(frame)
-    }
-
-    /// Colours a wgpu wave on eframe's device straight into the texture egui draws; `None`
-    /// where that path does not apply (another backend, or a grid larger than a texture).
-    fn native_frame(&mut self, sim: &mut dyn WaveSim) -> Option<Result<(FrameSource, Timing), String>> {
-        if !self.shares_display {
-            return None;
-        }
-        let rs = self.render_state.clone()?;
-        let wave = sim.as_any_mut().downcast_mut::<backend::wgpu::WgpuWave>()?;
-        let (nx, ny) = (self.params.nx, self.params.ny);
-        let max = rs.device.limits().max_texture_dimension_2d as usize;
-        if nx > max || ny > max {
-            return None;
-        }
-        if self.native.as_ref().map(|n| n.size) != Some((nx, ny)) {
-            let texture = wave.create_frame_texture();
-            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-            let mut renderer = rs.renderer.write();
-            let id = match self.native.take() {
-                Some(old) => {
-                    renderer.update_egui_texture_from_wgpu_texture(
-                        &rs.device,
-                        &view,
-                        wgpu::FilterMode::Nearest,
-                        old.id,
-                    );
-                    old.id
-                }
-                None => renderer.register_native_texture(&rs.device, &view, wgpu::FilterMode::Nearest),
-            };
-            self.native = Some(NativeFrame { texture, id, size: (nx, ny) });
-        }
-        let n = self.native.as_ref()?;
-        let start = Instant::now();
-        let r = wave.colormap_into(self.vmin, self.vmax, &n.texture);
-        Some(
-            r.map(|()| (FrameSource::Native { id: n.id, width: nx, height: ny }, Timing::wall(start.elapsed())))
-                .map_err(|e| e.to_string()),
-        )
-    }
-
-    /// Unregisters the zero-copy texture.
-    fn free_native(&mut self) {
-        if let (Some(n), Some(rs)) = (self.native.take(), &self.render_state) {
-            rs.renderer.write().free_texture(&n.id);
+            Err(e) => Msg::Error(e),
         }
     }
 
@@ -643,17 +389,17 @@ impl SimLoop {
         let mut p = p;
         let mut result = self.backend.mandelbrot(&p, &mut self.counts);
         if let Err(backend::BackendError::Invalid(why)) = &result
-            && p.precision == crate::sim::mandelbrot::Precision::F64
+            && p.precision == Precision::F64
         {
             // A device without f64 (many GPUs through wgpu): show f32 and say so.
             let m = format!("{why}; computed in f32 instead");
             self.send(Msg::Error(m));
-            p.precision = crate::sim::mandelbrot::Precision::F32;
+            p.precision = Precision::F32;
             result = self.backend.mandelbrot(&p, &mut self.counts);
         }
         match result {
             Ok(run) => {
-                let mut rgba = self.buffer(p.pixels() * 4);
+                let mut rgba = self.display.buffer(p.pixels() * 4);
                 colormap::mandelbrot_rgba(&self.counts, p.width, p.height, p.iters, &mut rgba);
                 let frame = MandelbrotFrame {
                     pixels: FrameSource::Rgba { rgba, width: p.width, height: p.height },
@@ -668,209 +414,10 @@ impl SimLoop {
     }
 }
 
-/// Every `stride`-th pixel of an RGBA image `src_w` wide, into `dst` (`w x h`).
-fn subsample(src: &[u8], src_w: usize, stride: usize, w: usize, h: usize, dst: &mut [u8]) {
-    for y in 0..h {
-        for x in 0..w {
-            let s = ((y * stride) * src_w + x * stride) * 4;
-            let d = (y * w + x) * 4;
-            dst[d..d + 4].copy_from_slice(&src[s..s + 4]);
-        }
-    }
-}
-
-/// What the CPU comparison thread works on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CompareJob {
-    Off,
-    Wave(WaveParams),
-    Mandelbrot(MandelbrotParams),
-}
-
-/// One measurement of the CPU comparison.
-#[derive(Clone, Debug)]
-pub struct CompareSample {
-    pub kind: BackendKind,
-    pub device: String,
-    pub job: CompareJob,
-    /// Wave: time steps run in this measurement.
-    pub steps: u32,
-    pub timing: Timing,
-    /// Mandelbrot: iterations executed.
-    pub total_iters: u64,
-    pub error: Option<String>,
-}
-
-enum CompareCmd {
-    Job(CompareJob),
-    Kind(BackendKind),
-    Quit,
-}
-
-/// Handle on the CPU comparison thread.
-pub struct CpuCompare {
-    commands: Sender<CompareCmd>,
-    samples: Receiver<CompareSample>,
-}
-
-impl CpuCompare {
-    /// Starts the thread on `kind` (`cpu` or `cpu1`).
-    ///
-    /// # Errors
-    /// The thread could not be spawned.
-    pub fn spawn(kind: BackendKind, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
-        let (commands, rx) = mpsc::channel();
-        let (tx, samples) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("wavebrot-cpu-compare".into())
-            .spawn(move || compare_loop(kind, &rx, &tx, &wake))?;
-        Ok(Self { commands, samples })
-    }
-
-    pub fn set_job(&self, job: CompareJob) {
-        let _ = self.commands.send(CompareCmd::Job(job));
-    }
-
-    pub fn set_kind(&self, kind: BackendKind) {
-        let _ = self.commands.send(CompareCmd::Kind(kind));
-    }
-
-    /// Samples measured since the last call.
-    pub fn drain(&self) -> Vec<CompareSample> {
-        self.samples.try_iter().collect()
-    }
-}
-
-impl Drop for CpuCompare {
-    fn drop(&mut self) {
-        // Not joined: a long Mandelbrot on the CPU may still be running; it ends on its own.
-        let _ = self.commands.send(CompareCmd::Quit);
-    }
-}
-
-fn cpu_backend(kind: BackendKind) -> backend::cpu::CpuBackend {
-    let threads = if kind == BackendKind::Cpu1 { backend::cpu::Threads::One } else { backend::cpu::Threads::All };
-    backend::cpu::CpuBackend::new(threads)
-}
-
-fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<CompareSample>, wake: &dyn Fn()) {
-    let mut backend = cpu_backend(kind);
-    let mut device = backend.device_info().name;
-    let mut job = CompareJob::Off;
-    let mut sim: Option<Box<dyn WaveSim>> = None;
-    let mut mandelbrot_done = false;
-    let mut counts: Vec<i32> = Vec::new();
-    let mut chunk = 1u32;
-    let mut wait = None::<Duration>;
-    loop {
-        let idle = match job {
-            CompareJob::Off => true,
-            CompareJob::Mandelbrot(_) => mandelbrot_done,
-            CompareJob::Wave(_) => false,
-        };
-        let cmd = if idle {
-            rx.recv().map_err(|_| ())
-        } else if let Some(w) = wait.take() {
-            match rx.recv_timeout(w) {
-                Ok(c) => Ok(c),
-                Err(RecvTimeoutError::Timeout) => Err(()),
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
-        } else {
-            rx.try_recv().map_err(|_| ())
-        };
-        match cmd {
-            Ok(CompareCmd::Quit) => return,
-            Ok(CompareCmd::Kind(k)) => {
-                if k != backend.kind() {
-                    backend = cpu_backend(k);
-                    device = backend.device_info().name;
-                    sim = None;
-                    mandelbrot_done = false;
-                }
-                continue;
-            }
-            Ok(CompareCmd::Job(j)) => {
-                if j != job {
-                    job = j;
-                    mandelbrot_done = false;
-                    if !matches!(job, CompareJob::Wave(_)) {
-                        sim = None;
-                    }
-                }
-                continue;
-            }
-            Err(()) if idle => return,
-            Err(()) => {}
-        }
-        let (bk, dev) = (backend.kind(), device.clone());
-        let sample = move |job, steps, timing, total_iters, error| CompareSample {
-            kind: bk,
-            device: dev.clone(),
-            job,
-            steps,
-            timing,
-            total_iters,
-            error,
-        };
-        match job {
-            CompareJob::Off => {}
-            CompareJob::Wave(p) => {
-                let same_grid = sim.as_ref().is_some_and(|s| (s.params().nx, s.params().ny) == (p.nx, p.ny));
-                if !same_grid {
-                    sim = None;
-                    match backend.new_wave(&p) {
-                        Ok(s) => sim = Some(s),
-                        Err(e) => {
-                            let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
-                            wake();
-                            job = CompareJob::Off;
-                            continue;
-                        }
-                    }
-                }
-                let Some(s) = sim.as_mut() else { continue };
-                if s.params().freq.to_bits() != p.freq.to_bits() {
-                    s.set_freq(p.freq);
-                }
-                if s.params().source != p.source {
-                    let _ = s.set_source(p.source.0, p.source.1);
-                }
-                match s.advance(chunk) {
-                    Ok(t) => {
-                        let _ = tx.send(sample(job, chunk, t, 0, None));
-                        wake();
-                        let per_step = t.wall.as_secs_f64() / f64::from(chunk);
-                        chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
-                        // Half the time idle: leaves cores for the UI and the active backend.
-                        wait = Some(t.wall.max(Duration::from_millis(5)));
-                    }
-                    Err(e) => {
-                        let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
-                        job = CompareJob::Off;
-                    }
-                }
-            }
-            CompareJob::Mandelbrot(p) => {
-                mandelbrot_done = true;
-                counts.clear();
-                counts.resize(p.pixels(), 0);
-                let r = backend.mandelbrot(&p, &mut counts);
-                let s = match r {
-                    Ok(run) => sample(job, 0, run.timing, run.total_iters, None),
-                    Err(e) => sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
-                };
-                let _ = tx.send(s);
-                wake();
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{BackendError, MandelbrotRun};
+    use crate::backend::{BackendError, BackendKind, DeviceInfo, MandelbrotRun};
 
     /// The CPU backend with room for at most `max_cells` cells.
     struct Small {

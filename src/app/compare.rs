@@ -1,0 +1,178 @@
+//! The CPU comparison (thread `wavebrot-cpu-compare`): runs the active view's problem on a
+//! copy, on the CPU (`cpu` or `cpu1`), for the timing panel's comparison. It lags at big grids,
+//! only reports its rate, and idles half the time so it leaves cores to the UI and the active
+//! backend.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
+
+use super::messages::{CompareJob, CompareSample};
+
+/// What the UI asks of the comparison thread.
+enum CompareCmd {
+    Job(CompareJob),
+    Kind(BackendKind),
+    Quit,
+}
+
+/// Handle on the CPU comparison thread.
+pub struct CpuCompare {
+    commands: Sender<CompareCmd>,
+    samples: Receiver<CompareSample>,
+}
+
+impl CpuCompare {
+    /// Starts the thread on `kind` (`cpu` or `cpu1`).
+    ///
+    /// # Errors
+    /// The thread could not be spawned.
+    pub fn spawn(kind: BackendKind, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+        let (commands, rx) = mpsc::channel();
+        let (tx, samples) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("wavebrot-cpu-compare".into())
+            .spawn(move || compare_loop(kind, &rx, &tx, &wake))?;
+        Ok(Self { commands, samples })
+    }
+
+    pub fn set_job(&self, job: CompareJob) {
+        let _ = self.commands.send(CompareCmd::Job(job));
+    }
+
+    pub fn set_kind(&self, kind: BackendKind) {
+        let _ = self.commands.send(CompareCmd::Kind(kind));
+    }
+
+    /// Samples measured since the last call.
+    pub fn drain(&self) -> Vec<CompareSample> {
+        self.samples.try_iter().collect()
+    }
+}
+
+impl Drop for CpuCompare {
+    fn drop(&mut self) {
+        // Not joined: a long Mandelbrot on the CPU may still be running; it ends on its own.
+        let _ = self.commands.send(CompareCmd::Quit);
+    }
+}
+
+fn cpu_backend(kind: BackendKind) -> backend::cpu::CpuBackend {
+    let threads = if kind == BackendKind::Cpu1 { backend::cpu::Threads::One } else { backend::cpu::Threads::All };
+    backend::cpu::CpuBackend::new(threads)
+}
+
+fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<CompareSample>, wake: &dyn Fn()) {
+    let mut backend = cpu_backend(kind);
+    let mut device = backend.device_info().name;
+    let mut job = CompareJob::Off;
+    let mut sim: Option<Box<dyn WaveSim>> = None;
+    let mut mandelbrot_done = false;
+    let mut counts: Vec<i32> = Vec::new();
+    let mut chunk = 1u32;
+    let mut wait = None::<Duration>;
+    loop {
+        let idle = match job {
+            CompareJob::Off => true,
+            CompareJob::Mandelbrot(_) => mandelbrot_done,
+            CompareJob::Wave(_) => false,
+        };
+        let cmd = if idle {
+            rx.recv().map_err(|_| ())
+        } else if let Some(w) = wait.take() {
+            match rx.recv_timeout(w) {
+                Ok(c) => Ok(c),
+                Err(RecvTimeoutError::Timeout) => Err(()),
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        } else {
+            rx.try_recv().map_err(|_| ())
+        };
+        match cmd {
+            Ok(CompareCmd::Quit) => return,
+            Ok(CompareCmd::Kind(k)) => {
+                if k != backend.kind() {
+                    backend = cpu_backend(k);
+                    device = backend.device_info().name;
+                    sim = None;
+                    mandelbrot_done = false;
+                }
+                continue;
+            }
+            Ok(CompareCmd::Job(j)) => {
+                if j != job {
+                    job = j;
+                    mandelbrot_done = false;
+                    if !matches!(job, CompareJob::Wave(_)) {
+                        sim = None;
+                    }
+                }
+                continue;
+            }
+            Err(()) if idle => return,
+            Err(()) => {}
+        }
+        let (bk, dev) = (backend.kind(), device.clone());
+        let sample = move |job, steps, timing, total_iters, error| CompareSample {
+            kind: bk,
+            device: dev.clone(),
+            job,
+            steps,
+            timing,
+            total_iters,
+            error,
+        };
+        match job {
+            CompareJob::Off => {}
+            CompareJob::Wave(p) => {
+                let same_grid = sim.as_ref().is_some_and(|s| (s.params().nx, s.params().ny) == (p.nx, p.ny));
+                if !same_grid {
+                    sim = None;
+                    match backend.new_wave(&p) {
+                        Ok(s) => sim = Some(s),
+                        Err(e) => {
+                            let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                            wake();
+                            job = CompareJob::Off;
+                            continue;
+                        }
+                    }
+                }
+                let Some(s) = sim.as_mut() else { continue };
+                if s.params().freq.to_bits() != p.freq.to_bits() {
+                    s.set_freq(p.freq);
+                }
+                if s.params().source != p.source {
+                    let _ = s.set_source(p.source.0, p.source.1);
+                }
+                match s.advance(chunk) {
+                    Ok(t) => {
+                        let _ = tx.send(sample(job, chunk, t, 0, None));
+                        wake();
+                        let per_step = t.wall.as_secs_f64() / f64::from(chunk);
+                        chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
+                        // Half the time idle: leaves cores for the UI and the active backend.
+                        wait = Some(t.wall.max(Duration::from_millis(5)));
+                    }
+                    Err(e) => {
+                        let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                        job = CompareJob::Off;
+                    }
+                }
+            }
+            CompareJob::Mandelbrot(p) => {
+                mandelbrot_done = true;
+                counts.clear();
+                counts.resize(p.pixels(), 0);
+                let r = backend.mandelbrot(&p, &mut counts);
+                let s = match r {
+                    Ok(run) => sample(job, 0, run.timing, run.total_iters, None),
+                    Err(e) => sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
+                };
+                let _ = tx.send(s);
+                wake();
+            }
+        }
+    }
+}

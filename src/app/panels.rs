@@ -1,0 +1,141 @@
+//! The app's panels and keys: the top bar (views, backend picker, timing), the wave controls,
+//! the central picture, and the keyboard shortcuts.
+
+use std::time::Duration;
+
+use super::messages::Command;
+use super::options::Demo;
+use super::{WavebrotApp, controls, mandelbrot_view, wave_view};
+
+impl WavebrotApp {
+    pub(super) fn keyboard(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (space, r, s, one, two) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::Space),
+                i.key_pressed(egui::Key::R),
+                i.key_pressed(egui::Key::S),
+                i.key_pressed(egui::Key::Num1),
+                i.key_pressed(egui::Key::Num2),
+            )
+        });
+        if one {
+            self.set_view(Demo::Wave);
+        }
+        if two {
+            self.set_view(Demo::Mandelbrot);
+        }
+        match self.settings.view {
+            Demo::Wave => {
+                if space {
+                    self.toggle_play();
+                }
+                if s && !self.settings.wave.playing {
+                    self.worker.send(Command::Step);
+                }
+                if r {
+                    self.worker.send(Command::Reset);
+                }
+            }
+            Demo::Mandelbrot => {
+                if r {
+                    self.settings.mandelbrot.reset_camera();
+                }
+            }
+        }
+    }
+
+    pub(super) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let mut view = self.settings.view;
+            ui.selectable_value(&mut view, Demo::Wave, "Waves (1)");
+            ui.selectable_value(&mut view, Demo::Mandelbrot, "Mandelbrot (2)");
+            self.set_view(view);
+            ui.separator();
+            let mut choice = self.settings.backend;
+            if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
+                self.pick_backend(choice);
+            }
+            ui.separator();
+            match &self.active {
+                Some((k, _)) if self.start.freeze_timings => ui.label(format!("running on {k}")),
+                Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
+                None => ui.label("opening backend…"),
+            };
+            ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
+        });
+        if !self.start.freeze_timings {
+            for n in &self.notes {
+                ui.weak(format!("note: {n}"));
+            }
+        }
+        if let Some((m, at)) = &self.message
+            && at.elapsed() < Duration::from_secs(12)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, m);
+        }
+    }
+
+    pub(super) fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
+        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
+        let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
+        let s = &mut self.settings.wave;
+        let a = wave_view::wave_controls_ui(ui, s, running, mem);
+        let s = *s;
+        if a.play_toggled {
+            self.worker.send(Command::SetPlaying(s.playing));
+        }
+        if a.step {
+            self.worker.send(Command::Step);
+        }
+        if a.reset {
+            self.worker.send(Command::Reset);
+        }
+        if a.resize {
+            self.worker.send(Command::Resize { nx: s.nx, ny: s.ny });
+        }
+        if a.freq {
+            self.worker.send(Command::SetFreq(s.freq));
+        }
+        if a.steps {
+            self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
+        }
+        if a.contrast {
+            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+        }
+    }
+
+    pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let full = ui.available_rect_before_wrap();
+        let bar_w = 84.0;
+        let image_rect = egui::Rect::from_min_max(full.min, egui::pos2(full.max.x - bar_w, full.max.y));
+        let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
+        match self.settings.view {
+            Demo::Wave => {
+                let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
+                let tex = self.wave_tex.as_ref().map(|s| s.id);
+                if let Some((i, j)) = wave_view::wave_image_ui(&mut child, tex, grid) {
+                    self.worker.send(Command::SetSource { i, j });
+                }
+                let w = &self.settings.wave;
+                controls::colour_bar_ui(ui, bar_rect, &format!("{:.3}", w.vmin), &format!("{:.3}", w.vmax), "field");
+            }
+            Demo::Mandelbrot => {
+                let tex = self.mandel_tex.as_ref().map(|s| s.id);
+                let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
+                let p = self.settings.mandelbrot.params(size[0], size[1]);
+                // Render again only when something changed.
+                if self.mandel_sent != Some(p) {
+                    self.mandel_sent = Some(p);
+                    self.worker.send(Command::Mandelbrot(p));
+                }
+                let iters = self.settings.mandelbrot.iters;
+                controls::colour_bar_ui(ui, bar_rect, "0", &iters.to_string(), "iterations");
+            }
+        }
+        ui.allocate_rect(full, egui::Sense::hover());
+    }
+}

@@ -1,0 +1,21 @@
+//! The field through matplotlib's `hot` on the CPU: the twin of `kernels/colormap.cu` and
+//! `shaders/colormap.wgsl`, row by row with [`crate::sim::colormap::wave_rgba_row`] (the rule,
+//! which the PNG writer uses too): one thread for `cpu1`, all cores for `cpu`.
+
+use rayon::prelude::*;
+
+use super::Threads;
+use crate::sim::colormap::wave_rgba_row;
+
+/// `rgba = hot(f)` (`nx*ny*4` bytes) in the seed's orientation: picture row `ny-1-j`, column `i`.
+pub fn wave_rgba(threads: Threads, f: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32, rgba: &mut [u8]) {
+    match threads {
+        Threads::One => {
+            rgba.chunks_exact_mut(nx * 4).enumerate().for_each(|(row, out)| wave_rgba_row(f, ny, vmin, vmax, row, out));
+        }
+        Threads::All => rgba
+            .par_chunks_exact_mut(nx * 4)
+            .enumerate()
+            .for_each(|(row, out)| wave_rgba_row(f, ny, vmin, vmax, row, out)),
+    }
+}

@@ -1,0 +1,132 @@
+//! Mandelbrot counts on CUDA: `kernels/mandelbrot.cu` (`mandelbrot_f64` / `mandelbrot_f32`,
+//! one template), the twins of `src/backend/cpu/mandelbrot.rs` and `shaders/mandelbrot.wgsl`.
+//!
+//! Points deep inside the main cardioid and the period-2 bulb skip the loop (their count is
+//! exactly the rule's `iters`); each block sums the rule's iterations, `min(count + 1, iters)`
+//! per pixel. Counts come back as `u16` when `iters` allows (half the bytes over the bus),
+//! in chunks widened on the host while the next is on the bus.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg};
+use rayon::prelude::*;
+
+use super::copy::{copy_out, pinned};
+use super::{BackendError, Device, Events, alloc_error, check_free, runtime};
+use crate::backend::{MandelbrotRun, Timing, TimingSource};
+use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+
+/// Bytes per chunk of the counts' copy to the host (a multiple of 4).
+const CHUNK_BYTES: usize = 8 << 20;
+
+/// Mandelbrot buffers, kept between calls of the same or a smaller size.
+pub(super) struct MandelBuffers {
+    /// Counts as u16 or i32 (see `narrow`), 4 bytes per pixel allocated.
+    counts: CudaSlice<u8>,
+    host: PinnedHostSlice<u8>,
+    total: CudaSlice<u64>,
+    host_total: PinnedHostSlice<u64>,
+    events: Events,
+    /// One per chunk of the copy back, so the host can start on the first chunks.
+    chunk_events: Vec<CudaEvent>,
+}
+
+/// Computes the counts of `params` into `counts` (`width*height`, row 0 at `miny`),
+/// reusing `buffers` when they are large enough.
+pub(super) fn mandelbrot(
+    dev: &Device,
+    stream: &Arc<CudaStream>,
+    buffers: &mut Option<MandelBuffers>,
+    params: &MandelbrotParams,
+    counts: &mut [i32],
+) -> Result<MandelbrotRun, BackendError> {
+    params.validate().map_err(BackendError::Invalid)?;
+    let n = params.pixels();
+    if counts.len() != n {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
+    }
+    let start = Instant::now();
+    if buffers.as_ref().is_none_or(|m| m.counts.len() < 4 * n) {
+        *buffers = None; // free the old buffers before asking for larger ones
+        let what = format!("mandelbrot {}x{}", params.width, params.height);
+        check_free(dev, &what, 4 * n as u64)?;
+        // SAFETY: every byte that is copied back is written by the kernel first.
+        let dev_counts = unsafe { stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+        *buffers = Some(MandelBuffers {
+            counts: dev_counts,
+            host: pinned(dev, &what, 4 * n)?,
+            total: stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?,
+            host_total: pinned(dev, "the iteration total", 1)?,
+            events: Events::new(&dev.ctx)?,
+            chunk_events: Vec::new(),
+        });
+    }
+    let Some(m) = buffers.as_mut() else { unreachable!("allocated above") };
+    stream.memset_zeros(&mut m.total).map_err(|e| runtime("clearing the total", e))?;
+    let (px, py) = params.pixel_size();
+    let b = params.bounds;
+    let (width, height) = (params.width as i32, params.height as i32);
+    let iters = params.iters as i32;
+    // Counts fit in u16 up to 65535 iterations: half the bytes over PCIe.
+    let narrow = params.iters <= u32::from(u16::MAX);
+    let narrow_i32 = i32::from(narrow);
+    let func = match params.precision {
+        Precision::F64 => &dev.mandelbrot_f64,
+        Precision::F32 => &dev.mandelbrot_f32,
+    };
+    let cfg = LaunchConfig {
+        grid_dim: (params.width.div_ceil(32) as u32, params.height.div_ceil(32) as u32, 1),
+        block_dim: (32, 8, 1),
+        shared_mem_bytes: 0,
+    };
+    m.events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
+    let mut launch = stream.launch_builder(func);
+    launch.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters);
+    launch.arg(&mut m.counts).arg(&narrow_i32).arg(&mut m.total);
+    // SAFETY: the arguments match the kernel's signature; `counts` holds 4n bytes.
+    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot", e))?;
+    m.events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    stream.memcpy_dtoh(&m.total, &mut m.host_total).map_err(|e| runtime("copying the total", e))?;
+    // The counts come back in chunks, each widened into `counts` while the next is on the bus.
+    let bytes = if narrow { 2 * n } else { 4 * n };
+    let chunks = bytes.div_ceil(CHUNK_BYTES);
+    while m.chunk_events.len() < chunks {
+        m.chunk_events.push(dev.ctx.new_event(None).map_err(|e| runtime("creating an event", e))?);
+    }
+    let host = m.host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+    {
+        let (dptr, _guard) = m.counts.device_ptr(stream);
+        for (k, dst) in host[..bytes].chunks_mut(CHUNK_BYTES).enumerate() {
+            // SAFETY: `dst` is pinned host memory that lives in `m` until the copy has
+            // been waited for below; the source range lies inside `counts`.
+            unsafe {
+                cudarc::driver::result::memcpy_dtoh_async(dst, dptr + (k * CHUNK_BYTES) as u64, stream.cu_stream())
+            }
+            .map_err(|e| runtime("copying counts", e))?;
+            m.chunk_events[k].record(stream).map_err(|e| runtime("recording an event", e))?;
+        }
+    }
+    for (k, src) in host[..bytes].chunks(CHUNK_BYTES).enumerate() {
+        m.chunk_events[k].synchronize().map_err(|e| runtime("waiting for counts", e))?;
+        if narrow {
+            let first = k * CHUNK_BYTES / 2;
+            let src: &[u16] = bytemuck::cast_slice(src);
+            counts[first..first + src.len()]
+                .par_chunks_mut(1 << 16)
+                .zip(src.par_chunks(1 << 16))
+                .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, &s)| *o = i32::from(s)));
+        } else {
+            let first = k * CHUNK_BYTES / 4;
+            let src: &[i32] = bytemuck::cast_slice(src);
+            copy_out(src, &mut counts[first..first + src.len()]);
+        }
+    }
+    // The total was copied before the chunks, which have all been waited for.
+    let total = m.host_total.as_slice().map_err(|e| runtime("reading the total", e))?[0];
+    let device = m.events.elapsed()?;
+    Ok(MandelbrotRun {
+        total_iters: total,
+        timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
+    })
+}

@@ -1,0 +1,301 @@
+//! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC for the device's own
+//! architecture, once per process, and driven through cudarc.
+//!
+//! One file per kernel family, the twins of `src/backend/cpu/NAME.rs` and
+//! `src/backend/wgpu/NAME.rs`: [`wave`] (`kernels/wave.cu`), [`mandelbrot`]
+//! (`kernels/mandelbrot.cu`), [`colormap`] (`kernels/colormap.cu`); [`copy`] holds the pinned
+//! transfers to the host. This file owns the context: probing, NVRTC, device facts, events.
+//!
+//! - [`open`] probes libcuda and libnvrtc before any other cudarc call (cudarc panics
+//!   when they are missing), then opens device 0 and compiles the kernels; every failure
+//!   is a [`BackendError::Unavailable`] or [`BackendError::Compile`] with its reason.
+//! - Every copy to the host goes through pinned memory, in chunks that the host copies out
+//!   while the next is on the bus; kernels are timed with CUDA events.
+//!
+//! Paths measured and retired (programmatic dependent launch, a persistent cooperative wave
+//! kernel, copies straight into pageable memory, launches without a graph): their numbers and
+//! the commit that had them are in docs/PERFORMANCE.md, "CUDA".
+
+#![expect(
+    unsafe_code,
+    reason = "cudarc's kernel launches, graph capture and pinned host memory are unsafe APIs; each use carries a SAFETY note"
+)]
+
+mod colormap;
+mod copy;
+mod mandelbrot;
+mod wave;
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaStream, DriverError, sys};
+use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
+
+use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
+use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::wave::WaveParams;
+
+pub use wave::CudaWave;
+
+const WAVE_CU: &str = include_str!("../../../kernels/wave.cu");
+const MANDELBROT_CU: &str = include_str!("../../../kernels/mandelbrot.cu");
+const COLORMAP_CU: &str = include_str!("../../../kernels/colormap.cu");
+
+const KIND: BackendKind = BackendKind::Cuda;
+
+/// Device 0 with its compiled kernels: made once per process.
+struct Device {
+    ctx: Arc<CudaContext>,
+    info: DeviceInfo,
+    wave_steps: CudaFunction,
+    wave_update: CudaFunction,
+    wave_rgba: CudaFunction,
+    mandelbrot_f64: CudaFunction,
+    mandelbrot_f32: CudaFunction,
+}
+
+/// Why [`Device`] could not be made; kept (cloned) for every later `open`.
+#[derive(Clone, Debug)]
+enum OpenError {
+    Unavailable(String),
+    Compile(String),
+}
+
+impl From<OpenError> for BackendError {
+    fn from(e: OpenError) -> Self {
+        match e {
+            OpenError::Unavailable(reason) => Self::Unavailable { kind: KIND, reason },
+            OpenError::Compile(log) => Self::Compile { kind: KIND, log },
+        }
+    }
+}
+
+fn runtime(what: &str, e: DriverError) -> BackendError {
+    BackendError::Runtime { kind: KIND, message: format!("{what}: {e}") }
+}
+
+/// Allocation failures say how much was asked for.
+fn alloc_error(what: &str, bytes: u64, e: DriverError) -> BackendError {
+    if e.0 == sys::cudaError_enum::CUDA_ERROR_OUT_OF_MEMORY {
+        BackendError::OutOfMemory { kind: KIND, what: what.to_owned(), needed_bytes: bytes, available_bytes: 0 }
+    } else {
+        runtime(what, e)
+    }
+}
+
+static DEVICE: OnceLock<Result<Arc<Device>, OpenError>> = OnceLock::new();
+
+fn device() -> Result<Arc<Device>, OpenError> {
+    DEVICE.get_or_init(|| init().map(Arc::new)).clone()
+}
+
+/// Opens the CUDA backend on device 0.
+///
+/// # Errors
+/// [`BackendError::Unavailable`] naming what is missing (driver library, NVRTC, a device),
+/// or [`BackendError::Compile`] with NVRTC's log.
+pub fn open() -> Result<Box<dyn Backend>, BackendError> {
+    let dev = device()?;
+    let stream = dev.ctx.new_stream().map_err(|e| runtime("creating a stream", e))?;
+    Ok(Box::new(CudaBackend { dev, stream, mandel: None }))
+}
+
+fn init() -> Result<Device, OpenError> {
+    // SAFETY: these only try to dlopen the libraries; they touch no CUDA state.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(OpenError::Unavailable("no CUDA driver (libcuda.so not found)".into()));
+    }
+    // SAFETY: as above.
+    if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+        return Err(OpenError::Unavailable("no NVRTC (libnvrtc.so.13 not found; install the CUDA 13 runtime)".into()));
+    }
+    let unavailable = |what: &str, e: DriverError| OpenError::Unavailable(format!("{what}: {e}"));
+    cudarc::driver::result::init().map_err(|e| {
+        if e.0 == sys::cudaError_enum::CUDA_ERROR_NO_DEVICE {
+            OpenError::Unavailable("no CUDA device found by the driver".into())
+        } else {
+            unavailable("the CUDA driver failed to initialise", e)
+        }
+    })?;
+    let count = CudaContext::device_count().map_err(|e| unavailable("counting CUDA devices", e))?;
+    if count < 1 {
+        return Err(OpenError::Unavailable("no CUDA device found by the driver".into()));
+    }
+    let ctx = CudaContext::new(0).map_err(|e| unavailable("opening CUDA device 0", e))?;
+    // SAFETY: every buffer of this backend is used on the one stream that allocated it
+    // (a backend's stream, shared with its wave problems), so cudarc's per-buffer events
+    // are not needed; they cost several event records per launch.
+    unsafe { ctx.disable_event_tracking() };
+    let (major, minor) = ctx.compute_capability().map_err(|e| unavailable("reading the compute capability", e))?;
+    let arch = format!("--gpu-architecture=sm_{major}{minor}");
+    let tile = wave::TILE;
+
+    let compile = |name: &str, src: &str, fmad: bool, defines: Vec<String>| {
+        let mut options = vec![arch.clone()];
+        options.extend(defines);
+        let opts = CompileOptions { fmad: Some(fmad), options, name: Some(name.to_owned()), ..Default::default() };
+        compile_ptx_with_opts(src, opts).map_err(|e| match e {
+            CompileError::CompileError { log, .. } => {
+                OpenError::Compile(format!("{name} ({arch}):\n{}", log.to_string_lossy().trim_end()))
+            }
+            other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
+        })
+    };
+    // The wave and colormap kernels pin their rounding with intrinsics; fmad stays on for
+    // the rest. Mandelbrot is compiled without fmad so its rounding is the CPU's.
+    let wave_ptx = compile("wave.cu", WAVE_CU, true, tile.defines())?;
+    let colormap_ptx = compile("colormap.cu", COLORMAP_CU, true, Vec::new())?;
+    let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
+    let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
+    let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
+    let colormap = ctx.load_module(colormap_ptx).map_err(|e| load("colormap.cu", e))?;
+    let mandel = ctx.load_module(mandel_ptx).map_err(|e| load("mandelbrot.cu", e))?;
+    let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
+        m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
+    };
+    let mut info = device_info(&ctx, major, minor);
+    let wave_steps = func(&wave, "wave_steps")?;
+    info.details.push((
+        "wave kernel".into(),
+        format!(
+            "variants blocked (default) and simple; blocked: wave_steps, tile {}x{} (columns per lane {}, rows {}, warps {}), {} steps/launch, {} registers, {} B local",
+            tile.width(),
+            tile.height(),
+            tile.cols,
+            tile.rows,
+            tile.warps,
+            tile.steps(),
+            wave_steps.num_regs().unwrap_or(-1),
+            wave_steps.local_size_bytes().unwrap_or(-1)
+        ),
+    ));
+    Ok(Device {
+        wave_steps,
+        wave_update: func(&wave, "wave_update")?,
+        wave_rgba: func(&colormap, "wave_rgba")?,
+        mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
+        mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
+        ctx,
+        info,
+    })
+}
+
+/// Name, compute capability, SMs, memory and the memory bandwidth the datasheet gives
+/// (from the memory clock and bus width where the driver reports them).
+fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
+    use sys::CUdevice_attribute_enum as A;
+    let attr = |a| ctx.attribute(a).ok().filter(|&v| v > 0);
+    let name = ctx.name().unwrap_or_else(|_| "CUDA device 0".into());
+    let total = ctx.total_mem().ok();
+    let mut details =
+        vec![("compute capability".to_owned(), format!("{major}.{minor} (kernels built for sm_{major}{minor})"))];
+    if let Some(sms) = attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) {
+        details.push(("SMs".into(), sms.to_string()));
+    }
+    if let Some(t) = total {
+        details.push(("memory".into(), format!("{:.1} GiB", t as f64 / f64::from(1u32 << 30))));
+    }
+    if let Some(l2) = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) {
+        details.push(("L2 cache".into(), format!("{} MiB", l2 >> 20)));
+    }
+    let from_attrs =
+        match (attr(A::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE), attr(A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)) {
+            // kHz x bits, double data rate.
+            (Some(khz), Some(bits)) => Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9),
+            _ => None,
+        };
+    let peak_gbps = from_attrs.or_else(|| known_bandwidth_gbps(&name));
+    if let Some(p) = peak_gbps {
+        details.push((
+            "memory bandwidth".into(),
+            format!("{p:.0} GB/s peak (copy measured 3.0 TB/s on H100, DESIGN.md §4)"),
+        ));
+    }
+    let free = ctx.mem_get_info().ok().map(|(free, _)| free as u64);
+    if let Some(f) = free {
+        details.push(("free memory".into(), format!("{:.1} GiB", f as f64 / f64::from(1u32 << 30))));
+    }
+    if let Ok((drv_major, drv_minor)) = driver_version() {
+        details.push(("driver CUDA version".into(), format!("{drv_major}.{drv_minor}")));
+    }
+    DeviceInfo { name, details, memory_bytes: free, peak_gbps }
+}
+
+fn driver_version() -> Result<(i32, i32), DriverError> {
+    let mut v = 0i32;
+    // SAFETY: writes one int; the driver library is loaded and initialised.
+    unsafe { sys::cuDriverGetVersion(&raw mut v).result()? };
+    Ok((v / 1000, (v % 1000) / 10))
+}
+
+/// Datasheet bandwidths for devices whose driver does not report the memory clock.
+fn known_bandwidth_gbps(name: &str) -> Option<f64> {
+    let table = [("H100 PCIe", 2000.0), ("H100 NVL", 3900.0), ("H100", 3350.0), ("H200", 4800.0), ("A100", 2039.0)];
+    table.iter().find(|(n, _)| name.contains(n)).map(|&(_, g)| g)
+}
+
+/// Free device memory now.
+fn free_bytes(dev: &Device) -> Option<u64> {
+    dev.ctx.mem_get_info().ok().map(|(free, _)| free as u64)
+}
+
+/// Refuses `needed` bytes unless they fit in free device memory with some room to spare.
+fn check_free(dev: &Device, what: &str, needed: u64) -> Result<(), BackendError> {
+    // Keep 64 MiB for the context, modules and the driver's own buffers.
+    let avail = free_bytes(dev).map(|f| f.saturating_sub(64 << 20));
+    super::check_fits(KIND, what, needed, avail)
+}
+
+/// A pair of timing events on one stream.
+struct Events {
+    start: CudaEvent,
+    stop: CudaEvent,
+}
+
+impl Events {
+    fn new(ctx: &Arc<CudaContext>) -> Result<Self, BackendError> {
+        let mk =
+            || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| runtime("creating an event", e));
+        Ok(Self { start: mk()?, stop: mk()? })
+    }
+
+    /// Device time between the two recorded events (waits for the second).
+    fn elapsed(&self) -> Result<Duration, BackendError> {
+        let ms = self.start.elapsed_ms(&self.stop).map_err(|e| runtime("reading events", e))?;
+        Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
+    }
+}
+
+/// The CUDA backend on one stream of device 0.
+pub struct CudaBackend {
+    dev: Arc<Device>,
+    stream: Arc<CudaStream>,
+    mandel: Option<mandelbrot::MandelBuffers>,
+}
+
+impl Backend for CudaBackend {
+    fn kind(&self) -> BackendKind {
+        KIND
+    }
+
+    fn device_info(&self) -> DeviceInfo {
+        let mut info = self.dev.info.clone();
+        if let Some(free) = free_bytes(&self.dev) {
+            info.memory_bytes = Some(free);
+        }
+        info
+    }
+
+    fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(CudaWave::new(&self.dev, &self.stream, params, variant)?))
+    }
+
+    fn wave_variants(&self) -> &'static [WaveVariant] {
+        &WaveVariant::CONCRETE
+    }
+
+    fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot::mandelbrot(&self.dev, &self.stream, &mut self.mandel, params, counts)
+    }
+}

@@ -1,0 +1,381 @@
+//! Waves on CUDA: `kernels/wave.cu`, the twins of `src/backend/cpu/wave.rs` and
+//! `shaders/wave.wgsl` / `shaders/wave_blocked.wgsl`.
+//!
+//! Two variants (`WaveVariant`, `wavebrot bench --variant`), bit-identical to `cpu1`:
+//! - `blocked` (the default): `wave_steps`, temporal blocking with up to `TILE.steps()` time
+//!   steps per launch on tiles held in registers, the source fused into the step; the launches
+//!   of one `advance` are captured once into a CUDA graph and replayed;
+//! - `simple`: `wave_update`, one launch per update, each cell reading its neighbours from
+//!   memory: the seed's kernel shape, at the 12-bytes-per-update DRAM floor.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cudarc::driver::{
+    CudaEvent, CudaGraph, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys,
+};
+
+use super::copy::{copy_chunked, pinned};
+use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
+use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
+use crate::sim::wave::{WaveParams, source_value};
+
+/// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tile {
+    /// Columns each lane owns (`WAVE_CW`): a warp spans `32*cols` columns.
+    pub cols: u32,
+    /// Rows each thread owns.
+    pub rows: u32,
+    /// Warps per block, stacked along `i`.
+    pub warps: u32,
+    /// Halo width: the most updates one launch may do.
+    pub halo: u32,
+    /// Blocks per SM the kernel's register budget must allow (`__launch_bounds__`).
+    pub min_blocks: u32,
+}
+
+/// The tile measured best on the H100 (docs/PERFORMANCE.md, "CUDA": 64x64 tiles, 8 updates
+/// per launch; 2x8, 8 warps beat the other shapes tried at every size).
+pub(super) const TILE: Tile = Tile { cols: 2, rows: 8, warps: 8, halo: 8, min_blocks: 4 };
+
+impl Tile {
+    pub fn width(self) -> u32 {
+        32 * self.cols
+    }
+
+    pub fn height(self) -> u32 {
+        self.rows * self.warps
+    }
+
+    /// Output cells along `j` and `i` per block.
+    pub fn out(self) -> (u32, u32) {
+        (self.width() - 2 * self.halo, self.height() - 2 * self.halo)
+    }
+
+    /// Time steps per launch.
+    pub fn steps(self) -> u32 {
+        self.halo / 2
+    }
+
+    /// The `-D` options `kernels/wave.cu` is compiled with.
+    pub fn defines(self) -> Vec<String> {
+        vec![
+            format!("-DWAVE_CW={}", self.cols),
+            format!("-DWAVE_R={}", self.rows),
+            format!("-DWAVE_WARPS={}", self.warps),
+            format!("-DWAVE_K={}", self.halo),
+            format!("-DWAVE_MINB={}", self.min_blocks),
+        ]
+    }
+}
+
+/// Launches of one `advance` from which it is captured into a CUDA graph and replayed.
+const GRAPH_MIN_LAUNCHES: usize = 4;
+/// Graphs kept per wave problem (one per `(tsteps, parity)` seen).
+const GRAPH_CACHE: usize = 8;
+
+/// A wave problem on the device: the fields `f`, `g` (`fields[2*cur]`, `fields[2*cur+1]`)
+/// and the pair the blocked kernel writes into.
+pub struct CudaWave {
+    dev: Arc<Device>,
+    stream: Arc<CudaStream>,
+    params: WaveParams,
+    variant: WaveVariant,
+    tstep: u32,
+    fields: Vec<CudaSlice<f32>>,
+    cur: usize,
+    /// `source_value` of the steps of one `advance` call, uploaded before its launches.
+    svals: CudaSlice<f32>,
+    lut: CudaSlice<u32>,
+    rgba: Option<CudaSlice<u32>>,
+    host_field: Option<PinnedHostSlice<f32>>,
+    host_rgba: Option<PinnedHostSlice<u32>>,
+    events: Events,
+    /// One per chunk of a copy to the host.
+    chunk_events: Vec<CudaEvent>,
+    /// Captured launch sequences of `advance`, keyed by `(tsteps, cur)` at its start. Their
+    /// arguments (buffers, source cell, `svals`) are baked in: cleared when any changes.
+    graphs: Vec<((usize, usize), SendGraph)>,
+}
+
+/// A captured graph, owned by one wave problem and used only through `&mut` access.
+struct SendGraph(CudaGraph);
+
+// SAFETY: CUDA graph objects may be used from any thread as long as calls on one graph are
+// serialized; this one is reached only through `&mut CudaWave`, so they are.
+unsafe impl Send for SendGraph {}
+
+impl CudaWave {
+    /// Allocates a problem of `params` (zero fields) running `variant` (`Auto` is `Blocked`).
+    pub(super) fn new(
+        dev: &Arc<Device>,
+        stream: &Arc<CudaStream>,
+        params: &WaveParams,
+        variant: WaveVariant,
+    ) -> Result<Self, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        let variant = if variant == WaveVariant::Auto { WaveVariant::Blocked } else { variant };
+        let what = format!("wave {}x{}", params.nx, params.ny);
+        // Two fields and the two the blocked kernel writes into.
+        check_free(dev, &what, 2 * params.field_bytes())?;
+        let n = params.cells();
+        let bytes = 4 * n as u64;
+        let mut fields = Vec::with_capacity(4);
+        for _ in 0..4 {
+            fields.push(stream.alloc_zeros::<f32>(n).map_err(|e| alloc_error(&what, bytes, e))?);
+        }
+        let svals = stream.alloc_zeros::<f32>(1024).map_err(|e| runtime("allocating source values", e))?;
+        Ok(Self {
+            dev: dev.clone(),
+            stream: stream.clone(),
+            params: *params,
+            variant,
+            tstep: 0,
+            fields,
+            cur: 0,
+            svals,
+            lut: colormap::upload_lut(stream)?,
+            rgba: None,
+            host_field: None,
+            host_rgba: None,
+            events: Events::new(&dev.ctx)?,
+            chunk_events: Vec::new(),
+            graphs: Vec::new(),
+        })
+    }
+
+    /// `steps` time steps of `wave_steps`, `TILE.steps()` per launch, ping-ponging between
+    /// the two pairs of fields.
+    fn launch_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
+        let p = &self.params;
+        let (oj, oi) = TILE.out();
+        let cfg = LaunchConfig {
+            grid_dim: (p.ny.div_ceil(oj as usize) as u32, p.nx.div_ceil(oi as usize) as u32, 1),
+            block_dim: (32, TILE.warps, 1),
+            shared_mem_bytes: 0,
+        };
+        let (nx, ny) = (p.nx as i32, p.ny as i32);
+        let (si, sj) = (p.source.0 as i32, p.source.1 as i32);
+        let c2 = p.c2;
+        let mut done = 0;
+        while done < steps {
+            let n = (steps - done).min(TILE.steps() as usize);
+            let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+            let ((f_in, g_in), (f_out, g_out)) =
+                if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
+            let svals = self.svals.slice(done..done + n);
+            let n_i32 = n as i32;
+            let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
+            launch.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
+            launch.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
+            // SAFETY: arguments match `wave_steps`; every buffer holds nx*ny values and
+            // `svals` n; the kernel reads (f_in, g_in) and writes only (f_out, g_out).
+            unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
+            self.cur ^= 1;
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// `launch_blocked`, replayed from a captured CUDA graph when there are several launches:
+    /// the launches then cost the host nothing and follow each other with smaller gaps.
+    fn launch_blocked_graph(&mut self, steps: usize) -> Result<(), BackendError> {
+        let launches = steps.div_ceil(TILE.steps() as usize);
+        if launches < GRAPH_MIN_LAUNCHES {
+            return self.launch_blocked(steps);
+        }
+        let key = (steps, self.cur);
+        if !self.graphs.iter().any(|(k, _)| *k == key) {
+            if self.graphs.len() >= GRAPH_CACHE {
+                self.graphs.clear();
+            }
+            let start_cur = self.cur;
+            self.stream
+                .begin_capture(sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+                .map_err(|e| runtime("starting a graph capture", e))?;
+            let captured = self.launch_blocked(steps);
+            let graph = self.stream.end_capture(sys::CUgraphInstantiate_flags(0));
+            self.cur = start_cur;
+            captured?;
+            match graph.map_err(|e| runtime("capturing the wave launches", e))? {
+                Some(g) => self.graphs.push((key, SendGraph(g))),
+                None => return self.launch_blocked(steps),
+            }
+        }
+        let Some((_, graph)) = self.graphs.iter().find(|(k, _)| *k == key) else { unreachable!("inserted above") };
+        graph.0.launch().map_err(|e| runtime("launching the wave graph", e))?;
+        if launches % 2 == 1 {
+            self.cur ^= 1;
+        }
+        Ok(())
+    }
+
+    /// One `wave_update` launch per update, the source fused as a substituted read.
+    fn launch_simple(&mut self, values: &[f32]) -> Result<(), BackendError> {
+        let p = &self.params;
+        let cfg = LaunchConfig {
+            grid_dim: (p.ny.div_ceil(32) as u32, p.nx.div_ceil(8) as u32, 1),
+            block_dim: (32, 8, 1),
+            shared_mem_bytes: 0,
+        };
+        let (nx, ny, c2) = (p.nx as i32, p.ny as i32, p.c2);
+        let src = p.source_index() as i64;
+        let none = -1i64;
+        let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+        let (f, g) = if self.cur == 0 { (f0, g0) } else { (f1, g1) };
+        for &sval in values {
+            // update(f, g) with g[src] = sval, then update(g, f) where g's own old value at
+            // src is sval.
+            let mut l1 = self.stream.launch_builder(&self.dev.wave_update);
+            l1.arg(&nx).arg(&ny).arg(&c2).arg(&mut *f).arg(&*g).arg(&src).arg(&none).arg(&sval);
+            // SAFETY: arguments match `wave_update`; both fields hold nx*ny values.
+            unsafe { l1.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+            let mut l2 = self.stream.launch_builder(&self.dev.wave_update);
+            l2.arg(&nx).arg(&ny).arg(&c2).arg(&mut *g).arg(&*f).arg(&none).arg(&src).arg(&sval);
+            // SAFETY: as above.
+            unsafe { l2.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+        }
+        Ok(())
+    }
+
+    fn timing(&self, start: Instant) -> Result<Timing, BackendError> {
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+}
+
+impl WaveSim for CudaWave {
+    fn params(&self) -> &WaveParams {
+        &self.params
+    }
+
+    fn tstep(&self) -> u32 {
+        self.tstep
+    }
+
+    fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        if tsteps == 0 {
+            return Ok(Timing {
+                wall: start.elapsed(),
+                device: Some(Duration::ZERO),
+                source: TimingSource::CudaEvents,
+            });
+        }
+        let values: Vec<f32> = (1..=tsteps).map(|k| source_value(self.params.freq, self.tstep + k)).collect();
+        let blocked = self.variant == WaveVariant::Blocked;
+        if blocked {
+            if self.svals.len() < values.len() {
+                self.graphs.clear();
+                self.svals = self
+                    .stream
+                    .alloc_zeros::<f32>(values.len().next_power_of_two())
+                    .map_err(|e| runtime("allocating source values", e))?;
+            }
+            self.stream.memcpy_htod(&values, &mut self.svals).map_err(|e| runtime("uploading source values", e))?;
+        }
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        if blocked {
+            self.launch_blocked_graph(values.len())?;
+        } else {
+            self.launch_simple(&values)?;
+        }
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.tstep += tsteps;
+        self.timing(start)
+    }
+
+    fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let n = self.params.cells();
+        if out.len() != n {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {n}", out.len())));
+        }
+        if self.host_field.is_none() {
+            self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
+        }
+        let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let (src, _guard) = self.fields[2 * self.cur].device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            bytemuck::cast_slice_mut(out),
+            &mut self.chunk_events,
+            Some(&self.events.stop),
+        )?;
+        self.timing(start)
+    }
+
+    fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let n = self.params.cells();
+        if rgba.len() != 4 * n {
+            return Err(BackendError::Invalid(format!(
+                "RGBA buffer holds {} bytes, frame needs {}",
+                rgba.len(),
+                4 * n
+            )));
+        }
+        if self.rgba.is_none() {
+            let what = format!("RGBA frame {}x{}", self.params.nx, self.params.ny);
+            check_free(&self.dev, &what, 4 * n as u64)?;
+            // SAFETY: the colormap kernel writes every pixel before the copy reads it.
+            let buf = unsafe { self.stream.alloc::<u32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            self.rgba = Some(buf);
+            self.host_rgba = Some(pinned(&self.dev, &what, n)?);
+        }
+        let (Some(dev_rgba), Some(host)) = (self.rgba.as_mut(), self.host_rgba.as_mut()) else {
+            unreachable!("allocated above")
+        };
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let f = &self.fields[2 * self.cur];
+        let (nx, ny) = (self.params.nx, self.params.ny);
+        colormap::wave_rgba(&self.dev, &self.stream, f, nx, ny, vmin, vmax, &self.lut, dev_rgba)?;
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            rgba,
+            &mut self.chunk_events,
+            None,
+        )?;
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+
+    fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
+        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.graphs.clear();
+        Ok(())
+    }
+
+    fn set_freq(&mut self, freq: f64) {
+        self.params.freq = freq;
+    }
+
+    fn reset(&mut self) -> Result<(), BackendError> {
+        for f in &mut self.fields {
+            self.stream.memset_zeros(f).map_err(|e| runtime("clearing the fields", e))?;
+        }
+        self.stream.synchronize().map_err(|e| runtime("clearing the fields", e))?;
+        self.tstep = 0;
+        Ok(())
+    }
+
+    fn variant(&self) -> Option<WaveVariant> {
+        Some(self.variant)
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

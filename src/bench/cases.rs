@@ -1,0 +1,305 @@
+//! What `wavebrot bench` measures: the seed's wave run (final copy included, as the seed times
+//! it), large grids per update, a displayed wave frame, and Mandelbrot images, each on every
+//! backend asked for, checked against the CPU reference and reported as a table line and a
+//! JSON record.
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use crate::backend::{self, Backend, BackendKind, Timing, WaveVariant};
+use crate::sim::mandelbrot::{self, MandelbrotParams};
+use crate::sim::wave::{self, BYTES_PER_CELL_UPDATE, WAVE_TOLERANCE, WaveParams};
+
+use super::report::{Record, Report, fmt_time};
+use super::runner::{Plan, measure, time_wave};
+
+/// Settings every case shares.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Smaller sizes and fewer repeats.
+    pub quick: bool,
+    /// Wave kernel variants to time on backends that have them (`Auto`: each backend's default).
+    pub variants: Vec<WaveVariant>,
+}
+
+/// The variants of `b` to time: those asked for that it has (its default where it has one).
+fn variants_of(b: &dyn Backend, asked: &[WaveVariant]) -> Vec<WaveVariant> {
+    let offered = b.wave_variants();
+    let mut out: Vec<WaveVariant> =
+        asked.iter().copied().filter(|v| *v == WaveVariant::Auto || offered.contains(v)).collect();
+    if offered.is_empty() || out.is_empty() {
+        out = vec![WaveVariant::Auto];
+    }
+    out.dedup();
+    out
+}
+
+/// A backend's name with the variant it runs, for the table: `cuda`, `cuda/simple`.
+fn label(kind: BackendKind, variant: Option<WaveVariant>, asked: &[WaveVariant]) -> String {
+    match variant {
+        Some(v) if asked.iter().any(|a| *a != WaveVariant::Auto) => format!("{}/{}", kind.name(), v.name()),
+        _ => kind.name().to_owned(),
+    }
+}
+
+/// The seed's wave run of `tmax` steps from zero on an `nx x ny` grid, final copy included.
+pub fn wave(
+    r: &mut Report,
+    opts: &Options,
+    backends: &mut [Box<dyn Backend>],
+    (nx, ny, tmax): (usize, usize, u32),
+    with_cpu1: bool,
+) -> Result<()> {
+    let p = WaveParams::new(nx, ny, wave::DEFAULT_FREQ);
+    r.say(format!(
+        "\nwave2d  nx={nx}, ny={ny}, tmax={tmax}  ({} updates; time includes the final copy to the host)",
+        2 * tmax
+    ));
+    let reference = reference_wave(&p, tmax)?;
+    let updates = f64::from(2 * tmax);
+    let cells = (nx * ny) as f64;
+    let mut ok_all = true;
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        if kind == BackendKind::Cpu1 && !with_cpu1 {
+            r.say(format!("  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name()));
+            continue;
+        }
+        let device = b.device_info().name;
+        for asked in variants_of(b.as_ref(), &opts.variants) {
+            r.status(kind.name());
+            let mut sim = match b.new_wave_variant(&p, asked) {
+                Ok(s) => s,
+                Err(e @ backend::BackendError::OutOfMemory { .. }) => {
+                    r.say(format!("  {:<5} {device:<40} skipped: {e}", kind.name()));
+                    continue;
+                }
+                Err(e) => {
+                    r.say(format!("  {:<5} {device:<40} failed: {e}", kind.name()));
+                    r.fail(format!("wave {nx}x{ny} on {kind}: {e}"));
+                    continue;
+                }
+            };
+            let name = label(kind, sim.variant(), &opts.variants);
+            let mut field = vec![0.0f32; p.cells()];
+            let plan = Plan::new(opts.quick, (3, 7), (2, 6));
+            let measured = measure(plan, || time_wave(sim.as_mut(), tmax, &mut field));
+            let m = match measured {
+                Ok((_, m)) => m,
+                Err(e) => {
+                    r.say(format!("  {name:<5} {device:<40} failed: {e:#}"));
+                    r.fail(format!("wave {nx}x{ny} tmax={tmax} on {name}: {e:#}"));
+                    ok_all = false;
+                    continue;
+                }
+            };
+            // Every run starts from zero, so the last run's field is the one each run made.
+            let diff = f64::from(wave::max_abs_diff(&field, &reference));
+            let step = m.best_seconds() / updates;
+            let ok = diff <= f64::from(WAVE_TOLERANCE);
+            ok_all &= ok;
+            let kernel_txt = m
+                .kernel_seconds
+                .map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
+            r.say(format!(
+                "  {name:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s  {:>7.1} GB/s  max|diff| {diff:.1e}{kernel_txt}",
+                fmt_time(m.seconds),
+                fmt_time(step),
+                cells / step / 1e9,
+                cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9,
+            ));
+            if !ok {
+                r.fail(format!("wave {nx}x{ny} tmax={tmax} on {name}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}"));
+            }
+            r.records.push(Record {
+                kernel: "wave".into(),
+                backend: kind.name().into(),
+                variant: sim.variant().map(WaveVariant::name),
+                device: device.clone(),
+                nx: Some(nx),
+                ny: Some(ny),
+                tmax: Some(tmax),
+                seconds: m.seconds,
+                kernel_seconds: m.kernel_seconds,
+                timing_source: m.source.label(),
+                per_step_us: Some(step * 1e6),
+                gcells_per_s: Some(cells / step / 1e9),
+                gbps: Some(cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9),
+                max_abs_diff: Some(diff),
+                repeats: m.repeats,
+                ok,
+                ..Record::default()
+            });
+        }
+    }
+    r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
+    Ok(())
+}
+
+/// The CPU reference field (the all-cores path, bit-identical to the single-thread one).
+fn reference_wave(p: &WaveParams, tmax: u32) -> Result<Vec<f32>> {
+    let mut sim = backend::open(BackendKind::Cpu)?.new_wave(p)?;
+    let mut field = vec![0.0f32; p.cells()];
+    time_wave(sim.as_mut(), tmax, &mut field)?;
+    Ok(field)
+}
+
+/// One displayed frame of an `n x n` wave: a time step, the colormap and the RGBA copy to the host.
+pub fn wave_frame(r: &mut Report, opts: &Options, backends: &mut [Box<dyn Backend>], n: usize) -> Result<()> {
+    let p = WaveParams::new(n, n, wave::DEFAULT_FREQ);
+    r.say(format!("\nwave2d frame  nx={n}, ny={n}: one time step + hot colormap + RGBA copy to the host"));
+    let mut rgba = vec![0u8; n * n * 4];
+    for b in backends.iter_mut().filter(|b| b.kind() != BackendKind::Cpu1) {
+        let kind = b.kind();
+        r.status(kind.name());
+        let device = b.device_info().name;
+        let mut sim = match b.new_wave(&p) {
+            Ok(s) => s,
+            Err(e) => {
+                r.say(format!("  {:<5} {device:<40} failed: {e}", kind.name()));
+                continue;
+            }
+        };
+        let plan = Plan { min: 5, ..Plan::new(opts.quick, (50, 50), (1, 3)) };
+        let measured = measure(plan, || {
+            let start = Instant::now();
+            sim.advance(1)?;
+            sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+            Ok(Timing::wall(start.elapsed()))
+        });
+        let m = match measured {
+            Ok((_, m)) => m,
+            Err(e) => {
+                r.say(format!("  {:<5} {device:<40} failed: {e:#}", kind.name()));
+                r.fail(format!("wave frame {n}x{n} on {kind}: {e:#}"));
+                continue;
+            }
+        };
+        let frame = m.seconds;
+        r.say(format!(
+            "  {:<5} {device:<40} {:>10}/frame  ({:.0} frames/s)",
+            kind.name(),
+            fmt_time(frame),
+            1.0 / frame
+        ));
+        r.records.push(Record {
+            kernel: "wave_frame".into(),
+            backend: kind.name().into(),
+            variant: sim.variant().map(WaveVariant::name),
+            device,
+            nx: Some(n),
+            ny: Some(n),
+            tmax: Some(1),
+            seconds: frame,
+            timing_source: backend::TimingSource::WallClock.label(),
+            per_frame_ms: Some(frame * 1e3),
+            repeats: m.repeats,
+            ok: true,
+            ..Record::default()
+        });
+    }
+    Ok(())
+}
+
+/// One Mandelbrot image, the copy of the counts to the host included.
+pub fn mandelbrot(
+    r: &mut Report,
+    opts: &Options,
+    backends: &mut [Box<dyn Backend>],
+    p: &MandelbrotParams,
+    with_cpu1: bool,
+) -> Result<()> {
+    let b0 = &p.bounds;
+    r.say(format!(
+        "\nmandelbrot  {}x{}, iters={}, {}, view [{},{}]x[{},{}]  (time includes the copy of the counts to the host; \
+         Giter/s counts the rule's iterations, min(count+1, iters) per pixel, as the peers do)",
+        p.width,
+        p.height,
+        p.iters,
+        p.precision.name(),
+        b0.minx,
+        b0.maxx,
+        b0.miny,
+        b0.maxy
+    ));
+    let mut reference = vec![0i32; p.pixels()];
+    backend::open(BackendKind::Cpu)?.mandelbrot(p, &mut reference)?;
+    let tol = mandelbrot::mismatch_tolerance(p.precision);
+    let mut ok_all = true;
+    let mut counts = vec![0i32; p.pixels()];
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        r.status(kind.name());
+        if kind == BackendKind::Cpu1 && !with_cpu1 {
+            r.say(format!("  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name()));
+            continue;
+        }
+        let device = b.device_info().name;
+        let mut total = 0;
+        let plan = Plan::new(opts.quick, (3, 7), (2, 5));
+        let measured = measure(plan, || {
+            let run = b.mandelbrot(p, &mut counts)?;
+            total = run.total_iters;
+            Ok(run.timing)
+        });
+        let m = match measured {
+            Ok((_, m)) => m,
+            Err(e) => {
+                r.say(format!("  {:<5} {device:<40} failed: {e:#}", kind.name()));
+                // A precision the device lacks is a skip, not a failure.
+                if !matches!(e.downcast_ref(), Some(backend::BackendError::Invalid(_))) {
+                    r.fail(format!("mandelbrot on {kind}: {e:#}"));
+                    ok_all = false;
+                }
+                continue;
+            }
+        };
+        let mism = mandelbrot::mismatch_frac(&counts, &reference);
+        let ok = mism <= tol;
+        ok_all &= ok;
+        let giter = total as f64 / m.seconds / 1e9;
+        let kgiter = m.kernel_seconds.map(|k| total as f64 / k / 1e9);
+        let kernel_txt = m.kernel_seconds.map_or(String::new(), |k| {
+            format!("  (kernel {} = {:.0} Giter/s by {})", fmt_time(k), total as f64 / k / 1e9, m.source.label())
+        });
+        r.say(format!(
+            "  {:<5} {device:<40} {:>10}  {:>8.1} Giter/s  mismatch {:.4}%{kernel_txt}",
+            kind.name(),
+            fmt_time(m.seconds),
+            giter,
+            mism * 100.0
+        ));
+        if !ok {
+            r.fail(format!(
+                "mandelbrot {}x{} iters={} {} on {kind}: {:.4}% of pixels differ (> {}%)",
+                p.width,
+                p.height,
+                p.iters,
+                p.precision.name(),
+                mism * 100.0,
+                tol * 100.0
+            ));
+        }
+        r.records.push(Record {
+            kernel: "mandelbrot".into(),
+            backend: kind.name().into(),
+            device,
+            width: Some(p.width),
+            height: Some(p.height),
+            iters: Some(p.iters),
+            precision: Some(p.precision.name()),
+            seconds: m.seconds,
+            kernel_seconds: m.kernel_seconds,
+            timing_source: m.source.label(),
+            giter_per_s: Some(giter),
+            kernel_giter_per_s: kgiter,
+            mismatch_frac: Some(mism),
+            repeats: m.repeats,
+            ok,
+            ..Record::default()
+        });
+    }
+    r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
+    Ok(())
+}

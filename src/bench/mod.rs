@@ -1,0 +1,99 @@
+//! The timing harness behind `wavebrot bench` and `wavebrot verify`, in three parts:
+//! [`cases`] (what is measured, checked against the CPU reference), [`runner`] (warm-up,
+//! repeats, medians) and [`report`] (the seed-style table, JSON records, the check line).
+//! [`verify`] checks every backend against the single-thread reference.
+
+pub mod cases;
+pub mod report;
+pub mod runner;
+pub mod verify;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::backend::{self, Backend, BackendKind, WaveVariant};
+use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+
+pub use cases::Options;
+pub use report::Record;
+
+/// Which kernels `bench` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    Wave,
+    Mandelbrot,
+    All,
+}
+
+/// Opens the backends asked for (every available one when `asked` is empty), saying why any is missing.
+fn open_backends(asked: &[BackendKind]) -> Result<Vec<Box<dyn Backend>>> {
+    let mut kinds: Vec<BackendKind> = if asked.is_empty() { BackendKind::ALL.to_vec() } else { asked.to_vec() };
+    kinds.sort();
+    kinds.dedup();
+    // The reference first, then fastest last, so the table reads like the seed's.
+    kinds.reverse();
+    let mut out = Vec::new();
+    for kind in kinds {
+        match backend::open(kind) {
+            Ok(b) => out.push(b),
+            Err(e) if asked.is_empty() => crate::outln!("skipped: {e}"),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(out)
+}
+
+/// `wavebrot bench`.
+///
+/// # Errors
+/// A backend asked for by name is unavailable, a device failed, or the JSON cannot be written.
+pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts: &Options) -> Result<ExitCode> {
+    let mut backends = open_backends(asked)?;
+    for b in &backends {
+        let variants: Vec<&str> = b.wave_variants().iter().map(|v| v.name()).collect();
+        let variants =
+            if variants.is_empty() { String::new() } else { format!("  (wave variants: {})", variants.join(", ")) };
+        crate::outln!("{:<5} {}{variants}", b.kind().name(), b.device_info().name);
+    }
+    let mut r = report::Report::new("bench");
+    let b = &mut backends;
+    if matches!(suite, Suite::Wave | Suite::All) {
+        cases::wave(&mut r, opts, b, (1000, 800, 500), true)?;
+        if opts.quick {
+            cases::wave(&mut r, opts, b, (2048, 2048, 20), false)?;
+            cases::wave_frame(&mut r, opts, b, 1024)?;
+        } else {
+            cases::wave(&mut r, opts, b, (4096, 4096, 100), false)?;
+            cases::wave(&mut r, opts, b, (8192, 8192, 50), false)?;
+            cases::wave_frame(&mut r, opts, b, 4096)?;
+        }
+    }
+    if matches!(suite, Suite::Mandelbrot | Suite::All) {
+        for precision in [Precision::F64, Precision::F32] {
+            cases::mandelbrot(&mut r, opts, b, &MandelbrotParams { precision, ..MandelbrotParams::SEED }, true)?;
+        }
+        let (size, iters) = if opts.quick { (1024, 200) } else { (4096, 1000) };
+        for precision in [Precision::F64, Precision::F32] {
+            let p = MandelbrotParams { width: size, height: size, iters, bounds: Bounds::SEED, precision };
+            cases::mandelbrot(&mut r, opts, b, &p, false)?;
+        }
+    }
+    r.finish(json)
+}
+
+/// `wavebrot verify`: every backend (and each of its wave variants) against `cpu1`.
+///
+/// # Errors
+/// A backend asked for by name is unavailable.
+pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
+    let mut backends = open_backends(asked)?;
+    Ok(verify::verify(&mut backends))
+}
+
+/// Every variant `bench --variant` accepts, for help texts.
+#[must_use]
+pub fn variant_names() -> Vec<&'static str> {
+    std::iter::once(WaveVariant::Auto).chain(WaveVariant::CONCRETE).map(WaveVariant::name).collect()
+}

@@ -1,0 +1,115 @@
+//! `wavebrot verify`: every backend, and every wave kernel variant it has, against the
+//! single-thread CPU reference on odd shapes, a long run and deep iteration counts.
+
+use std::process::ExitCode;
+
+use crate::backend::{self, Backend, WaveVariant};
+use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
+
+use super::report::check_line;
+
+/// Wave cases `(nx, ny, tmax)`: the seed's, odd and tiny shapes, a thin grid, and a long run
+/// (64x5000 for 1000 steps, where rounding differences would have grown past the tolerance).
+const WAVE_CASES: [(usize, usize, u32); 6] =
+    [(1000, 800, 500), (37, 53, 300), (257, 129, 200), (3, 3, 10), (1023, 65, 120), (64, 5000, 1000)];
+
+/// Checks the backends; prints one line per case and backend, then the check line.
+#[must_use]
+pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
+    let mut failures = Vec::new();
+    for (nx, ny, tmax) in WAVE_CASES {
+        wave_case(backends, (nx, ny, tmax), &mut failures);
+    }
+    let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
+    let mandel_cases = [(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom)];
+    for (width, height, iters, bounds) in mandel_cases {
+        for precision in [Precision::F64, Precision::F32] {
+            let p = MandelbrotParams { width, height, iters, bounds, precision };
+            mandel_case(backends, &p, &mut failures);
+        }
+    }
+    check_line(&failures)
+}
+
+fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u32), failures: &mut Vec<String>) {
+    let p = WaveParams::new(nx, ny, wave::DEFAULT_FREQ);
+    let reference = wave::reference(&p, tmax);
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        let variants: Vec<WaveVariant> =
+            if b.wave_variants().is_empty() { vec![WaveVariant::Auto] } else { b.wave_variants().to_vec() };
+        for variant in variants {
+            let name = if variant == WaveVariant::Auto {
+                kind.name().to_owned()
+            } else {
+                format!("{}/{}", kind.name(), variant.name())
+            };
+            let result = b.new_wave_variant(&p, variant).map_err(anyhow::Error::from).and_then(|mut sim| {
+                // Two calls, to cover state carried between advances.
+                sim.advance(tmax / 3)?;
+                sim.advance(tmax - tmax / 3)?;
+                let mut f = vec![0.0; p.cells()];
+                sim.read_field(&mut f)?;
+                Ok(wave::max_abs_diff(&f, &reference))
+            });
+            match result {
+                Ok(d) if d <= WAVE_TOLERANCE => {
+                    crate::outln!("ok    wave {nx}x{ny} tmax={tmax:<4} {name:<12} max|diff| {d:.1e}");
+                }
+                Ok(d) => {
+                    crate::outln!(
+                        "FAIL  wave {nx}x{ny} tmax={tmax:<4} {name:<12} max|diff| {d:.3e} > {WAVE_TOLERANCE:e}"
+                    );
+                    failures.push(format!("wave {nx}x{ny} tmax={tmax} on {name}: max|diff| {d:.3e}"));
+                }
+                Err(e) => {
+                    crate::outln!("FAIL  wave {nx}x{ny} tmax={tmax:<4} {name:<12} {e:#}");
+                    failures.push(format!("wave {nx}x{ny} tmax={tmax} on {name}: {e:#}"));
+                }
+            }
+        }
+    }
+}
+
+fn mandel_case(backends: &mut [Box<dyn Backend>], p: &MandelbrotParams, failures: &mut Vec<String>) {
+    let (reference, ref_total) = mandelbrot::reference(p);
+    let tol = mandelbrot::mismatch_tolerance(p.precision);
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        let mut counts = vec![0; p.pixels()];
+        let label = format!(
+            "mandelbrot {}x{} iters={:<5} {} {:<5}",
+            p.width,
+            p.height,
+            p.iters,
+            p.precision.name(),
+            kind.name()
+        );
+        match b.mandelbrot(p, &mut counts) {
+            Ok(run) => {
+                let m = mandelbrot::mismatch_frac(&counts, &reference);
+                // The iteration total must match the counts the backend returned.
+                let own_total: u64 =
+                    counts.iter().map(|&c| mandelbrot::iterations_executed(c.max(0) as u32, p.iters)).sum();
+                let total_ok = run.total_iters == own_total;
+                if m <= tol && total_ok {
+                    crate::outln!("ok    {label} mismatch {:.4}% (ref total {ref_total})", m * 100.0);
+                } else {
+                    crate::outln!(
+                        "FAIL  {label} mismatch {:.4}% (limit {}%), iterations {} vs {own_total}",
+                        m * 100.0,
+                        tol * 100.0,
+                        run.total_iters
+                    );
+                    failures.push(format!("{label}: {:.4}% differ, iteration total {}", m * 100.0, run.total_iters));
+                }
+            }
+            Err(backend::BackendError::Invalid(why)) => crate::outln!("skip  {label} {why}"),
+            Err(e) => {
+                crate::outln!("FAIL  {label} {e}");
+                failures.push(format!("{label}: {e}"));
+            }
+        }
+    }
+}
