@@ -649,16 +649,17 @@ impl Scene {
 
 impl fmt::Display for Scene {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         write!(
             f,
-            "{}x{} {}, c2 {}, {} source(s), {} wall(s), {} medium/media",
+            "{}x{} {}, c2 {}, {}, {}, {}",
             self.nx,
             self.ny,
             self.boundary.name(),
             self.c2,
-            self.sources.len(),
-            self.walls.len(),
-            self.media.len()
+            count(self.sources.len(), "source", "sources"),
+            count(self.walls.len(), "wall", "walls"),
+            count(self.media.len(), "medium", "media")
         )
     }
 }
