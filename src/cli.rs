@@ -275,7 +275,9 @@ fn wave_scene(a: &RenderWave) -> Result<Option<Scene>, SceneError> {
         || a.scene.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
         |n| format!("preset {n}"),
     );
-    scene.validate().map_err(|e| SceneError::File { path: format!("{origin} with the flags given"), message: e.to_string() })?;
+    scene
+        .validate()
+        .map_err(|e| SceneError::File { path: format!("{origin} with the flags given"), message: e.to_string() })?;
     Ok(Some(scene))
 }
 

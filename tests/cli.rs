@@ -267,7 +267,18 @@ fn scenes_lists_every_preset() {
     let out = wavebrot().arg("scenes").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for name in ["point", "seed", "two-sources", "single-slit", "double-slit", "grating", "reflection", "refraction", "lens", "plane-wave"] {
+    for name in [
+        "point",
+        "seed",
+        "two-sources",
+        "single-slit",
+        "double-slit",
+        "grating",
+        "reflection",
+        "refraction",
+        "lens",
+        "plane-wave",
+    ] {
         assert!(text.lines().any(|l| l.starts_with(name)), "{name} missing from {text}");
     }
 }
@@ -278,10 +289,28 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
     let point = "[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreq = 0.2\n";
     let cases = [
         ("unknown.toml", format!("nx = 40\nny = 30\ncolour = 1\n{point}"), "unknown field `colour`"),
-        ("outside.toml", format!("nx = 40\nny = 30\n[[wall]]\nx0 = 0\ny0 = 0\nx1 = 40\ny1 = 3\n"), "wall 0: (x1=40, y1=3) is outside the 40x30 grid"),
-        ("source.toml", "nx = 40\nny = 30\n[[source]]\nkind = \"point\"\nx = 50\ny = 3\nfreq = 0.2\n".to_owned(), "source 0: (x=50, y=3) is outside the 40x30 grid"),
-        ("onwall.toml", format!("nx = 40\nny = 30\n{point}[[wall]]\nx0 = 8\ny0 = 0\nx1 = 12\ny1 = 29\n"), "source 0 lies on wall 0"),
-        ("c2.toml", format!("nx = 40\nny = 30\n{point}[[medium]]\nshape = \"rect\"\nx0 = 1\ny0 = 1\nx1 = 5\ny1 = 5\nc2 = 0.7\n"), "medium 0: c2 0.7 is above the 2D stability limit 0.5"),
+        (
+            "outside.toml",
+            "nx = 40\nny = 30\n[[wall]]\nx0 = 0\ny0 = 0\nx1 = 40\ny1 = 3\n".to_owned(),
+            "wall 0: (x1=40, y1=3) is outside the 40x30 grid",
+        ),
+        (
+            "source.toml",
+            "nx = 40\nny = 30\n[[source]]\nkind = \"point\"\nx = 50\ny = 3\nfreq = 0.2\n".to_owned(),
+            "source 0: (x=50, y=3) is outside the 40x30 grid",
+        ),
+        (
+            "onwall.toml",
+            format!("nx = 40\nny = 30\n{point}[[wall]]\nx0 = 8\ny0 = 0\nx1 = 12\ny1 = 29\n"),
+            "source 0 lies on wall 0",
+        ),
+        (
+            "c2.toml",
+            format!(
+                "nx = 40\nny = 30\n{point}[[medium]]\nshape = \"rect\"\nx0 = 1\ny0 = 1\nx1 = 5\ny1 = 5\nc2 = 0.7\n"
+            ),
+            "medium 0: c2 0.7 is above the 2D stability limit 0.5",
+        ),
         ("boundary.toml", format!("nx = 40\nny = 30\nboundary = \"open\"\n{point}"), "unknown variant `open`"),
         ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
     ];

@@ -63,7 +63,13 @@ impl EdgeProbe {
             damping: 0.0,
             boundary,
             tmax: None,
-            sources: vec![Source::Pulse { x: (sx + pad) as i64, y: (sy + pad) as i64, freq, amplitude: 1.0, phase: 0.0 }],
+            sources: vec![Source::Pulse {
+                x: (sx + pad) as i64,
+                y: (sy + pad) as i64,
+                freq,
+                amplitude: 1.0,
+                phase: 0.0,
+            }],
             walls: Vec::new(),
             media: Vec::new(),
         }
@@ -198,7 +204,15 @@ fn wavelength(c2: f64, freq: f64) -> f64 {
 /// or of the source line can arrive. (The source line holds its cells, so it reflects the wall's
 /// echo: with absorbing edges the plane wave also grazes the top and bottom edges, where a
 /// first-order Mur edge distorts it; a reflecting box keeps it plane.)
-fn slit_intensity(ny: usize, slits: usize, spacing: usize, width: usize, freq: f64, screen: usize, reach: f64) -> Vec<f64> {
+fn slit_intensity(
+    ny: usize,
+    slits: usize,
+    spacing: usize,
+    width: usize,
+    freq: f64,
+    screen: usize,
+    reach: f64,
+) -> Vec<f64> {
     let (wall, far): (i64, usize) = (330, 220);
     let nx = wall as usize + 3 + screen + far;
     let mut s = open_scene(nx, ny);
@@ -298,8 +312,16 @@ fn double_slit_maxima_obey_d_sin_theta_eq_m_lambda() {
     let peaks = maxima(&intensity, 0.2);
     // The slits. plane: the middle of the wall.
     for (m, sin, err) in orders(&intensity, &peaks, (ny / 2) as f64, screen as f64 + 1.5, 2, false, lambda, d as f64) {
-        println!("double slit: order {m:+}: sinθ {sin:.4}, d·sinθ/λ {:.4}, error {:+.2}%", sin * d as f64 / lambda, 100.0 * err);
-        assert!(err.abs() < 0.05, "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})", 100.0 * err);
+        println!(
+            "double slit: order {m:+}: sinθ {sin:.4}, d·sinθ/λ {:.4}, error {:+.2}%",
+            sin * d as f64 / lambda,
+            100.0 * err
+        );
+        assert!(
+            err.abs() < 0.05,
+            "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
+            100.0 * err
+        );
     }
 }
 
@@ -310,8 +332,16 @@ fn grating_orders_obey_d_sin_theta_eq_m_lambda() {
     let intensity = slit_intensity(ny, 5, d, 3, freq, screen, 190.0);
     let peaks = maxima(&intensity, 0.1);
     for (m, sin, err) in orders(&intensity, &peaks, (ny / 2) as f64, screen as f64 + 1.5, 1, true, lambda, d as f64) {
-        println!("grating: order {m:+}: sinθ {sin:.4}, d·sinθ/λ {:.4}, error {:+.2}%", sin * d as f64 / lambda, 100.0 * err);
-        assert!(err.abs() < 0.05, "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})", 100.0 * err);
+        println!(
+            "grating: order {m:+}: sinθ {sin:.4}, d·sinθ/λ {:.4}, error {:+.2}%",
+            sin * d as f64 / lambda,
+            100.0 * err
+        );
+        assert!(
+            err.abs() < 0.05,
+            "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
+            100.0 * err
+        );
     }
 }
 
@@ -327,7 +357,11 @@ fn a_wall_without_a_gap_stops_the_wave() {
     let front = energy_in(&cells, &f, &g, 0..100, 0..120);
     let behind = energy_in(&cells, &f, &g, 102..200, 0..120);
     println!("wall: energy behind {behind:.3e}, in front {front:.3e}");
-    assert!(front > 0.0 && behind.abs() < 1e-3 * front, "energy behind the wall is {:.3e} of the energy in front", behind / front);
+    assert!(
+        front > 0.0 && behind.abs() < 1e-3 * front,
+        "energy behind the wall is {:.3e} of the energy in front",
+        behind / front
+    );
 }
 
 /// The wave vector (kx, ky) of the steady field at `freq` in the cells `xs`, `ys`: the phase
@@ -390,7 +424,11 @@ fn refraction_obeys_snell() {
         100.0 * err,
         k2x.hypot(k2y) / k1x.hypot(k1y)
     );
-    assert!((sin1.asin().to_degrees() - 45.0).abs() < 2.0, "the incident wave is not at 45°: θ1 {:.2}°", sin1.asin().to_degrees());
+    assert!(
+        (sin1.asin().to_degrees() - 45.0).abs() < 2.0,
+        "the incident wave is not at 45°: θ1 {:.2}°",
+        sin1.asin().to_degrees()
+    );
     assert!(err.abs() < 0.05, "Snell: sinθ1/sinθ2 = {got:.4}, sqrt(c2_1/c2_2) = {want:.4}: {:+.2}% off", 100.0 * err);
 }
 
@@ -460,17 +498,32 @@ fn bad_scenes_name_the_entry_and_the_problem() {
     let point = "[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreq = 0.2\n";
     let cases = [
         (format!("{base}colour = 3\n"), "unknown field `colour`"),
-        (format!("{base}{point}[[source]]\nkind = \"point\"\nx = 500\ny = 3\nfreq = 0.2\n"), "source 1: (x=500, y=3) is outside the 400x300 grid"),
-        (format!("{base}{point}[[wall]]\nx0 = 0\ny0 = 0\nx1 = 400\ny1 = 3\n"), "wall 0: (x1=400, y1=3) is outside the 400x300 grid"),
-        (format!("{base}{point}[[wall]]\nx0 = 5\ny0 = 5\nx1 = 20\ny1 = 20\n"), "source 0 lies on wall 0 at (x=10, y=10)"),
+        (
+            format!("{base}{point}[[source]]\nkind = \"point\"\nx = 500\ny = 3\nfreq = 0.2\n"),
+            "source 1: (x=500, y=3) is outside the 400x300 grid",
+        ),
+        (
+            format!("{base}{point}[[wall]]\nx0 = 0\ny0 = 0\nx1 = 400\ny1 = 3\n"),
+            "wall 0: (x1=400, y1=3) is outside the 400x300 grid",
+        ),
+        (
+            format!("{base}{point}[[wall]]\nx0 = 5\ny0 = 5\nx1 = 20\ny1 = 20\n"),
+            "source 0 lies on wall 0 at (x=10, y=10)",
+        ),
         (format!("{base}c2 = 0.7\n"), "c2 0.7 is above the 2D stability limit 0.5"),
         (
             format!("{base}{point}[[medium]]\nshape = \"circle\"\nx = 50\ny = 50\nr = 9.0\nc2 = 0.7\n"),
             "medium 0: c2 0.7 is above the 2D stability limit 0.5",
         ),
         ("nx = 40\nny = 30\nboundary = \"open\"\n".to_owned(), "unknown variant `open`"),
-        (format!("{base}[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreqq = 0.2\n"), "source 0 (line 4): unknown field `freqq`"),
-        (format!("{base}[[source]]\nkind = \"spiral\"\nx = 10\ny = 10\nfreq = 0.2\n"), "source 0 (line 4): unknown variant `spiral`"),
+        (
+            format!("{base}[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreqq = 0.2\n"),
+            "source 0 (line 4): unknown field `freqq`",
+        ),
+        (
+            format!("{base}[[source]]\nkind = \"spiral\"\nx = 10\ny = 10\nfreq = 0.2\n"),
+            "source 0 (line 4): unknown variant `spiral`",
+        ),
     ];
     for (text, want) in cases {
         let e = Scene::from_toml(&text).unwrap_err().to_string();

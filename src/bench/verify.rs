@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, BackendError, WaveVariant};
-use crate::sim::scene::PRESETS;
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::scene::PRESETS;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -80,7 +80,12 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
 /// Time steps each preset runs in `verify`: past the first reflections of the smaller presets.
 const SCENE_TSTEPS: u32 = 150;
 
-fn scene_case(backends: &mut [Box<dyn Backend>], preset: &crate::sim::scene::Preset, tmax: u32, failures: &mut Vec<String>) {
+fn scene_case(
+    backends: &mut [Box<dyn Backend>],
+    preset: &crate::sim::scene::Preset,
+    tmax: u32,
+    failures: &mut Vec<String>,
+) {
     let label = format!("scene {:<12} tmax={tmax:<4}", preset.name);
     let scene = match preset.scene() {
         Ok(s) => s,

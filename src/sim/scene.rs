@@ -404,7 +404,10 @@ impl Scene {
     /// and the results are today's bit for bit.
     #[must_use]
     pub fn plain_params(&self) -> Option<WaveParams> {
-        if self.boundary != Boundary::Reflecting || self.damping != 0.0 || !self.walls.is_empty() || !self.media.is_empty()
+        if self.boundary != Boundary::Reflecting
+            || self.damping != 0.0
+            || !self.walls.is_empty()
+            || !self.media.is_empty()
         {
             return None;
         }
@@ -447,7 +450,11 @@ impl Scene {
         // Entries are read one by one so an error names its entry (serde's tagged enums lose
         // toml's positions).
         let raw: RawScene = toml::from_str(text).map_err(|e| SceneError::Parse(toml_error_line(text, &e)))?;
-        fn entries<T: serde::de::DeserializeOwned>(text: &str, name: &str, tables: Vec<toml::Table>) -> Result<Vec<T>, SceneError> {
+        fn entries<T: serde::de::DeserializeOwned>(
+            text: &str,
+            name: &str,
+            tables: Vec<toml::Table>,
+        ) -> Result<Vec<T>, SceneError> {
             tables
                 .into_iter()
                 .enumerate()
@@ -508,7 +515,9 @@ impl Scene {
             return bad(format!("grid {nx}x{ny} is too large to address"));
         }
         if self.boundary == Boundary::Absorbing && (nx < 8 || ny < 8) {
-            return bad(format!("grid {nx}x{ny} is too small for an absorbing boundary: each side needs at least 8 cells"));
+            return bad(format!(
+                "grid {nx}x{ny} is too small for an absorbing boundary: each side needs at least 8 cells"
+            ));
         }
         if let Err(m) = check_c2(self.c2) {
             return bad(format!("c2 {m}"));
@@ -714,11 +723,7 @@ struct RawScene {
 
 /// The line (from 1) of the `k`-th `[[name]]` header in `text`.
 fn header_line(text: &str, name: &str, k: usize) -> Option<usize> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| is_header(l, name))
-        .nth(k)
-        .map(|(n, _)| n + 1)
+    text.lines().enumerate().filter(|(_, l)| is_header(l, name)).nth(k).map(|(n, _)| n + 1)
 }
 
 /// True for the line `[[name]]` (spaces allowed, a comment after it).
@@ -785,7 +790,8 @@ impl Preset {
     /// # Errors
     /// A preset file that does not parse (a bug: a test loads every preset).
     pub fn scene(&self) -> Result<Scene, SceneError> {
-        Scene::from_toml(self.toml).map_err(|e| SceneError::File { path: format!("preset {}", self.name), message: e.to_string() })
+        Scene::from_toml(self.toml)
+            .map_err(|e| SceneError::File { path: format!("preset {}", self.name), message: e.to_string() })
     }
 }
 
