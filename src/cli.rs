@@ -16,7 +16,11 @@ use crate::output;
 use crate::progress::Progress;
 use crate::sim::colormap;
 use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::scene::{PRESETS, Scene, SceneError, preset};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
+
+/// The seed's number of time steps.
+const DEFAULT_TMAX: u32 = 500;
 
 /// Watch a GPU work: a 2D wave simulation and the Mandelbrot set on CUDA, wgpu and the CPU.
 #[derive(Debug, Parser)]
@@ -39,11 +43,14 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Show the backends found, their devices and limits, and why any is missing.
     Info,
+    /// List the scene presets (`render wave --preset NAME`) with their descriptions.
+    Scenes,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Render {
-    /// The seed's wave2d: a sine source in the middle of an nx x ny grid, run for tmax steps.
+    /// The seed's wave2d (a sine source in the middle of an nx x ny grid, run for tmax steps), or a
+    /// scene: --preset NAME or --scene FILE.
     #[command(allow_negative_numbers = true)]
     Wave(RenderWave),
     /// The seed's Mandelbrot image.
@@ -53,18 +60,25 @@ pub enum Render {
 
 #[derive(Debug, Args)]
 pub struct RenderWave {
-    /// Cells along i (picture width).
-    #[arg(long, default_value_t = 1000, value_parser = grid_side)]
-    pub nx: usize,
-    /// Cells along j (picture height).
-    #[arg(long, default_value_t = 800, value_parser = grid_side)]
-    pub ny: usize,
-    /// Time steps (each is two updates).
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
-    pub tmax: u32,
-    /// Source frequency: the source is sin(freq * tstep).
-    #[arg(long, default_value_t = DEFAULT_FREQ, value_parser = positive_f64)]
-    pub freq: f64,
+    /// A scene preset (`wavebrot scenes` lists them); flags given beside it override its values.
+    #[arg(long, value_name = "NAME", conflicts_with = "scene")]
+    pub preset: Option<String>,
+    /// A scene file (TOML, see assets/scenes/); flags given beside it override its values.
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
+    /// Cells along i (picture width) [default: 1000, or the scene's; a scene's geometry is scaled].
+    #[arg(long, value_parser = grid_side)]
+    pub nx: Option<usize>,
+    /// Cells along j (picture height) [default: 800, or the scene's; a scene's geometry is scaled].
+    #[arg(long, value_parser = grid_side)]
+    pub ny: Option<usize>,
+    /// Time steps (each is two updates) [default: 500, or the scene's `tmax`].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub tmax: Option<u32>,
+    /// Source frequency: the source is sin(freq * tstep) [default: 0.1; with a scene: every
+    /// source's freq].
+    #[arg(long, value_parser = positive_f64)]
+    pub freq: Option<f64>,
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Write f after the last step through `hot` (vmin -0.1, vmax 0.1) as PNG.
@@ -216,7 +230,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crate::app::run(&args).map(|()| ExitCode::SUCCESS)
         }
         Command::Gui(args) => crate::app::window_process::run_guarded(&args),
-        Command::Render(Render::Wave(args)) => render_wave(&args).map(|()| ExitCode::SUCCESS),
+        Command::Render(Render::Wave(args)) => render_wave(&args),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
         Command::Bench(args) => {
             let variants = if args.variant.is_empty() { vec![WaveVariant::Auto] } else { args.variant.clone() };
@@ -228,7 +242,46 @@ fn run(cli: Cli) -> Result<ExitCode> {
             info();
             Ok(ExitCode::SUCCESS)
         }
+        Command::Scenes => {
+            scenes();
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// `wavebrot scenes`: every preset with its description.
+fn scenes() {
+    for p in PRESETS {
+        match p.scene() {
+            Ok(s) => {
+                crate::outln!("{:<12} {}", p.name, s.description);
+                crate::outln!("{:<12} {s}", "");
+            }
+            Err(e) => crate::outln!("{:<12} broken: {e}", p.name),
+        }
+    }
+}
+
+/// The scene `render wave` runs: the preset or file with the flags given beside it applied, or
+/// `None` for the seed's problem from the flags alone.
+fn wave_scene(a: &RenderWave) -> Result<Option<Scene>, SceneError> {
+    let scene = match (&a.preset, &a.scene) {
+        (Some(name), _) => preset(name)?,
+        (None, Some(path)) => Scene::load(path)?,
+        (None, None) => return Ok(None),
+    };
+    let mut scene = scene.resized(a.nx.unwrap_or(scene.nx), a.ny.unwrap_or(scene.ny));
+    if let Some(freq) = a.freq {
+        scene = scene.with_freq(freq);
+    }
+    let origin = a.preset.as_ref().map_or_else(
+        || a.scene.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+        |n| format!("preset {n}"),
+    );
+    scene
+        .validate()
+        .map_err(|e| SceneError::File { path: format!("{origin} with the flags given"), message: e.to_string() })?;
+    Ok(Some(scene))
 }
 
 /// Opens the backend asked for and says on stderr why `auto` skipped faster ones.
@@ -241,25 +294,48 @@ fn open_backend(choice: BackendChoice) -> Result<Box<dyn backend::Backend>> {
     Ok(b)
 }
 
-fn render_wave(a: &RenderWave) -> Result<()> {
-    let params = WaveParams::new(a.nx, a.ny, a.freq);
+fn render_wave(a: &RenderWave) -> Result<ExitCode> {
+    let scene = match wave_scene(a) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
     for path in a.png.iter().chain(&a.npy) {
         output::check_writable(path)?;
     }
-    let b = open_backend(a.backend)?;
-    let mut sim = b.new_wave(&params)?;
-    let (nx, ny) = (a.nx, a.ny);
+    let mut b = open_backend(a.backend)?;
+    let (mut sim, tmax) = match &scene {
+        Some(s) => {
+            let sim = match b.new_scene(s) {
+                // `auto` falls back to the CPU where the fastest backend has no scene kernel yet.
+                Err(backend::BackendError::Unavailable { reason, .. }) if a.backend == BackendChoice::Auto => {
+                    eprintln!("note: {} cannot run this scene ({reason}); using the CPU", b.kind());
+                    b = backend::open(BackendKind::Cpu)?;
+                    b.new_scene(s)?
+                }
+                other => other?,
+            };
+            (sim, a.tmax.or(s.tmax).unwrap_or(DEFAULT_TMAX))
+        }
+        None => {
+            let params = WaveParams::new(a.nx.unwrap_or(1000), a.ny.unwrap_or(800), a.freq.unwrap_or(DEFAULT_FREQ));
+            (b.new_wave(&params)?, a.tmax.unwrap_or(DEFAULT_TMAX))
+        }
+    };
+    let (nx, ny) = (sim.params().nx, sim.params().ny);
     if let Some(dir) = &a.frames_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let every = a.every.unwrap_or(a.tmax);
-    let progress = Progress::new(u64::from(a.tmax), "wave");
+    let every = a.every.unwrap_or(tmax);
+    let progress = Progress::new(u64::from(tmax), "wave");
     let mut rgba = Vec::new();
     let start = std::time::Instant::now();
     let mut done = 0;
-    let chunk = every.min((a.tmax / 50).max(1)).max(1);
-    while done < a.tmax {
-        let n = chunk.min(a.tmax - done).min(every - done % every);
+    let chunk = every.min((tmax / 50).max(1)).max(1);
+    while done < tmax {
+        let n = chunk.min(tmax - done).min(every - done % every);
         sim.advance(n)?;
         done += n;
         progress.set(u64::from(done));
@@ -275,14 +351,14 @@ fn render_wave(a: &RenderWave) -> Result<()> {
     sim.read_field(&mut f)?;
     let elapsed = start.elapsed();
     progress.finish();
-    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, incl. final copy)", a.tmax, elapsed.as_secs_f64(), b.kind());
+    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, incl. final copy)", tmax, elapsed.as_secs_f64(), b.kind());
     if let Some(path) = &a.png {
         output::write_wave_png(path, &f, nx, ny, -0.1, 0.1)?;
     }
     if let Some(path) = &a.npy {
         output::write_npy(path, &f, &[nx as u64, ny as u64])?;
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {

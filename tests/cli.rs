@@ -257,3 +257,102 @@ fn bench_variants_are_timed_and_named() {
         assert!(stdout.contains("wgpu/simple") && stdout.contains("wgpu/blocked"), "{stdout}");
     }
 }
+
+#[test]
+fn render_wave_runs_presets_and_scene_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("f.npy");
+    wavebrot()
+        .args(["render", "wave", "--preset", "double-slit", "--nx", "160", "--ny", "120", "--tmax", "40"])
+        .args(["--freq", "0.3", "--backend", "cpu"])
+        .arg("--npy")
+        .arg(&npy)
+        .assert()
+        .success();
+    let (f, shape) = read_npy::<f32>(&npy).unwrap();
+    assert_eq!(shape, [160, 120]);
+    assert!(f.iter().any(|&v| v != 0.0));
+    // The seed preset is today's default run, bit for bit.
+    let seed = dir.path().join("seed.npy");
+    wavebrot()
+        .args(["render", "wave", "--preset", "seed", "--nx", "37", "--ny", "53", "--tmax", "300", "--backend", "cpu1"])
+        .arg("--npy")
+        .arg(&seed)
+        .assert()
+        .success();
+    let (want, _) =
+        read_npy::<f32>(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wave_37x53_t300.npy")))
+            .unwrap();
+    assert_eq!(read_npy::<f32>(&seed).unwrap().0, want);
+    // A scene file, its tmax used when no --tmax is given.
+    let scene = dir.path().join("s.toml");
+    std::fs::write(&scene, "nx = 30\nny = 20\ntmax = 7\nboundary = \"absorbing\"\n[[source]]\nkind = \"pulse\"\nx = 10\ny = 10\nfreq = 0.5\n")
+        .unwrap();
+    let out = wavebrot().args(["render", "wave", "--backend", "cpu", "--scene"]).arg(&scene).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tmax=7"));
+}
+
+#[test]
+fn scenes_lists_every_preset() {
+    let out = wavebrot().arg("scenes").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in [
+        "point",
+        "seed",
+        "two-sources",
+        "single-slit",
+        "double-slit",
+        "grating",
+        "reflection",
+        "refraction",
+        "lens",
+        "plane-wave",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(name)), "{name} missing from {text}");
+    }
+}
+
+#[test]
+fn bad_scenes_and_presets_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let point = "[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreq = 0.2\n";
+    let cases = [
+        ("unknown.toml", format!("nx = 40\nny = 30\ncolour = 1\n{point}"), "unknown field `colour`"),
+        (
+            "outside.toml",
+            "nx = 40\nny = 30\n[[wall]]\nx0 = 0\ny0 = 0\nx1 = 40\ny1 = 3\n".to_owned(),
+            "wall 0: (x1=40, y1=3) is outside the 40x30 grid",
+        ),
+        (
+            "source.toml",
+            "nx = 40\nny = 30\n[[source]]\nkind = \"point\"\nx = 50\ny = 3\nfreq = 0.2\n".to_owned(),
+            "source 0: (x=50, y=3) is outside the 40x30 grid",
+        ),
+        (
+            "onwall.toml",
+            format!("nx = 40\nny = 30\n{point}[[wall]]\nx0 = 8\ny0 = 0\nx1 = 12\ny1 = 29\n"),
+            "source 0 lies on wall 0",
+        ),
+        (
+            "c2.toml",
+            format!(
+                "nx = 40\nny = 30\n{point}[[medium]]\nshape = \"rect\"\nx0 = 1\ny0 = 1\nx1 = 5\ny1 = 5\nc2 = 0.7\n"
+            ),
+            "medium 0: c2 0.7 is above the 2D stability limit 0.5",
+        ),
+        ("boundary.toml", format!("nx = 40\nny = 30\nboundary = \"open\"\n{point}"), "unknown variant `open`"),
+        ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let p = path.to_str().unwrap();
+        fails(&["render", "wave", "--backend", "cpu", "--scene", p], 2, needle);
+        fails(&["render", "wave", "--backend", "cpu", "--scene", p], 2, name);
+    }
+    fails(&["render", "wave", "--preset", "nope"], 2, "unknown preset `nope`");
+    fails(&["render", "wave", "--scene", "/nonexistent/scene.toml"], 2, "/nonexistent/scene.toml");
+    fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for an absorbing boundary");
+}

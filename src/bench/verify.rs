@@ -1,10 +1,12 @@
 //! `wavebrot verify`: every backend, and every wave kernel variant it has, against the
-//! single-thread CPU reference on odd shapes, a long run and deep iteration counts.
+//! single-thread CPU reference on odd shapes, a long run and deep iteration counts, and every
+//! scene preset on every backend that runs scenes against `cpu1`.
 
 use std::process::ExitCode;
 
-use crate::backend::{self, Backend, WaveVariant};
+use crate::backend::{self, Backend, BackendError, WaveVariant};
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::scene::PRESETS;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -20,6 +22,9 @@ pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
     let mut failures = Vec::new();
     for (nx, ny, tmax) in WAVE_CASES {
         wave_case(backends, (nx, ny, tmax), &mut failures);
+    }
+    for preset in PRESETS {
+        scene_case(backends, preset, SCENE_TSTEPS, &mut failures);
     }
     let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
     let mandel_cases = [(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom)];
@@ -67,6 +72,61 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
                     crate::outln!("FAIL  wave {nx}x{ny} tmax={tmax:<4} {name:<12} {e:#}");
                     failures.push(format!("wave {nx}x{ny} tmax={tmax} on {name}: {e:#}"));
                 }
+            }
+        }
+    }
+}
+
+/// Time steps each preset runs in `verify`: past the first reflections of the smaller presets.
+const SCENE_TSTEPS: u32 = 150;
+
+fn scene_case(
+    backends: &mut [Box<dyn Backend>],
+    preset: &crate::sim::scene::Preset,
+    tmax: u32,
+    failures: &mut Vec<String>,
+) {
+    let label = format!("scene {:<12} tmax={tmax:<4}", preset.name);
+    let scene = match preset.scene() {
+        Ok(s) => s,
+        Err(e) => {
+            crate::outln!("FAIL  {label} {e}");
+            failures.push(format!("{label}: {e}"));
+            return;
+        }
+    };
+    let run = |b: &dyn Backend| -> Result<Vec<f32>, BackendError> {
+        let mut sim = b.new_scene(&scene)?;
+        sim.advance(tmax / 3)?;
+        sim.advance(tmax - tmax / 3)?;
+        let mut f = vec![0.0; scene.cells()];
+        sim.read_field(&mut f)?;
+        Ok(f)
+    };
+    let reference = match run(&backend::cpu::CpuBackend::new(backend::cpu::Threads::One)) {
+        Ok(f) => f,
+        Err(e) => {
+            crate::outln!("FAIL  {label} cpu1 {e}");
+            failures.push(format!("{label} on cpu1: {e}"));
+            return;
+        }
+    };
+    for b in backends.iter() {
+        let name = b.kind().name();
+        match run(b.as_ref()) {
+            Ok(f) => {
+                let d = wave::max_abs_diff(&f, &reference);
+                if d <= WAVE_TOLERANCE {
+                    crate::outln!("ok    {label} {name:<12} max|diff| {d:.1e}");
+                } else {
+                    crate::outln!("FAIL  {label} {name:<12} max|diff| {d:.3e} > {WAVE_TOLERANCE:e}");
+                    failures.push(format!("{label} on {name}: max|diff| {d:.3e}"));
+                }
+            }
+            Err(BackendError::Unavailable { reason, .. }) => crate::outln!("skip  {label} {name:<12} {reason}"),
+            Err(e) => {
+                crate::outln!("FAIL  {label} {name:<12} {e}");
+                failures.push(format!("{label} on {name}: {e}"));
             }
         }
     }

@@ -38,12 +38,21 @@ pub fn wave_update(threads: Threads, p: &WaveParams, f: &mut [f32], g: &[f32]) {
 }
 
 /// Rows per band when `threads` share `nx` rows: one band per thread, so each thread keeps
-/// its rows warm in its own cache from step to step.
-fn band_rows(threads: Threads, nx: usize) -> usize {
-    match threads {
+/// its rows warm in its own cache from step to step. With `edge_rows`, every band (the last too)
+/// has at least 4 rows, so rows 0..=3 and `nx-4..nx` each lie in one band (see [`banded_tstep`]).
+fn band_rows(threads: Threads, nx: usize, edge_rows: bool) -> usize {
+    let band = match threads {
         Threads::One => nx,
         Threads::All => nx.div_ceil(rayon::current_num_threads()).max(2),
+    };
+    if !edge_rows {
+        return band;
     }
+    let mut band = band.max(4);
+    while band < nx && (1..4).contains(&(nx % band)) {
+        band += 1;
+    }
+    band
 }
 
 /// One whole time step, `update(f, g)` then `update(g, f)`, fused into one pass over memory.
@@ -55,8 +64,37 @@ fn band_rows(threads: Threads, nx: usize) -> usize {
 /// result is bit-identical to [`wave::reference_run`](crate::sim::wave::reference_run).
 /// `halo` is scratch space, resized as needed.
 pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32], halo: &mut Vec<f32>) {
-    let (nx, ny, c2) = (p.nx, p.ny, p.c2);
-    let band = band_rows(threads, nx);
+    let c2 = p.c2;
+    let row = |_, f_row: &mut [f32], up: &[f32], mid: &[f32], down: &[f32]| update_row(c2, f_row, up, mid, down);
+    banded_tstep(threads, p.nx, p.ny, f, g, halo, row, None::<&EdgeRowFn>);
+}
+
+/// The type of an edge-row rule (see [`banded_tstep`]).
+pub(crate) type EdgeRowFn = fn(usize, &mut [f32], &[f32], &[f32], &[f32]);
+
+/// The banded pass of [`wave_tstep`] with any row rule: `row(i, x_row, y_up, y_mid, y_down)` updates
+/// interior row `i` of `x` (all of it; the rule keeps the first and last cells) from rows
+/// `i-1`, `i`, `i+1` of `y` (`update(f, g)`: `x` is `f`, `y` is `g`; then the other way round).
+///
+/// With `edge`, rows 1 and `nx-2` are absorbing-edge rows: `edge(i, x_row, x_in, y_row, y_in)`
+/// sets row `i` of `x` from the NEW row `x_in` it looks at (row 2, or `nx-3`) and the rows `i`
+/// and `in` of `y`. Row 1 is therefore done just after row 2 in each update. The scene kernel
+/// ([`super::wave_scene`]) runs its rule through this.
+#[expect(clippy::too_many_arguments, reason = "the grid, its two fields, scratch and the two rules")]
+pub(crate) fn banded_tstep<R, E>(
+    threads: Threads,
+    nx: usize,
+    ny: usize,
+    f: &mut [f32],
+    g: &mut [f32],
+    halo: &mut Vec<f32>,
+    row: R,
+    edge: Option<&E>,
+) where
+    R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]) + Sync,
+    E: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]) + Sync,
+{
+    let band = band_rows(threads, nx, edge.is_some());
     let bands = nx.div_ceil(band);
     // The g rows just outside each band, as they are before the step: [above, below] per band.
     halo.resize(bands * 2 * ny, 0.0);
@@ -73,7 +111,7 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
     type BandItem<'a> = ((usize, (&'a mut [f32], &'a mut [f32])), &'a [f32]);
     let inner = |((b, (f_band, g_band)), h): BandItem<'_>| {
         let (above, below) = h.split_at(ny);
-        fused_band(c2, nx, ny, b * band, f_band, g_band, above, below);
+        fused_band(&row, edge, nx, ny, b * band, f_band, g_band, above, below);
     };
     match threads {
         Threads::One => {
@@ -92,8 +130,10 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
         for k in [0, rows - 1] {
             let i = r0 + k;
             if i > 0 && i + 1 < nx && (k == 0 || rows > 1) {
+                // Bands of at least 4 rows keep the edge rows 1 and nx-2 inside a band.
+                debug_assert!(edge.is_none() || (i != 1 && i != nx - 2), "edge row {i} at a band's edge");
                 let f_rows = (&f[(i - 1) * ny..i * ny], &f[i * ny..(i + 1) * ny], &f[(i + 1) * ny..(i + 2) * ny]);
-                update_row(c2, &mut g_band[k * ny..(k + 1) * ny], f_rows.0, f_rows.1, f_rows.2);
+                row(i, &mut g_band[k * ny..(k + 1) * ny], f_rows.0, f_rows.1, f_rows.2);
             }
         }
     };
@@ -103,25 +143,63 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
     }
 }
 
-/// Phase one of [`wave_tstep`] for the band starting at row `r0`: all of its `f` rows and
+/// Phase one of [`banded_tstep`] for the band starting at row `r0`: all of its `f` rows and
 /// its `g` rows but the first and last.
-#[expect(clippy::too_many_arguments, reason = "the band, its two halo rows and the grid shape")]
-fn fused_band(c2: f32, nx: usize, ny: usize, r0: usize, f: &mut [f32], g: &mut [f32], above: &[f32], below: &[f32]) {
+#[expect(clippy::too_many_arguments, reason = "the band, its two halo rows, the grid shape and the rules")]
+fn fused_band<R, E>(
+    row: &R,
+    edge: Option<&E>,
+    nx: usize,
+    ny: usize,
+    r0: usize,
+    f: &mut [f32],
+    g: &mut [f32],
+    above: &[f32],
+    below: &[f32],
+) where
+    R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]),
+    E: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]),
+{
     let rows = f.len() / ny;
+    let is_edge_row = |i: usize| edge.is_some() && (i == 1 || i + 2 == nx);
     for k in 0..rows {
         let i = r0 + k;
         if i > 0 && i + 1 < nx {
-            let up = if k == 0 { above } else { &g[(k - 1) * ny..k * ny] };
-            let down = if k + 1 == rows { below } else { &g[(k + 1) * ny..(k + 2) * ny] };
-            update_row(c2, &mut f[k * ny..(k + 1) * ny], up, &g[k * ny..(k + 1) * ny], down);
+            if !is_edge_row(i) {
+                let up = if k == 0 { above } else { &g[(k - 1) * ny..k * ny] };
+                let down = if k + 1 == rows { below } else { &g[(k + 1) * ny..(k + 2) * ny] };
+                row(i, &mut f[k * ny..(k + 1) * ny], up, &g[k * ny..(k + 1) * ny], down);
+            }
+            if let Some(edge) = edge {
+                if i + 2 == nx {
+                    // f row nx-2 looks at row nx-3, new since the last k.
+                    let (f_in, f_row) = f[(k - 1) * ny..(k + 1) * ny].split_at_mut(ny);
+                    edge(i, f_row, f_in, &g[k * ny..(k + 1) * ny], &g[(k - 1) * ny..k * ny]);
+                } else if i == 2 {
+                    // f row 1 looks at row 2, new just now.
+                    let (f_row, f_in) = f[(k - 1) * ny..(k + 1) * ny].split_at_mut(ny);
+                    edge(1, f_row, f_in, &g[(k - 1) * ny..k * ny], &g[k * ny..(k + 1) * ny]);
+                }
+            }
         }
         // g row k-1 now has new f rows k-2, k-1, k (all inside the band).
         if k >= 2 && i < nx {
             let gi = i - 1;
             if gi + 1 < nx {
-                let (f_up, rest) = f[(k - 2) * ny..(k + 1) * ny].split_at(ny);
-                let (f_mid, f_down) = rest.split_at(ny);
-                update_row(c2, &mut g[(k - 1) * ny..k * ny], f_up, f_mid, f_down);
+                if !is_edge_row(gi) {
+                    let (f_up, rest) = f[(k - 2) * ny..(k + 1) * ny].split_at(ny);
+                    let (f_mid, f_down) = rest.split_at(ny);
+                    row(gi, &mut g[(k - 1) * ny..k * ny], f_up, f_mid, f_down);
+                }
+                if let Some(edge) = edge {
+                    if gi + 2 == nx {
+                        let (g_in, g_row) = g[(k - 2) * ny..k * ny].split_at_mut(ny);
+                        edge(gi, g_row, g_in, &f[(k - 1) * ny..k * ny], &f[(k - 2) * ny..(k - 1) * ny]);
+                    } else if gi == 2 {
+                        let (g_row, g_in) = g[(k - 2) * ny..k * ny].split_at_mut(ny);
+                        edge(1, g_row, g_in, &f[(k - 2) * ny..(k - 1) * ny], &f[(k - 1) * ny..k * ny]);
+                    }
+                }
             }
         }
     }
@@ -164,6 +242,16 @@ impl WaveSim for CpuWave {
             )));
         }
         out.copy_from_slice(&self.f);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        self.read_field(f)?;
+        if g.len() != self.g.len() {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {}", g.len(), self.g.len())));
+        }
+        g.copy_from_slice(&self.g);
         Ok(Timing::wall(start.elapsed()))
     }
 
