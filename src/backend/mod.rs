@@ -16,6 +16,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 /// The ways wavebrot can compute.
@@ -208,6 +209,11 @@ pub trait WaveSim: Send {
     /// The problem being run.
     fn params(&self) -> &WaveParams;
 
+    /// The scene being run (a plain problem's is [`Scene::from_params`] of its parameters).
+    fn scene(&self) -> Scene {
+        Scene::from_params(self.params())
+    }
+
     /// Time steps done since the start (the seed's `tstep` of the last step).
     fn tstep(&self) -> u32;
 
@@ -222,6 +228,16 @@ pub trait WaveSim: Send {
     /// # Errors
     /// A device failure.
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError>;
+
+    /// Copies both fields, `f` and `g` (the last two time levels: what
+    /// [`crate::sim::scene_cells::energy`] needs).
+    ///
+    /// # Errors
+    /// A device failure, or a backend that cannot read `g` yet.
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let _ = (f, g);
+        Err(BackendError::Invalid("reading both fields is not implemented on this backend yet".to_owned()))
+    }
 
     /// Writes `f` through `hot` into `rgba` (`nx*ny*4` bytes, seed orientation). GPU
     /// backends colour on the device and copy only the bytes.
@@ -293,6 +309,24 @@ pub trait Backend: Send {
     /// # Errors
     /// As `new_wave`, and [`BackendError::Invalid`] for a variant this backend lacks.
     fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError>;
+
+    /// Allocates a wave scene (zero fields). A scene that is the seed's rule
+    /// ([`Scene::plain_params`]) runs on the plain kernel ([`Backend::new_wave`]), bit for bit
+    /// today's results.
+    ///
+    /// # Errors
+    /// An invalid scene, out of memory, a device failure, or (the default, for backends without
+    /// a scene kernel) [`BackendError::Unavailable`] for a scene that is not plain.
+    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        match scene.plain_params() {
+            Some(p) => self.new_wave(&p),
+            None => Err(BackendError::Unavailable {
+                kind: self.kind(),
+                reason: "scenes are not implemented on this backend yet".to_owned(),
+            }),
+        }
+    }
 
     /// The wave kernel variants this backend offers besides `Auto` (empty: one kernel).
     fn wave_variants(&self) -> &'static [WaveVariant] {

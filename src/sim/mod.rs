@@ -1,5 +1,6 @@
-//! The math of wavebrot, free of any backend: the exact wave rule, the exact
-//! Mandelbrot escape-count rule and matplotlib's `hot` colormap.
+//! The math of wavebrot, free of any backend: the exact wave rule, wave scenes (sources,
+//! walls, media, absorbing edges) and their per-cell rule, the exact Mandelbrot escape-count
+//! rule and matplotlib's `hot` colormap.
 //!
 //! Every backend (CPU, CUDA, wgpu) is checked against the reference functions
 //! here, and these are checked against the seed's numpy program
@@ -7,4 +8,6 @@
 
 pub mod colormap;
 pub mod mandelbrot;
+pub mod scene;
+pub mod scene_cells;
 pub mod wave;

@@ -8,9 +8,11 @@
 pub mod colormap;
 pub mod mandelbrot;
 pub mod wave;
+pub mod wave_scene;
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant, check_fits};
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 pub use wave::{wave_tstep, wave_update};
@@ -62,6 +64,25 @@ pub(crate) fn zeroed<T: Clone + Default>(kind: BackendKind, what: &str, n: usize
     Ok(v)
 }
 
+impl CpuBackend {
+    /// A scene on the scene kernel even when it is plain (`new_scene` runs a plain scene on the
+    /// plain kernel): for tests that the two agree bit for bit.
+    ///
+    /// # Errors
+    /// An invalid scene, or one larger than memory.
+    pub fn new_scene_kernel(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        let kind = self.kind();
+        let (_, avail, _) = host_facts();
+        let what = format!("wave scene {}x{}", scene.nx, scene.ny);
+        // Two f32 fields and a u16 material id per cell.
+        check_fits(kind, &what, 10 * scene.cells() as u64, avail)?;
+        let f = zeroed(kind, &what, scene.cells())?;
+        let g = zeroed(kind, &what, scene.cells())?;
+        Ok(Box::new(wave_scene::CpuSceneWave::new(scene.clone(), self.threads, f, g)))
+    }
+}
+
 impl Backend for CpuBackend {
     fn kind(&self) -> BackendKind {
         match self.threads {
@@ -103,6 +124,14 @@ impl Backend for CpuBackend {
         let f = zeroed(kind, &what, params.cells())?;
         let g = zeroed(kind, &what, params.cells())?;
         Ok(Box::new(wave::CpuWave::new(*params, self.threads, f, g)))
+    }
+
+    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        match scene.plain_params() {
+            Some(p) => self.new_wave(&p),
+            None => self.new_scene_kernel(scene),
+        }
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

@@ -55,7 +55,24 @@ fn band_rows(threads: Threads, nx: usize) -> usize {
 /// result is bit-identical to [`wave::reference_run`](crate::sim::wave::reference_run).
 /// `halo` is scratch space, resized as needed.
 pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32], halo: &mut Vec<f32>) {
-    let (nx, ny, c2) = (p.nx, p.ny, p.c2);
+    let c2 = p.c2;
+    banded_tstep(threads, p.nx, p.ny, f, g, halo, |_, f_row, up, mid, down| update_row(c2, f_row, up, mid, down));
+}
+
+/// The banded pass of [`wave_tstep`] with any row rule: `row(i, f_row, g_up, g_mid, g_down)` updates
+/// interior row `i` of `f` (all of it; the rule keeps the first and last cells) from rows
+/// `i-1`, `i`, `i+1` of `g`. The scene kernel ([`super::wave_scene`]) runs its rule through it.
+pub(crate) fn banded_tstep<R>(
+    threads: Threads,
+    nx: usize,
+    ny: usize,
+    f: &mut [f32],
+    g: &mut [f32],
+    halo: &mut Vec<f32>,
+    row: R,
+) where
+    R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]) + Sync,
+{
     let band = band_rows(threads, nx);
     let bands = nx.div_ceil(band);
     // The g rows just outside each band, as they are before the step: [above, below] per band.
@@ -73,7 +90,7 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
     type BandItem<'a> = ((usize, (&'a mut [f32], &'a mut [f32])), &'a [f32]);
     let inner = |((b, (f_band, g_band)), h): BandItem<'_>| {
         let (above, below) = h.split_at(ny);
-        fused_band(c2, nx, ny, b * band, f_band, g_band, above, below);
+        fused_band(&row, nx, ny, b * band, f_band, g_band, above, below);
     };
     match threads {
         Threads::One => {
@@ -93,7 +110,7 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
             let i = r0 + k;
             if i > 0 && i + 1 < nx && (k == 0 || rows > 1) {
                 let f_rows = (&f[(i - 1) * ny..i * ny], &f[i * ny..(i + 1) * ny], &f[(i + 1) * ny..(i + 2) * ny]);
-                update_row(c2, &mut g_band[k * ny..(k + 1) * ny], f_rows.0, f_rows.1, f_rows.2);
+                row(i, &mut g_band[k * ny..(k + 1) * ny], f_rows.0, f_rows.1, f_rows.2);
             }
         }
     };
@@ -106,14 +123,17 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
 /// Phase one of [`wave_tstep`] for the band starting at row `r0`: all of its `f` rows and
 /// its `g` rows but the first and last.
 #[expect(clippy::too_many_arguments, reason = "the band, its two halo rows and the grid shape")]
-fn fused_band(c2: f32, nx: usize, ny: usize, r0: usize, f: &mut [f32], g: &mut [f32], above: &[f32], below: &[f32]) {
+fn fused_band<R>(row: &R, nx: usize, ny: usize, r0: usize, f: &mut [f32], g: &mut [f32], above: &[f32], below: &[f32])
+where
+    R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]),
+{
     let rows = f.len() / ny;
     for k in 0..rows {
         let i = r0 + k;
         if i > 0 && i + 1 < nx {
             let up = if k == 0 { above } else { &g[(k - 1) * ny..k * ny] };
             let down = if k + 1 == rows { below } else { &g[(k + 1) * ny..(k + 2) * ny] };
-            update_row(c2, &mut f[k * ny..(k + 1) * ny], up, &g[k * ny..(k + 1) * ny], down);
+            row(i, &mut f[k * ny..(k + 1) * ny], up, &g[k * ny..(k + 1) * ny], down);
         }
         // g row k-1 now has new f rows k-2, k-1, k (all inside the band).
         if k >= 2 && i < nx {
@@ -121,7 +141,7 @@ fn fused_band(c2: f32, nx: usize, ny: usize, r0: usize, f: &mut [f32], g: &mut [
             if gi + 1 < nx {
                 let (f_up, rest) = f[(k - 2) * ny..(k + 1) * ny].split_at(ny);
                 let (f_mid, f_down) = rest.split_at(ny);
-                update_row(c2, &mut g[(k - 1) * ny..k * ny], f_up, f_mid, f_down);
+                row(gi, &mut g[(k - 1) * ny..k * ny], f_up, f_mid, f_down);
             }
         }
     }
@@ -164,6 +184,16 @@ impl WaveSim for CpuWave {
             )));
         }
         out.copy_from_slice(&self.f);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        self.read_field(f)?;
+        if g.len() != self.g.len() {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {}", g.len(), self.g.len())));
+        }
+        g.copy_from_slice(&self.g);
         Ok(Timing::wall(start.elapsed()))
     }
 

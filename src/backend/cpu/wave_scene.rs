@@ -1,0 +1,301 @@
+//! The scene wave kernel on the CPU, the twin of the GPU scene kernels: the per-cell rule of
+//! [`crate::sim::scene_cells`] (a material id per cell, a material table, walls held at 0) run
+//! through the same banded two-updates-per-pass as the plain kernel ([`super::wave`]).
+//!
+//! Each row is held as runs of cells with one id, so the open medium (most of a row) runs as a
+//! plain vector loop with its coefficients in registers; sponge cells are runs of one. The
+//! arithmetic of every cell is [`scene_update_cell`]'s, so `cpu` and `cpu1` give the same bits,
+//! equal to [`crate::sim::scene_cells::scene_reference_run`].
+
+use std::time::Instant;
+
+use super::Threads;
+use super::wave::banded_tstep;
+use crate::backend::{BackendError, Timing, WaveSim};
+use crate::sim::colormap;
+use crate::sim::scene::{Scene, SourceCell};
+use crate::sim::scene_cells::{Material, SceneCells, WALL, scene_update_cell};
+use crate::sim::wave::{WaveParams, update_cell};
+
+/// Cells `j0..j1` of a row with one material id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Run {
+    j0: usize,
+    j1: usize,
+    id: u16,
+}
+
+/// The interior cells of every row as runs of equal id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RowRuns {
+    runs: Vec<Run>,
+    /// Row `i`'s runs are `runs[starts[i]..starts[i + 1]]`.
+    starts: Vec<usize>,
+}
+
+impl RowRuns {
+    pub(crate) fn new(cells: &SceneCells) -> Self {
+        let (nx, ny) = (cells.nx, cells.ny);
+        let mut runs = Vec::new();
+        let mut starts = Vec::with_capacity(nx + 1);
+        for i in 0..nx {
+            starts.push(runs.len());
+            if i == 0 || i + 1 == nx {
+                continue;
+            }
+            let row = &cells.ids[i * ny..(i + 1) * ny];
+            let mut j0 = 1;
+            for j in 2..ny {
+                if j == ny - 1 || row[j] != row[j0] {
+                    runs.push(Run { j0, j1: j, id: row[j0] });
+                    j0 = j;
+                }
+            }
+        }
+        starts.push(runs.len());
+        Self { runs, starts }
+    }
+
+    fn row(&self, i: usize) -> &[Run] {
+        &self.runs[self.starts[i]..self.starts[i + 1]]
+    }
+}
+
+/// `update` of one interior row of a scene: `f_row` is row `i` of `f`, the others rows `i-1`,
+/// `i`, `i+1` of `g`; `runs` are row `i`'s runs. Compiled for AVX-512, AVX2 and SSE4.1 like
+/// [`crate::sim::wave::update_row`]; lanes do the same IEEE operations in the same order.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512vl", "x86_64+avx2+avx", "x86_64+sse4.1"))]
+fn scene_row(materials: &[Material], runs: &[Run], f_row: &mut [f32], g_up: &[f32], g_mid: &[f32], g_down: &[f32]) {
+    for r in runs {
+        let (j0, j1) = (r.j0, r.j1);
+        let n = j1 - j0;
+        let f = &mut f_row[j0..j1];
+        if r.id == WALL {
+            f.fill(0.0);
+            continue;
+        }
+        let m = materials[usize::from(r.id)];
+        // Slices of equal length let the compiler drop bounds checks and vectorise.
+        let (up, down) = (&g_up[j0..j1], &g_down[j0..j1]);
+        let (left, mid, right) = (&g_mid[j0 - 1..j1 - 1], &g_mid[j0..j1], &g_mid[j0 + 1..=j1]);
+        if m.is_undamped() {
+            // `b*(x - a*f)` with `a = b = 1` is `x - f` bit for bit: the seed's cell.
+            for j in 0..n {
+                f[j] = update_cell(m.c2, f[j], mid[j], up[j], down[j], left[j], right[j]);
+            }
+        } else {
+            for j in 0..n {
+                f[j] = scene_update_cell(m, f[j], mid[j], up[j], down[j], left[j], right[j]);
+            }
+        }
+    }
+}
+
+/// One whole time step of a scene's update rule (`update(f, g)` then `update(g, f)`, no source
+/// writes), banded like [`super::wave_tstep`].
+pub(crate) fn wave_scene_tstep(
+    threads: Threads,
+    cells: &SceneCells,
+    runs: &RowRuns,
+    f: &mut [f32],
+    g: &mut [f32],
+    halo: &mut Vec<f32>,
+) {
+    let materials = &cells.materials;
+    banded_tstep(threads, cells.nx, cells.ny, f, g, halo, |i, f_row, up, mid, down| {
+        scene_row(materials, runs.row(i), f_row, up, mid, down);
+    });
+}
+
+/// Writes the values the sources force at step `tstep` into `g`.
+pub fn write_sources(scene: &Scene, source_cells: &[SourceCell], tstep: u32, g: &mut [f32]) {
+    let values = scene.source_values(tstep);
+    for sc in source_cells {
+        if let Some(v) = values[sc.source] {
+            g[sc.cell] = v;
+        }
+    }
+}
+
+/// A scene in host memory.
+pub(crate) struct CpuSceneWave {
+    scene: Scene,
+    params: WaveParams,
+    threads: Threads,
+    cells: SceneCells,
+    runs: RowRuns,
+    source_cells: Vec<SourceCell>,
+    f: Vec<f32>,
+    g: Vec<f32>,
+    halo: Vec<f32>,
+    tstep: u32,
+}
+
+impl CpuSceneWave {
+    /// A valid `scene` on zeroed fields `f`, `g` of `scene.cells()` values each.
+    pub(crate) fn new(scene: Scene, threads: Threads, f: Vec<f32>, g: Vec<f32>) -> Self {
+        let cells = SceneCells::new(&scene);
+        let runs = RowRuns::new(&cells);
+        Self {
+            params: scene.summary_params(),
+            source_cells: scene.source_cells(),
+            scene,
+            threads,
+            cells,
+            runs,
+            f,
+            g,
+            halo: Vec::new(),
+            tstep: 0,
+        }
+    }
+
+    fn replace_sources(&mut self, scene: Scene) -> Result<(), BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        self.params = scene.summary_params();
+        self.source_cells = scene.source_cells();
+        self.scene = scene;
+        Ok(())
+    }
+}
+
+impl WaveSim for CpuSceneWave {
+    fn params(&self) -> &WaveParams {
+        &self.params
+    }
+
+    fn scene(&self) -> Scene {
+        self.scene.clone()
+    }
+
+    fn tstep(&self) -> u32 {
+        self.tstep
+    }
+
+    fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        for _ in 0..tsteps {
+            self.tstep += 1;
+            write_sources(&self.scene, &self.source_cells, self.tstep, &mut self.g);
+            wave_scene_tstep(self.threads, &self.cells, &self.runs, &mut self.f, &mut self.g, &mut self.halo);
+        }
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        if out.len() != self.f.len() {
+            return Err(BackendError::Invalid(format!(
+                "output holds {} values, field has {}",
+                out.len(),
+                self.f.len()
+            )));
+        }
+        out.copy_from_slice(&self.f);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        self.read_field(f)?;
+        if g.len() != self.g.len() {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {}", g.len(), self.g.len())));
+        }
+        g.copy_from_slice(&self.g);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        if rgba.len() != self.f.len() * 4 {
+            return Err(BackendError::Invalid(format!(
+                "RGBA buffer holds {} bytes, frame needs {}",
+                rgba.len(),
+                self.f.len() * 4
+            )));
+        }
+        colormap::wave_rgba(&self.f, self.scene.nx, self.scene.ny, vmin, vmax, rgba);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
+        let Some(first) = self.scene.sources.first() else {
+            return Err(BackendError::Invalid("the scene has no source to move".to_owned()));
+        };
+        let (x, y) = first.anchor();
+        let (i, j) = (i64::try_from(i).unwrap_or(i64::MAX), i64::try_from(j).unwrap_or(i64::MAX));
+        let mut scene = self.scene.clone();
+        scene.sources[0] = first.moved_by(i.saturating_sub(x), j.saturating_sub(y));
+        self.replace_sources(scene)
+    }
+
+    fn set_freq(&mut self, freq: f64) {
+        self.scene = self.scene.with_freq(freq);
+        self.params.freq = freq;
+    }
+
+    fn reset(&mut self) -> Result<(), BackendError> {
+        self.f.fill(0.0);
+        self.g.fill(0.0);
+        self.tstep = 0;
+        Ok(())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scene::{Boundary, Medium, Source, Wall};
+    use crate::sim::scene_cells::scene_reference;
+
+    fn busy_scene(nx: usize, ny: usize) -> Scene {
+        let mut s = Scene::seed(nx, ny, 0.3);
+        s.boundary = Boundary::Absorbing;
+        s.damping = 0.001;
+        s.sources.push(Source::Line { x0: 1, y0: 1, x1: 1, y1: (ny - 2) as i64, freq: 0.25, amplitude: 0.5, phase: 1.0 });
+        s.sources.push(Source::Pulse { x: (nx - 2) as i64, y: 3, freq: 0.4, amplitude: 2.0, phase: 0.0 });
+        s.walls.push(Wall { x0: (nx / 3) as i64, y0: 0, x1: (nx / 3 + 1) as i64, y1: (ny / 2 - 1) as i64 });
+        s.media.push(Medium::Circle { x: (2 * nx / 3) as i64, y: (ny / 2) as i64, r: 5.5, c2: 0.1 });
+        s.media.push(Medium::Rect { x0: 1, y0: 1, x1: 4, y1: 6.min(ny as i64 - 1), c2: 0.45 });
+        s.validate().unwrap();
+        s
+    }
+
+    #[test]
+    fn both_threads_equal_the_reference_bit_for_bit() {
+        for (nx, ny) in [(37, 53), (64, 6), (9, 64), (120, 97)] {
+            let s = busy_scene(nx, ny);
+            let want = scene_reference(&s, 70);
+            for threads in [Threads::One, Threads::All] {
+                let mut sim = CpuSceneWave::new(s.clone(), threads, vec![0.0; s.cells()], vec![0.0; s.cells()]);
+                sim.advance(30).unwrap();
+                sim.advance(40).unwrap();
+                let mut got = vec![0.0; s.cells()];
+                sim.read_field(&mut got).unwrap();
+                assert_eq!(got, want, "{threads:?} at {nx}x{ny}");
+                assert!(got.iter().any(|&v| v != 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn runs_cover_every_interior_cell_once() {
+        let s = busy_scene(40, 30);
+        let cells = SceneCells::new(&s);
+        let runs = RowRuns::new(&cells);
+        for i in 1..39 {
+            let mut j = 1;
+            for r in runs.row(i) {
+                assert_eq!(r.j0, j);
+                assert!(r.j1 > r.j0);
+                assert!(cells.ids[i * 30 + r.j0..i * 30 + r.j1].iter().all(|&id| id == r.id));
+                j = r.j1;
+            }
+            assert_eq!(j, 29);
+        }
+    }
+}
