@@ -404,7 +404,10 @@ impl Scene {
     /// and the results are today's bit for bit.
     #[must_use]
     pub fn plain_params(&self) -> Option<WaveParams> {
-        if self.boundary != Boundary::Reflecting || self.damping != 0.0 || !self.walls.is_empty() || !self.media.is_empty()
+        if self.boundary != Boundary::Reflecting
+            || self.damping != 0.0
+            || !self.walls.is_empty()
+            || !self.media.is_empty()
         {
             return None;
         }
@@ -447,7 +450,11 @@ impl Scene {
         // Entries are read one by one so an error names its entry (serde's tagged enums lose
         // toml's positions).
         let raw: RawScene = toml::from_str(text).map_err(|e| SceneError::Parse(toml_error_line(text, &e)))?;
-        fn entries<T: serde::de::DeserializeOwned>(text: &str, name: &str, tables: Vec<toml::Table>) -> Result<Vec<T>, SceneError> {
+        fn entries<T: serde::de::DeserializeOwned>(
+            text: &str,
+            name: &str,
+            tables: Vec<toml::Table>,
+        ) -> Result<Vec<T>, SceneError> {
             tables
                 .into_iter()
                 .enumerate()
@@ -592,6 +599,22 @@ impl Scene {
         self.sources.iter().map(|s| s.value(t)).collect()
     }
 
+    /// The same scene with its first source moved, by its anchor, to cell `(i, j)` (what a click
+    /// on the field does in the app, on every backend).
+    ///
+    /// # Errors
+    /// A scene without sources, or a source that would leave the grid or land on a wall.
+    pub fn with_first_source_at(&self, i: usize, j: usize) -> Result<Self, SceneError> {
+        let first =
+            self.sources.first().ok_or_else(|| SceneError::Invalid("the scene has no source to move".into()))?;
+        let (x, y) = first.anchor();
+        let (i, j) = (i64::try_from(i).unwrap_or(i64::MAX), i64::try_from(j).unwrap_or(i64::MAX));
+        let mut scene = self.clone();
+        scene.sources[0] = first.moved_by(i.saturating_sub(x), j.saturating_sub(y));
+        scene.validate()?;
+        Ok(scene)
+    }
+
     /// The same scene with every source at `freq`.
     #[must_use]
     pub fn with_freq(&self, freq: f64) -> Self {
@@ -710,11 +733,7 @@ struct RawScene {
 
 /// The line (from 1) of the `k`-th `[[name]]` header in `text`.
 fn header_line(text: &str, name: &str, k: usize) -> Option<usize> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| is_header(l, name))
-        .nth(k)
-        .map(|(n, _)| n + 1)
+    text.lines().enumerate().filter(|(_, l)| is_header(l, name)).nth(k).map(|(n, _)| n + 1)
 }
 
 /// True for the line `[[name]]` (spaces allowed, a comment after it).
@@ -781,7 +800,8 @@ impl Preset {
     /// # Errors
     /// A preset file that does not parse (a bug: a test loads every preset).
     pub fn scene(&self) -> Result<Scene, SceneError> {
-        Scene::from_toml(self.toml).map_err(|e| SceneError::File { path: format!("preset {}", self.name), message: e.to_string() })
+        Scene::from_toml(self.toml)
+            .map_err(|e| SceneError::File { path: format!("preset {}", self.name), message: e.to_string() })
     }
 }
 

@@ -256,7 +256,15 @@ mod tests {
         let mut s = Scene::seed(nx, ny, 0.3);
         s.boundary = Boundary::Absorbing;
         s.damping = 0.001;
-        s.sources.push(Source::Line { x0: 1, y0: 1, x1: 1, y1: (ny - 2) as i64, freq: 0.25, amplitude: 0.5, phase: 1.0 });
+        s.sources.push(Source::Line {
+            x0: 1,
+            y0: 1,
+            x1: 1,
+            y1: (ny - 2) as i64,
+            freq: 0.25,
+            amplitude: 0.5,
+            phase: 1.0,
+        });
         s.sources.push(Source::Pulse { x: (nx - 2) as i64, y: 3, freq: 0.4, amplitude: 2.0, phase: 0.0 });
         s.walls.push(Wall { x0: (nx / 3) as i64, y0: 0, x1: (nx / 3 + 1) as i64, y1: (ny / 2 - 1) as i64 });
         s.media.push(Medium::Circle { x: (2 * nx / 3) as i64, y: (ny / 2) as i64, r: 5.5, c2: 0.1 });
