@@ -1,10 +1,13 @@
 //! `wavebrot verify`: every backend, and every wave kernel variant it has, against the
-//! single-thread CPU reference on odd shapes, a long run and deep iteration counts.
+//! single-thread CPU reference on odd shapes, a long run, every scene preset and deep
+//! iteration counts.
 
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, WaveVariant};
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::scene::{self, Scene};
+use crate::sim::scene_cells;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -20,6 +23,15 @@ pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
     let mut failures = Vec::new();
     for (nx, ny, tmax) in WAVE_CASES {
         wave_case(backends, (nx, ny, tmax), &mut failures);
+    }
+    for preset in scene::PRESETS {
+        match preset.scene() {
+            Ok(s) => scene_case(backends, preset.name, &s, &mut failures),
+            Err(e) => {
+                crate::outln!("FAIL  scene {}: {e}", preset.name);
+                failures.push(format!("scene {}: {e}", preset.name));
+            }
+        }
     }
     let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
     let mandel_cases = [(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom)];
@@ -67,6 +79,37 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
                     crate::outln!("FAIL  wave {nx}x{ny} tmax={tmax:<4} {name:<12} {e:#}");
                     failures.push(format!("wave {nx}x{ny} tmax={tmax} on {name}: {e:#}"));
                 }
+            }
+        }
+    }
+}
+
+/// Steps each preset runs in `verify`: far enough for its waves to reach walls, slits, media and
+/// the absorbing edges.
+const SCENE_STEPS: u32 = 300;
+
+fn scene_case(backends: &mut [Box<dyn Backend>], name: &str, s: &Scene, failures: &mut Vec<String>) {
+    let tmax = SCENE_STEPS;
+    let reference = scene_cells::scene_reference(s, tmax);
+    for b in backends.iter_mut() {
+        let kind = b.kind().name();
+        let result = b.new_scene(s).map_err(anyhow::Error::from).and_then(|mut sim| {
+            sim.advance(tmax / 3)?;
+            sim.advance(tmax - tmax / 3)?;
+            let mut f = vec![0.0; s.cells()];
+            sim.read_field(&mut f)?;
+            Ok(wave::max_abs_diff(&f, &reference))
+        });
+        let label = format!("scene {name:<12} {}x{} tmax={tmax:<4} {kind:<12}", s.nx, s.ny);
+        match result {
+            Ok(d) if d <= WAVE_TOLERANCE => crate::outln!("ok    {label} max|diff| {d:.1e}"),
+            Ok(d) => {
+                crate::outln!("FAIL  {label} max|diff| {d:.3e} > {WAVE_TOLERANCE:e}");
+                failures.push(format!("scene {name} on {kind}: max|diff| {d:.3e}"));
+            }
+            Err(e) => {
+                crate::outln!("FAIL  {label} {e:#}");
+                failures.push(format!("scene {name} on {kind}: {e:#}"));
             }
         }
     }
