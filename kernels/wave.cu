@@ -209,3 +209,50 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
         }
     }
 }
+
+// ---- Scenes (src/sim/scene_cells.rs): a material id per cell, a material table, walls ----
+// The CUDA twins of `scene_update_cell` / `scene_update` (src/sim/scene_cells.rs, run by
+// src/backend/cpu/wave_scene.rs) and of shaders/wave_scene.wgsl. One launch per update (the
+// `simple` shape); sources are written by `wave_scene_sources` before each time step.
+
+#define SCENE_WALL 0xffffu
+
+// One interior cell with material (c2, a, b), in the CPU's order, every operation rounded:
+// s = ((up + down) + left) + right; t = s - 4g; f_new = b * ((c2*t + 2g) - a*f).
+// With a = b = 1 this is `update_cell` bit for bit.
+__device__ __forceinline__ float scene_cell(float c2, float a, float b, float f, float g, float up, float down,
+                                            float left, float right) {
+    const float s = __fadd_rn(__fadd_rn(__fadd_rn(up, down), left), right);
+    const float t = __fsub_rn(s, __fmul_rn(4.0f, g));
+    const float x = __fsub_rn(__fadd_rn(__fmul_rn(c2, t), __fmul_rn(2.0f, g)), __fmul_rn(a, f));
+    return __fmul_rn(b, x);
+}
+
+// update(f, g) of a scene: `ids` one u16 per cell (SCENE_WALL: held at 0), `materials` three
+// floats (c2, a, b) per id. Grid and block as `wave_update`.
+extern "C" __global__ void wave_scene_update(int nx, int ny, float* __restrict__ f, const float* __restrict__ g,
+                                             const unsigned short* __restrict__ ids,
+                                             const float* __restrict__ materials) {
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < 1 || i >= nx - 1 || j < 1 || j >= ny - 1) return;
+    const long long idx = (long long)i * ny + j;
+    const unsigned id = ids[idx];
+    if (id == SCENE_WALL) {
+        f[idx] = 0.0f;
+        return;
+    }
+    const float c2 = materials[3 * id], a = materials[3 * id + 1], b = materials[3 * id + 2];
+    f[idx] = scene_cell(c2, a, b, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1], g[idx + 1]);
+}
+
+// The sources of one time step: g[cells[k]] = values[source_of[k]] for the `n` forced cells,
+// where a NaN value means "this source does not force at this step".
+extern "C" __global__ void wave_scene_sources(float* __restrict__ g, const long long* __restrict__ cells,
+                                              const int* __restrict__ source_of, const float* __restrict__ values,
+                                              int n) {
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= n) return;
+    const float v = values[source_of[k]];
+    if (v == v) g[cells[k]] = v;
+}

@@ -1,7 +1,10 @@
 //! The wave kernel family on every backend against the CPU reference (`cpu1`, itself checked
 //! against the seed's numpy program in `tests/golden.rs`): CUDA (`kernels/wave.cu`,
 //! `src/backend/cuda/wave.rs`), wgpu (`shaders/wave.wgsl`, `shaders/wave_blocked.wgsl`,
-//! `src/backend/wgpu/wave.rs`, `wave_blocked.rs`), CPU (`src/backend/cpu/wave.rs`).
+//! `src/backend/wgpu/wave.rs`, `wave_blocked.rs`), CPU (`src/backend/cpu/wave.rs`), and scenes
+//! (walls, media, damping, absorbing edges, several sources: `shaders/wave_scene.wgsl`, the
+//! scene kernels of `kernels/wave.cu`, `src/backend/cpu/wave_scene.rs`) against the scalar
+//! scene reference of `src/sim/scene_cells.rs`.
 //! wgpu runs here on whatever adapter there is (CI: lavapipe); CUDA tests are `#[ignore]`d
 //! without a GPU (`tests/common/mod.rs` says how they run on the GPU machine).
 
@@ -15,6 +18,8 @@ use std::time::Duration;
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, TimingSource, WaveSim, WaveVariant, cpu};
 use wavebrot::output::read_npy;
+use wavebrot::sim::scene::{self, Scene};
+use wavebrot::sim::scene_cells::{SceneCells, scene_reference, scene_reference_run};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 #[test]
@@ -264,4 +269,103 @@ fn wgpu_very_long_run_at_the_seed_size() {
         println!("wgpu {variant} {line}");
         assert!(d <= WAVE_TOLERANCE, "wgpu {variant} {line}");
     }
+}
+
+/// A small scene with everything in it: absorbing edges, damping, a point, a line and a pulse
+/// source, a wall and a lens of slower medium.
+const EVERYTHING: &str = r#"
+description = "every feature on a small grid"
+nx = 64
+ny = 48
+c2 = 0.25
+damping = 0.001
+boundary = "absorbing"
+
+[[source]]
+kind = "point"
+x = 12
+y = 20
+freq = 0.2
+
+[[source]]
+kind = "line"
+x0 = 5
+y0 = 40
+x1 = 30
+y1 = 40
+freq = 0.15
+amplitude = 0.5
+
+[[source]]
+kind = "pulse"
+x = 50
+y = 10
+freq = 0.3
+
+[[wall]]
+x0 = 35
+y0 = 0
+x1 = 36
+y1 = 20
+
+[[medium]]
+shape = "circle"
+x = 45
+y = 30
+r = 8.0
+c2 = 0.1
+"#;
+
+/// Every preset for `tmax` steps, and the small scene with a frequency change and a moved source
+/// half way, on `b` against the scalar scene reference: both fields within the wave tolerance
+/// (the CUDA and CPU kernels give the same bits).
+fn scenes_match_the_reference(b: &dyn Backend, tmax: u32) {
+    for preset in scene::PRESETS {
+        let s = preset.scene().unwrap();
+        let want = scene_reference(&s, tmax);
+        let mut sim = b.new_scene(&s).unwrap();
+        sim.advance(tmax / 2).unwrap();
+        sim.advance(tmax - tmax / 2).unwrap();
+        let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+        println!("{} preset {}: max|diff| {d:e}", b.kind(), preset.name);
+        assert!(d <= WAVE_TOLERANCE, "{} preset {}: max|diff| {d:e}", b.kind(), preset.name);
+    }
+    let s = Scene::from_toml(EVERYTHING).unwrap();
+    assert!(s.plain_params().is_none());
+    let cells = SceneCells::new(&s);
+    let (mut f, mut g) = (vec![0.0f32; s.cells()], vec![0.0f32; s.cells()]);
+    scene_reference_run(&s, &cells, &mut f, &mut g, 0, 100);
+    let moved = s.with_freq(0.3).with_first_source_at(20, 30).unwrap();
+    scene_reference_run(&moved, &cells, &mut f, &mut g, 100, 400);
+    let mut sim = b.new_scene(&s).unwrap();
+    sim.advance(100).unwrap();
+    sim.set_freq(0.3);
+    sim.set_source(20, 30).unwrap();
+    sim.advance(300).unwrap();
+    assert_eq!(sim.scene(), moved);
+    let (mut got_f, mut got_g) = (vec![0.0f32; s.cells()], vec![0.0f32; s.cells()]);
+    sim.read_fields(&mut got_f, &mut got_g).unwrap();
+    let (df, dg) = (wave::max_abs_diff(&got_f, &f), wave::max_abs_diff(&got_g, &g));
+    println!("{} small scene: max|diff| f {df:e}, g {dg:e}", b.kind());
+    assert!(df <= WAVE_TOLERANCE && dg <= WAVE_TOLERANCE, "{} small scene: max|diff| f {df:e}, g {dg:e}", b.kind());
+    let energy = f.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>();
+    assert!(energy > 1e-3, "the sources must have put a wave into the small scene (sum f^2 = {energy:e})");
+}
+
+#[test]
+fn cpu_scenes_equal_the_scene_reference() {
+    scenes_match_the_reference(&cpu::CpuBackend::new(cpu::Threads::All), 60);
+}
+
+#[test]
+fn wgpu_scenes_equal_the_scene_reference() {
+    let Some(b) = common::wgpu_backend() else { return };
+    scenes_match_the_reference(&b, 60);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_scenes_equal_the_scene_reference() {
+    let Some(b) = common::cuda_backend("cuda_scenes_equal_the_scene_reference") else { return };
+    scenes_match_the_reference(b.as_ref(), 200);
 }

@@ -77,8 +77,9 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
     }
 }
 
-/// Time steps each preset runs in `verify`: past the first reflections of the smaller presets.
-const SCENE_TSTEPS: u32 = 150;
+/// Time steps each preset runs in `verify`: far enough for its waves to reach walls, slits,
+/// media and the absorbing edges.
+const SCENE_TSTEPS: u32 = 300;
 
 fn scene_case(
     backends: &mut [Box<dyn Backend>],

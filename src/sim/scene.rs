@@ -604,6 +604,22 @@ impl Scene {
         self.sources.iter().map(|s| s.value(t)).collect()
     }
 
+    /// The same scene with its first source moved, by its anchor, to cell `(i, j)` (what a click
+    /// on the field does in the app, on every backend).
+    ///
+    /// # Errors
+    /// A scene without sources, or a source that would leave the grid or land on a wall.
+    pub fn with_first_source_at(&self, i: usize, j: usize) -> Result<Self, SceneError> {
+        let first =
+            self.sources.first().ok_or_else(|| SceneError::Invalid("the scene has no source to move".into()))?;
+        let (x, y) = first.anchor();
+        let (i, j) = (i64::try_from(i).unwrap_or(i64::MAX), i64::try_from(j).unwrap_or(i64::MAX));
+        let mut scene = self.clone();
+        scene.sources[0] = first.moved_by(i.saturating_sub(x), j.saturating_sub(y));
+        scene.validate()?;
+        Ok(scene)
+    }
+
     /// The same scene with every source at `freq`.
     #[must_use]
     pub fn with_freq(&self, freq: f64) -> Self {

@@ -34,6 +34,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 pub use wave::CudaWave;
@@ -50,6 +51,8 @@ struct Device {
     info: DeviceInfo,
     wave_steps: CudaFunction,
     wave_update: CudaFunction,
+    wave_scene_update: CudaFunction,
+    wave_scene_sources: CudaFunction,
     wave_rgba: CudaFunction,
     mandelbrot_f64: CudaFunction,
     mandelbrot_f32: CudaFunction,
@@ -173,6 +176,8 @@ fn init() -> Result<Device, OpenError> {
     Ok(Device {
         wave_steps,
         wave_update: func(&wave, "wave_update")?,
+        wave_scene_update: func(&wave, "wave_scene_update")?,
+        wave_scene_sources: func(&wave, "wave_scene_sources")?,
         wave_rgba: func(&colormap, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
@@ -293,6 +298,14 @@ impl Backend for CudaBackend {
 
     fn wave_variants(&self) -> &'static [WaveVariant] {
         &WaveVariant::CONCRETE
+    }
+
+    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        match scene.plain_params() {
+            Some(p) => self.new_wave(&p),
+            None => Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene)?)),
+        }
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

@@ -7,6 +7,10 @@
 //!   of one `advance` are captured once into a CUDA graph and replayed;
 //! - `simple`: `wave_update`, one launch per update, each cell reading its neighbours from
 //!   memory: the seed's kernel shape, at the 12-bytes-per-update DRAM floor.
+//!
+//! A scene that is not the seed's rule (walls, media, damping, absorbing edges, several sources)
+//! runs `wave_scene_update` in the `simple` shape, with its material ids and table on the device
+//! and `wave_scene_sources` writing the forced cells before each step.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,6 +22,8 @@ use cudarc::driver::{
 use super::copy::{copy_chunked, pinned};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
+use crate::sim::scene::Scene;
+use crate::sim::scene_cells::SceneCells;
 use crate::sim::wave::{WaveParams, source_value};
 
 /// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
@@ -97,6 +103,63 @@ pub struct CudaWave {
     /// Captured launch sequences of `advance`, keyed by `(tsteps, cur)` at its start. Their
     /// arguments (buffers, source cell, `svals`) are baked in: cleared when any changes.
     graphs: Vec<((usize, usize), SendGraph)>,
+    /// The scene's data on the device, when it runs one.
+    scene: Option<SceneData>,
+}
+
+/// A scene on the device: material ids and table, and the forced cells with their sources.
+struct SceneData {
+    scene: Scene,
+    ids: CudaSlice<u16>,
+    /// `(c2, a, b)` per material id.
+    materials: CudaSlice<f32>,
+    /// Flat index of each forced cell and the source that forces it.
+    cells: CudaSlice<i64>,
+    source_of: CudaSlice<i32>,
+    n_cells: usize,
+    /// The value of every source at each step of one `advance` (NaN: not forcing).
+    values: CudaSlice<f32>,
+}
+
+impl SceneData {
+    fn new(stream: &Arc<CudaStream>, scene: &Scene) -> Result<Self, BackendError> {
+        let raster = SceneCells::new(scene);
+        let ids = stream.clone_htod(&raster.ids).map_err(|e| runtime("uploading the scene's cells", e))?;
+        let table: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b]).collect();
+        let materials = stream.clone_htod(&table).map_err(|e| runtime("uploading the scene's materials", e))?;
+        let mut data = Self {
+            scene: scene.clone(),
+            ids,
+            materials,
+            cells: stream.alloc_zeros::<i64>(1).map_err(|e| runtime("allocating source cells", e))?,
+            source_of: stream.alloc_zeros::<i32>(1).map_err(|e| runtime("allocating source cells", e))?,
+            n_cells: 0,
+            values: stream.alloc_zeros::<f32>(1024).map_err(|e| runtime("allocating source values", e))?,
+        };
+        data.set_sources(stream, scene.clone())?;
+        Ok(data)
+    }
+
+    /// Takes `scene`'s sources (its cells, walls and media must be this one's).
+    fn set_sources(&mut self, stream: &Arc<CudaStream>, scene: Scene) -> Result<(), BackendError> {
+        let forced = scene.source_cells();
+        let cells: Vec<i64> = forced.iter().map(|c| c.cell as i64).collect();
+        let source_of: Vec<i32> = forced.iter().map(|c| c.source as i32).collect();
+        if !forced.is_empty() {
+            self.cells = stream.clone_htod(&cells).map_err(|e| runtime("uploading source cells", e))?;
+            self.source_of = stream.clone_htod(&source_of).map_err(|e| runtime("uploading source cells", e))?;
+        }
+        self.n_cells = forced.len();
+        self.scene = scene;
+        Ok(())
+    }
+
+    /// Source values of steps `first..first + n`, `sources` per step, NaN where one does not force.
+    fn values(&self, first: u32, n: u32) -> Vec<f32> {
+        (first..first + n)
+            .flat_map(|t| self.scene.source_values(t).into_iter().map(|v| v.unwrap_or(f32::NAN)))
+            .collect()
+    }
 }
 
 /// A captured graph, owned by one wave problem and used only through `&mut` access.
@@ -142,7 +205,72 @@ impl CudaWave {
             events: Events::new(&dev.ctx)?,
             chunk_events: Vec::new(),
             graphs: Vec::new(),
+            scene: None,
         })
+    }
+
+    /// Allocates `scene` (zero fields), which runs the scene kernel in the `simple` shape.
+    pub(super) fn new_scene(dev: &Arc<Device>, stream: &Arc<CudaStream>, scene: &Scene) -> Result<Self, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        let params = scene.summary_params();
+        let what = format!("scene {}x{}", scene.nx, scene.ny);
+        // The fields and their second pair, then 2 bytes of material id per cell.
+        check_free(dev, &what, 2 * params.field_bytes() + 2 * params.cells() as u64)?;
+        let mut wave = Self::new(dev, stream, &params, WaveVariant::Simple)?;
+        wave.scene = Some(SceneData::new(stream, scene)?);
+        Ok(wave)
+    }
+
+    /// `steps` time steps of a scene from step `first`: the forced cells, then two updates each.
+    fn launch_scene(&mut self, first: u32, steps: u32) -> Result<(), BackendError> {
+        let Some(sc) = self.scene.as_mut() else { return Ok(()) };
+        let values = sc.values(first, steps);
+        if sc.values.len() < values.len() {
+            sc.values = self
+                .stream
+                .alloc_zeros::<f32>(values.len().next_power_of_two())
+                .map_err(|e| runtime("allocating source values", e))?;
+        }
+        if !values.is_empty() {
+            self.stream.memcpy_htod(&values, &mut sc.values).map_err(|e| runtime("uploading source values", e))?;
+        }
+        let p = &self.params;
+        let cfg = LaunchConfig {
+            grid_dim: (p.ny.div_ceil(32) as u32, p.nx.div_ceil(8) as u32, 1),
+            block_dim: (32, 8, 1),
+            shared_mem_bytes: 0,
+        };
+        let src_cfg = LaunchConfig {
+            grid_dim: (sc.n_cells.div_ceil(256).max(1) as u32, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (nx, ny) = (p.nx as i32, p.ny as i32);
+        let n_cells = sc.n_cells as i32;
+        let sources = sc.scene.sources.len();
+        let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+        let (f, g) = if self.cur == 0 { (f0, g0) } else { (f1, g1) };
+        for k in 0..steps as usize {
+            if n_cells > 0 {
+                let step_values = sc.values.slice(k * sources..(k + 1) * sources);
+                let mut l = self.stream.launch_builder(&self.dev.wave_scene_sources);
+                l.arg(&mut *g).arg(&sc.cells).arg(&sc.source_of).arg(&step_values).arg(&n_cells);
+                // SAFETY: arguments match `wave_scene_sources`; `cells` holds n_cells indices
+                // inside the field, `source_of` n_cells numbers below `sources`, the slice
+                // `sources` values.
+                unsafe { l.launch(src_cfg) }.map_err(|e| runtime("launching wave_scene_sources", e))?;
+            }
+            let mut l1 = self.stream.launch_builder(&self.dev.wave_scene_update);
+            l1.arg(&nx).arg(&ny).arg(&mut *f).arg(&*g).arg(&sc.ids).arg(&sc.materials);
+            // SAFETY: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny
+            // values, `materials` three floats for every id that occurs.
+            unsafe { l1.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
+            let mut l2 = self.stream.launch_builder(&self.dev.wave_scene_update);
+            l2.arg(&nx).arg(&ny).arg(&mut *g).arg(&*f).arg(&sc.ids).arg(&sc.materials);
+            // SAFETY: as above.
+            unsafe { l2.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
+        }
+        Ok(())
     }
 
     /// `steps` time steps of `wave_steps`, `TILE.steps()` per launch, ping-ponging between
@@ -239,6 +367,30 @@ impl CudaWave {
         Ok(())
     }
 
+    /// Copies `fields[index]` into `out` through the pinned staging buffer; the events time the copy.
+    fn copy_field(&mut self, index: usize, out: &mut [f32]) -> Result<(), BackendError> {
+        let n = self.params.cells();
+        if out.len() != n {
+            return Err(BackendError::Invalid(format!("output holds {} values, field has {n}", out.len())));
+        }
+        if self.host_field.is_none() {
+            self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
+        }
+        let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let (src, _guard) = self.fields[index].device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            bytemuck::cast_slice_mut(out),
+            &mut self.chunk_events,
+            Some(&self.events.stop),
+        )
+    }
+
     fn timing(&self, start: Instant) -> Result<Timing, BackendError> {
         let device = self.events.elapsed()?;
         Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
@@ -262,6 +414,13 @@ impl WaveSim for CudaWave {
                 device: Some(Duration::ZERO),
                 source: TimingSource::CudaEvents,
             });
+        }
+        if self.scene.is_some() {
+            self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            self.launch_scene(self.tstep + 1, tsteps)?;
+            self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            self.tstep += tsteps;
+            return self.timing(start);
         }
         let values: Vec<f32> = (1..=tsteps).map(|k| source_value(self.params.freq, self.tstep + k)).collect();
         let blocked = self.variant == WaveVariant::Blocked;
@@ -288,27 +447,15 @@ impl WaveSim for CudaWave {
 
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
         let start = Instant::now();
-        let n = self.params.cells();
-        if out.len() != n {
-            return Err(BackendError::Invalid(format!("output holds {} values, field has {n}", out.len())));
-        }
-        if self.host_field.is_none() {
-            self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
-        }
-        let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
-        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        let (src, _guard) = self.fields[2 * self.cur].device_ptr(&self.stream);
-        copy_chunked(
-            &self.dev.ctx,
-            &self.stream,
-            src,
-            bytemuck::cast_slice_mut(staging),
-            bytemuck::cast_slice_mut(out),
-            &mut self.chunk_events,
-            Some(&self.events.stop),
-        )?;
+        self.copy_field(2 * self.cur, out)?;
         self.timing(start)
+    }
+
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        self.copy_field(2 * self.cur, f)?;
+        self.copy_field(2 * self.cur + 1, g)?;
+        Ok(Timing::wall(start.elapsed()))
     }
 
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
@@ -352,7 +499,16 @@ impl WaveSim for CudaWave {
         Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
     }
 
+    fn scene(&self) -> Scene {
+        self.scene.as_ref().map_or_else(|| Scene::from_params(&self.params), |sc| sc.scene.clone())
+    }
+
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
+        if let Some(sc) = self.scene.as_mut() {
+            let scene = sc.scene.with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            self.params = scene.summary_params();
+            return sc.set_sources(&self.stream, scene);
+        }
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         self.graphs.clear();
         Ok(())
@@ -360,6 +516,9 @@ impl WaveSim for CudaWave {
 
     fn set_freq(&mut self, freq: f64) {
         self.params.freq = freq;
+        if let Some(sc) = self.scene.as_mut() {
+            sc.scene = sc.scene.with_freq(freq);
+        }
     }
 
     fn reset(&mut self) -> Result<(), BackendError> {

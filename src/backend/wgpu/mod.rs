@@ -22,6 +22,7 @@ pub mod mandelbrot;
 pub mod shader;
 pub mod wave;
 mod wave_blocked;
+mod wave_scene;
 
 use std::sync::Arc;
 
@@ -31,6 +32,7 @@ pub(crate) use gpu::{Gpu, Timer, compute_pipeline};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 const KIND: BackendKind = BackendKind::Wgpu;
@@ -252,6 +254,14 @@ impl Backend for WgpuBackend {
 
     fn wave_variants(&self) -> &'static [WaveVariant] {
         &WaveVariant::CONCRETE
+    }
+
+    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        match scene.plain_params() {
+            Some(p) => self.new_wave(&p),
+            None => Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?)),
+        }
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

@@ -20,7 +20,9 @@ macro_rules! shader_file {
 const WAVE: &str = shader_file!("wave.wgsl");
 /// The `blocked` wave kernel: temporal blocking, several steps per dispatch.
 const WAVE_BLOCKED: &str = shader_file!("wave_blocked.wgsl");
-/// The wave's cell rule, shared by both wave kernels.
+/// The scene wave kernel: a material per cell, walls, forced cells.
+const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
+/// The wave's cell rule, shared by the wave kernels.
 const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
 /// The Mandelbrot body, generic over `real`.
 const MANDELBROT: &str = shader_file!("mandelbrot.wgsl");
@@ -86,6 +88,12 @@ pub fn wave_blocked() -> String {
     assemble(WAVE_BLOCKED, &WAVE_PARTS)
 }
 
+/// `shaders/wave_scene.wgsl` as compiled.
+#[must_use]
+pub fn wave_scene() -> String {
+    assemble(WAVE_SCENE, &WAVE_PARTS)
+}
+
 /// `shaders/mandelbrot.wgsl` with the variant of `precision`.
 #[must_use]
 pub fn mandelbrot(precision: Precision) -> String {
@@ -108,6 +116,7 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
     vec![
         ("wave.wgsl", Cow::Owned(wave()), false),
         ("wave_blocked.wgsl", Cow::Owned(wave_blocked()), false),
+        ("wave_scene.wgsl", Cow::Owned(wave_scene()), false),
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
         ("colormap.wgsl", Cow::Borrowed(colormap()), false),

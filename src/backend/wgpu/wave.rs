@@ -19,8 +19,10 @@ use std::time::Instant;
 use super::colormap::Frame;
 use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
 use super::wave_blocked::{self, Blocked};
+use super::wave_scene::{self, SceneGpu};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
+use crate::sim::scene::Scene;
 use crate::sim::wave::{WaveParams, source_value};
 
 /// Workgroup of the `simple` shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
@@ -69,6 +71,7 @@ pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
     simple: wgpu::ComputePipeline,
     pub(super) blocked: wave_blocked::Pipeline,
+    pub(super) scene: wave_scene::Pipeline,
 }
 
 impl Pipeline {
@@ -81,7 +84,12 @@ impl Pipeline {
         let simple = super::compute_pipeline(device, "wave.wgsl", &source, &[("wave_update", &layout)])?
             .pop()
             .ok_or_else(|| runtime("no wave pipeline"))?;
-        Ok(Self { layout, simple, blocked: wave_blocked::Pipeline::new(device)? })
+        Ok(Self {
+            layout,
+            simple,
+            blocked: wave_blocked::Pipeline::new(device)?,
+            scene: wave_scene::Pipeline::new(device)?,
+        })
     }
 }
 
@@ -111,6 +119,8 @@ pub struct WgpuWave {
     /// Host-visible copy target for `read_field` and `render_rgba` (made on first use).
     staging: Option<wgpu::Buffer>,
     frame: Frame,
+    /// The scene it runs in place of the plain kernels, when it runs one.
+    scene: Option<SceneGpu>,
 }
 
 impl WgpuWave {
@@ -185,8 +195,17 @@ impl WgpuWave {
             blocked: None,
             staging: None,
             frame,
+            scene: None,
         };
         wave.reset()?;
+        Ok(wave)
+    }
+
+    /// A scene that is not the seed's rule (zero fields): the scene kernel, in the `simple` shape.
+    pub(crate) fn new_scene(gpu: Arc<Gpu>, scene: &Scene) -> Result<Self, BackendError> {
+        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        let mut wave = Self::new(gpu, &scene.summary_params(), WaveVariant::Simple)?;
+        wave.scene = Some(SceneGpu::new(&wave.gpu, &wave.fields, scene, wave.steps_per_submit)?);
         Ok(wave)
     }
 
@@ -313,8 +332,36 @@ impl WgpuWave {
         })?
     }
 
+    /// Copies `fields[index]` (0: `f`, 1: `g`) into `out`, unscaled.
+    fn copy_field(&mut self, index: usize, out: &mut [f32]) -> Result<(), BackendError> {
+        if out.len() != self.params.cells() {
+            return Err(BackendError::Invalid(format!(
+                "output holds {} values, field has {}",
+                out.len(),
+                self.params.cells()
+            )));
+        }
+        let gpu = Arc::clone(&self.gpu);
+        let bytes = 4 * self.params.cells() as u64;
+        let field = self.fields[index].clone();
+        let staging = self.staging()?.clone();
+        gpu.scoped("copying the field to the host", || {
+            let mut encoder =
+                gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read field") });
+            encoder.copy_buffer_to_buffer(&field, 0, &staging, 0, bytes);
+            gpu.queue.submit([encoder.finish()]);
+        })?;
+        gpu.read_back(&staging, bytes, |b| {
+            let scaled: &[f32] = bytemuck::cast_slice(b);
+            out.iter_mut().zip(scaled).for_each(|(o, &v)| *o = v * (1.0 / FIELD_SCALE));
+        })
+    }
+
     /// Runs `tsteps` whole time steps, in as few submissions as the watchdog allows.
     fn run_steps(&mut self, tsteps: u32) -> Result<(), BackendError> {
+        if let Some(scene) = &self.scene {
+            return scene.run(&self.gpu, self.tstep, tsteps, self.timer.as_ref());
+        }
         // One step cannot be split into an even number of blocked dispatches.
         if self.variant != WaveVariant::Blocked || tsteps < 2 {
             return self.run_simple(tsteps);
@@ -398,27 +445,14 @@ impl WaveSim for WgpuWave {
 
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
         let start = Instant::now();
-        if out.len() != self.params.cells() {
-            return Err(BackendError::Invalid(format!(
-                "output holds {} values, field has {}",
-                out.len(),
-                self.params.cells()
-            )));
-        }
-        let gpu = Arc::clone(&self.gpu);
-        let bytes = 4 * self.params.cells() as u64;
-        let field = self.fields[0].clone();
-        let staging = self.staging()?.clone();
-        gpu.scoped("copying the field to the host", || {
-            let mut encoder =
-                gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read field") });
-            encoder.copy_buffer_to_buffer(&field, 0, &staging, 0, bytes);
-            gpu.queue.submit([encoder.finish()]);
-        })?;
-        gpu.read_back(&staging, bytes, |b| {
-            let scaled: &[f32] = bytemuck::cast_slice(b);
-            out.iter_mut().zip(scaled).for_each(|(o, &v)| *o = v * (1.0 / FIELD_SCALE));
-        })?;
+        self.copy_field(0, out)?;
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        self.copy_field(0, f)?;
+        self.copy_field(1, g)?;
         Ok(Timing::wall(start.elapsed()))
     }
 
@@ -442,13 +476,25 @@ impl WaveSim for WgpuWave {
         Ok(Timing::wall(start.elapsed()))
     }
 
+    fn scene(&self) -> Scene {
+        self.scene.as_ref().map_or_else(|| Scene::from_params(&self.params), |s| s.scene().clone())
+    }
+
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
+        if let Some(sc) = self.scene.as_mut() {
+            let scene = sc.scene().with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            self.params = scene.summary_params();
+            return sc.set_sources(&self.gpu, scene);
+        }
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         Ok(())
     }
 
     fn set_freq(&mut self, freq: f64) {
         self.params.freq = freq;
+        if let Some(sc) = self.scene.as_mut() {
+            sc.set_freq(freq);
+        }
     }
 
     fn reset(&mut self) -> Result<(), BackendError> {

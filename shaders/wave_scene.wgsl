@@ -1,0 +1,124 @@
+// The wave update of a scene (walls, media, damping, an absorbing sponge, several sources): one
+// half time step `update(f, g)` with a material per cell, in the `simple` shape (one update per
+// dispatch), and the forced cells written before each time step.
+//
+// CPU twin: `scene_update_cell` / `scene_update` in src/sim/scene_cells.rs (run by
+// src/backend/cpu/wave_scene.rs); CUDA twin: `wave_scene_update` / `wave_scene_sources` in
+// kernels/wave.cu. Fields are row-major `f[i*ny + j]` and held times 2^24 (`FIELD_SCALE`,
+// src/backend/wgpu/field.rs), as in shaders/wave.wgsl.
+
+struct SceneStep {
+    nx: u32,
+    ny: u32,
+    // Always 0: see `exact`.
+    opaque: u32,
+    // Forced cells, and where this time step's source values start in `values`.
+    n_forced: u32,
+    value_base: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// One record per time step, selected with a dynamic offset.
+@group(0) @binding(0) var<uniform> step: SceneStep;
+// The field written: `f` of update(f, g), or `g` for the forced cells.
+@group(0) @binding(1) var<storage, read_write> f: array<f32>;
+@group(0) @binding(2) var<storage, read> g: array<f32>;
+// Material ids, two u16 per word (the lower half first); 0xffff is a wall.
+@group(0) @binding(3) var<storage, read> ids: array<u32>;
+// (c2, a, b) per material id.
+@group(0) @binding(4) var<storage, read> materials: array<f32>;
+// (cell, source) per forced cell.
+@group(0) @binding(5) var<storage, read> forced: array<u32>;
+// The scaled value of each source at each step of a batch, as bits; 0xffffffff: not forcing.
+@group(0) @binding(6) var<storage, read> values: array<u32>;
+
+fn opaque() -> u32 {
+    return step.opaque;
+}
+
+//#include wave_cell.wgsl
+
+const WALL: u32 = 0xffffu;
+
+fn material_id(idx: u32) -> u32 {
+    let w = ids[idx >> 1u];
+    return select(w & 0xffffu, w >> 16u, (idx & 1u) == 1u);
+}
+
+// `x * y` rounded once, as the CPU rounds it, also where the unscaled product is subnormal.
+// `cpu_product` (wave_cell.wgsl) rounds an already rounded product to the CPU's grid: right for
+// c2 = 0.25, whose products are exact, but a double rounding for the coefficients of damped cells
+// and other media (the product first rounds to 24 bits). Below 2^-102 (scaled) the product is
+// taken exactly as hi + lo (Dekker's two-product on Veltkamp halves, every step `exact`), hi is
+// rounded to the grid, and a tie that lo breaks is moved to the side lo lies on.
+fn grid_product(x: f32, y: f32) -> f32 {
+    let p = exact(x * y);
+    if abs(p) >= 0x1p-102f {
+        return p;
+    }
+    let cx = exact(4097.0 * x);
+    let xh = exact(cx - exact(cx - x));
+    let xl = exact(x - xh);
+    let cy = exact(4097.0 * y);
+    let yh = exact(cy - exact(cy - y));
+    let yl = exact(y - yh);
+    let e = exact(exact(exact(exact(exact(xh * yh) - p) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
+    // In units of the grid 2^-125 (exact scalings by powers of two).
+    let q = exact(p * 0x1p125f);
+    let q_lo = exact(e * 0x1p125f);
+    var r = round(q);
+    let d = exact(q - r);
+    if d == 0.5 && q_lo > 0.0 {
+        r = exact(r + 1.0);
+    } else if d == -0.5 && q_lo < 0.0 {
+        r = exact(r - 1.0);
+    }
+    return exact(r * 0x1p-125f);
+}
+
+// One interior cell with material (c2, a, b), in the CPU's order, each operation rounded on its
+// own: s = ((up + down) + left) + right; t = s - 4g; b * ((c2*t + 2g) - a*old), every product
+// rounded once as the CPU rounds it (`grid_product`). With a = b = 1 and c2 = 0.25 this is
+// `update_cell` bit for bit.
+fn scene_cell(c2: f32, a: f32, b: f32, old: f32, mid: f32, up: f32, down: f32, left: f32, right: f32) -> f32 {
+    let sum = exact(exact(exact(up + down) + left) + right);
+    let t = exact(sum - exact(4.0 * mid));
+    let x = exact(exact(grid_product(c2, t) + exact(2.0 * mid)) - grid_product(a, old));
+    return grid_product(b, x);
+}
+
+@compute @workgroup_size(32, 8, 1)
+fn wave_scene_update(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let j = gid.x;
+    let i = gid.y;
+    let nx = step.nx;
+    let ny = step.ny;
+    if i < 1u || j < 1u || i + 1u >= nx || j + 1u >= ny {
+        return;
+    }
+    let idx = i * ny + j;
+    let id = material_id(idx);
+    if id == WALL {
+        f[idx] = 0.0;
+        return;
+    }
+    let c2 = materials[3u * id];
+    let a = materials[3u * id + 1u];
+    let b = materials[3u * id + 2u];
+    f[idx] = scene_cell(c2, a, b, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1u], g[idx + 1u]);
+}
+
+// The forced cells of one time step, into the field bound as `f` (the step's `g`).
+@compute @workgroup_size(64, 1, 1)
+fn wave_scene_sources(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let k = gid.x;
+    if k >= step.n_forced {
+        return;
+    }
+    let bits = values[step.value_base + forced[2u * k + 1u]];
+    if bits != 0xffffffffu {
+        f[forced[2u * k]] = bitcast<f32>(bits);
+    }
+}

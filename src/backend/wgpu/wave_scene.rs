@@ -1,0 +1,250 @@
+//! Scenes on the GPU (`shaders/wave_scene.wgsl`, the WGSL twin of CUDA's `wave_scene_update` /
+//! `wave_scene_sources` in `kernels/wave.cu` and of `src/backend/cpu/wave_scene.rs`): walls,
+//! media, damping and the absorbing sponge as a material id per cell and a material table, the
+//! forced cells written before each time step. [`super::wave::WgpuWave`] owns the fields and
+//! runs this in place of its plain kernels when it holds a scene.
+
+use std::sync::Arc;
+
+use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::{Gpu, Timer, runtime};
+use crate::backend::BackendError;
+use crate::sim::scene::Scene;
+use crate::sim::scene_cells::SceneCells;
+
+/// "This source does not force at this step", as the bits of a value.
+const NOT_FORCING: u32 = u32::MAX;
+/// Workgroup of the update: 32 cells along `j` by 8 rows along `i`.
+const TILE_J: u32 = 32;
+const TILE_I: u32 = 8;
+/// Workgroup of the sources dispatch.
+const SOURCES_GROUP: u32 = 64;
+
+/// One time step's parameters (`SceneStep` in the shader).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct SceneStep {
+    nx: u32,
+    ny: u32,
+    /// Always 0 (lets the shader's `exact` keep every rounding step).
+    opaque: u32,
+    n_forced: u32,
+    value_base: u32,
+    pad: [u32; 3],
+}
+
+/// The scene pipelines (update and sources, one layout), compiled once per device.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    update: wgpu::ComputePipeline,
+    sources: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wave scene"),
+            entries: &[
+                step_record_entry(size_of::<SceneStep>()),
+                storage_entry(1, false),
+                storage_entry(2, true),
+                storage_entry(3, true),
+                storage_entry(4, true),
+                storage_entry(5, true),
+                storage_entry(6, true),
+            ],
+        });
+        let source = super::shader::wave_scene();
+        let mut pipelines = super::compute_pipeline(
+            device,
+            "wave_scene.wgsl",
+            &source,
+            &[("wave_scene_update", &layout), ("wave_scene_sources", &layout)],
+        )?;
+        let sources = pipelines.pop().ok_or_else(|| runtime("no scene sources pipeline"))?;
+        let update = pipelines.pop().ok_or_else(|| runtime("no scene update pipeline"))?;
+        Ok(Self { layout, update, sources })
+    }
+}
+
+/// Binding `binding` of a scene bind group: all of `buffer`.
+fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() }
+}
+
+/// A scene's data on the device, bound to one wave's fields.
+pub(crate) struct SceneGpu {
+    scene: Scene,
+    forced: wgpu::Buffer,
+    n_forced: u32,
+    /// Source values of one submission's steps, `sources` per step.
+    values: wgpu::Buffer,
+    /// One `SceneStep` per time step of a submission, `stride` bytes apart.
+    steps: wgpu::Buffer,
+    stride: u64,
+    capacity: u32,
+    /// `[update(f, g), update(g, f) and the forced cells of g]`.
+    bind_groups: [wgpu::BindGroup; 2],
+}
+
+impl SceneGpu {
+    /// Uploads `scene` for the fields `[f, g]`, for submissions of up to `steps_per_submit` steps.
+    pub fn new(
+        gpu: &Gpu,
+        fields: &[wgpu::Buffer; 2],
+        scene: &Scene,
+        steps_per_submit: u32,
+    ) -> Result<Self, BackendError> {
+        let raster = SceneCells::new(scene);
+        let mut words = vec![0u32; raster.ids.len().div_ceil(2)];
+        for (k, &id) in raster.ids.iter().enumerate() {
+            words[k / 2] |= u32::from(id) << (16 * (k % 2));
+        }
+        let table: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b]).collect();
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let what = format!("scene {}x{}", scene.nx, scene.ny);
+        let ids = gpu.buffer(&format!("{what} material ids"), 4 * words.len() as u64, storage)?;
+        let materials = gpu.buffer(&format!("{what} materials"), 4 * table.len() as u64, storage)?;
+        let sources = scene.sources.len().max(1) as u64;
+        let capacity = steps_per_submit.max(1);
+        let values = gpu.buffer(&format!("{what} source values"), 4 * sources * u64::from(capacity), storage)?;
+        let forced_cells = scene.source_cells();
+        let forced = gpu.buffer(&format!("{what} forced cells"), 8 * forced_cells.len().max(1) as u64, storage)?;
+        let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
+        let stride = (size_of::<SceneStep>() as u64).div_ceil(align) * align;
+        let steps = gpu.buffer(
+            "scene steps",
+            u64::from(capacity) * stride,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("wave scene"),
+                layout: &gpu.wave.scene.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &steps,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(size_of::<SceneStep>() as u64),
+                        }),
+                    },
+                    entry(1, out),
+                    entry(2, input),
+                    entry(3, &ids),
+                    entry(4, &materials),
+                    entry(5, &forced),
+                    entry(6, &values),
+                ],
+            })
+        };
+        let bind_groups =
+            gpu.scoped("binding the scene", || [bind(&fields[0], &fields[1]), bind(&fields[1], &fields[0])])?;
+        gpu.scoped("uploading the scene", || {
+            gpu.queue.write_buffer(&ids, 0, bytemuck::cast_slice(&words));
+            gpu.queue.write_buffer(&materials, 0, bytemuck::cast_slice(&table));
+        })?;
+        let mut out = Self { scene: scene.clone(), forced, n_forced: 0, values, steps, stride, capacity, bind_groups };
+        out.set_sources(gpu, scene.clone())?;
+        Ok(out)
+    }
+
+    /// The scene it runs.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Takes `scene`'s sources (its grid, walls and media must be this one's; the number of
+    /// forced cells may not grow past what was allocated, else the scene is re-uploaded by the
+    /// caller).
+    pub fn set_sources(&mut self, gpu: &Gpu, scene: Scene) -> Result<(), BackendError> {
+        let forced_cells = scene.source_cells();
+        if 8 * forced_cells.len() as u64 > self.forced.size() || scene.sources.len() != self.scene.sources.len() {
+            return Err(runtime("the scene's sources changed shape"));
+        }
+        let pairs: Vec<u32> = forced_cells.iter().flat_map(|c| [c.cell as u32, c.source as u32]).collect();
+        if !pairs.is_empty() {
+            gpu.scoped("uploading the forced cells", || {
+                gpu.queue.write_buffer(&self.forced, 0, bytemuck::cast_slice(&pairs))
+            })?;
+        }
+        self.n_forced = forced_cells.len() as u32;
+        self.scene = scene;
+        Ok(())
+    }
+
+    /// Sets every source's frequency.
+    pub fn set_freq(&mut self, freq: f64) {
+        self.scene = self.scene.with_freq(freq);
+    }
+
+    /// Runs time steps `tstep0 + 1 ..= tstep0 + tsteps` on the fields, `capacity` steps per
+    /// submission.
+    pub fn run(&self, gpu: &Arc<Gpu>, tstep0: u32, tsteps: u32, timer: Option<&Timer>) -> Result<(), BackendError> {
+        let (nx, ny) = (self.scene.nx, self.scene.ny);
+        let groups = (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(TILE_I as usize) as u32);
+        let source_groups = self.n_forced.div_ceil(SOURCES_GROUP);
+        let sources = self.scene.sources.len() as u32;
+        let pipelines = &gpu.wave.scene;
+        let mut done = 0;
+        while done < tsteps {
+            let n = self.capacity.min(tsteps - done);
+            let (first, last) = (done == 0, done + n == tsteps);
+            let mut values = Vec::with_capacity((n * sources) as usize);
+            let mut records = vec![0u8; n as usize * self.stride as usize];
+            for k in 0..n {
+                let t = tstep0 + done + k + 1;
+                values.extend(
+                    self.scene
+                        .source_values(t)
+                        .into_iter()
+                        .map(|v| v.map_or(NOT_FORCING, |v| (v * FIELD_SCALE).to_bits())),
+                );
+                let record = SceneStep {
+                    nx: nx as u32,
+                    ny: ny as u32,
+                    opaque: 0,
+                    n_forced: self.n_forced,
+                    value_base: k * sources,
+                    pad: [0; 3],
+                };
+                let at = k as usize * self.stride as usize;
+                records[at..at + size_of::<SceneStep>()].copy_from_slice(bytemuck::bytes_of(&record));
+            }
+            gpu.scoped("advancing the scene", || {
+                if !values.is_empty() {
+                    gpu.queue.write_buffer(&self.values, 0, bytemuck::cast_slice(&values));
+                }
+                gpu.queue.write_buffer(&self.steps, 0, &records);
+                let mut encoder =
+                    gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("scene steps") });
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("scene steps"),
+                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                    });
+                    for k in 0..n {
+                        let offset = [(u64::from(k) * self.stride) as u32];
+                        if source_groups > 0 {
+                            pass.set_pipeline(&pipelines.sources);
+                            pass.set_bind_group(0, &self.bind_groups[1], &offset);
+                            pass.dispatch_workgroups(source_groups, 1, 1);
+                        }
+                        pass.set_pipeline(&pipelines.update);
+                        pass.set_bind_group(0, &self.bind_groups[0], &offset);
+                        pass.dispatch_workgroups(groups.0, groups.1, 1);
+                        pass.set_bind_group(0, &self.bind_groups[1], &offset);
+                        pass.dispatch_workgroups(groups.0, groups.1, 1);
+                    }
+                }
+                if last && let Some(timer) = timer {
+                    timer.resolve(&mut encoder);
+                }
+                gpu.queue.submit([encoder.finish()]);
+            })?;
+            done += n;
+        }
+        Ok(())
+    }
+}
