@@ -228,8 +228,11 @@ __device__ __forceinline__ float scene_cell(float c2, float a, float b, float f,
     return __fmul_rn(b, x);
 }
 
-// update(f, g) of a scene: `ids` one u16 per cell (SCENE_WALL: held at 0), `materials` three
-// floats (c2, a, b) per id. Grid and block as `wave_update`.
+// Material table entries (src/sim/scene_cells.rs `Material`): c2, a, b, mur, edge (u32 bits).
+#define SCENE_MAT 5
+
+// update(f, g) of a scene, all but the absorbing-edge cells: `ids` one u16 per cell (SCENE_WALL:
+// held at 0), `materials` SCENE_MAT words per id. Grid and block as `wave_update`.
 extern "C" __global__ void wave_scene_update(int nx, int ny, float* __restrict__ f, const float* __restrict__ g,
                                              const unsigned short* __restrict__ ids,
                                              const float* __restrict__ materials) {
@@ -242,8 +245,45 @@ extern "C" __global__ void wave_scene_update(int nx, int ny, float* __restrict__
         f[idx] = 0.0f;
         return;
     }
-    const float c2 = materials[3 * id], a = materials[3 * id + 1], b = materials[3 * id + 2];
-    f[idx] = scene_cell(c2, a, b, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1], g[idx + 1]);
+    const float* m = materials + SCENE_MAT * id;
+    if (__float_as_uint(m[4]) != 0u) return;  // an edge cell: `wave_scene_edges`, after this pass
+    f[idx] = scene_cell(m[0], m[1], m[2], f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1], g[idx + 1]);
+}
+
+// The absorbing edge (Mur's first-order condition), after `wave_scene_update` of the same
+// update: the ring of cells next to the border, one thread each (2*(ny-2) + 2*(nx-2) threads).
+// An edge cell looking at neighbour n: f = g[n] + mur * (f_new[n] - g), f_new[n] already written.
+extern "C" __global__ void wave_scene_edges(int nx, int ny, float* __restrict__ f, const float* __restrict__ g,
+                                            const unsigned short* __restrict__ ids,
+                                            const float* __restrict__ materials) {
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int ri = nx - 2, rj = ny - 2;
+    int i, j;
+    if (k < rj) {
+        i = 1; j = 1 + k;
+    } else if (k < 2 * rj) {
+        i = nx - 2; j = 1 + (k - rj);
+    } else if (k < 2 * rj + ri) {
+        i = 1 + (k - 2 * rj); j = 1;
+    } else if (k < 2 * rj + 2 * ri) {
+        i = 1 + (k - 2 * rj - ri); j = ny - 2;
+    } else {
+        return;
+    }
+    const long long idx = (long long)i * ny + j;
+    const unsigned id = ids[idx];
+    if (id == SCENE_WALL) return;
+    const float* m = materials + SCENE_MAT * id;
+    const unsigned edge = __float_as_uint(m[4]);
+    long long n;
+    switch (edge) {
+        case 1: n = idx + ny; break;
+        case 2: n = idx - ny; break;
+        case 3: n = idx + 1; break;
+        case 4: n = idx - 1; break;
+        default: return;
+    }
+    f[idx] = __fadd_rn(g[n], __fmul_rn(m[3], __fsub_rn(f[n], g[idx])));
 }
 
 // The sources of one time step: g[cells[k]] = values[source_of[k]] for the `n` forced cells,

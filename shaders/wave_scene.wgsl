@@ -27,7 +27,7 @@ struct SceneStep {
 @group(0) @binding(2) var<storage, read> g: array<f32>;
 // Material ids, two u16 per word (the lower half first); 0xffff is a wall.
 @group(0) @binding(3) var<storage, read> ids: array<u32>;
-// (c2, a, b) per material id.
+// `Material` per id (src/sim/scene_cells.rs): c2, a, b, mur, edge (u32 bits); MAT words each.
 @group(0) @binding(4) var<storage, read> materials: array<f32>;
 // (cell, source) per forced cell.
 @group(0) @binding(5) var<storage, read> forced: array<u32>;
@@ -41,6 +41,7 @@ fn opaque() -> u32 {
 //#include wave_cell.wgsl
 
 const WALL: u32 = 0xffffu;
+const MAT: u32 = 5u;
 
 fn material_id(idx: u32) -> u32 {
     let w = ids[idx >> 1u];
@@ -104,10 +105,57 @@ fn wave_scene_update(@builtin(global_invocation_id) gid: vec3<u32>) {
         f[idx] = 0.0;
         return;
     }
-    let c2 = materials[3u * id];
-    let a = materials[3u * id + 1u];
-    let b = materials[3u * id + 2u];
-    f[idx] = scene_cell(c2, a, b, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1u], g[idx + 1u]);
+    let m = MAT * id;
+    if bitcast<u32>(materials[m + 4u]) != 0u {
+        // An absorbing-edge cell: `wave_scene_edges`, after this pass.
+        return;
+    }
+    f[idx] = scene_cell(materials[m], materials[m + 1u], materials[m + 2u], f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1u], g[idx + 1u]);
+}
+
+// The absorbing edge (Mur's first-order condition), after `wave_scene_update` of the same update:
+// the ring of cells next to the border, one invocation each (2*(ny-2) + 2*(nx-2)). An edge cell
+// looking at neighbour n: f = g[n] + mur * (f_new[n] - g), with f_new[n] already written.
+@compute @workgroup_size(64, 1, 1)
+fn wave_scene_edges(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let k = gid.x;
+    let nx = step.nx;
+    let ny = step.ny;
+    let ri = nx - 2u;
+    let rj = ny - 2u;
+    var i: u32;
+    var j: u32;
+    if k < rj {
+        i = 1u;
+        j = 1u + k;
+    } else if k < 2u * rj {
+        i = nx - 2u;
+        j = 1u + (k - rj);
+    } else if k < 2u * rj + ri {
+        i = 1u + (k - 2u * rj);
+        j = 1u;
+    } else if k < 2u * rj + 2u * ri {
+        i = 1u + (k - 2u * rj - ri);
+        j = ny - 2u;
+    } else {
+        return;
+    }
+    let idx = i * ny + j;
+    let id = material_id(idx);
+    if id == WALL {
+        return;
+    }
+    let m = MAT * id;
+    let edge = bitcast<u32>(materials[m + 4u]);
+    var n: u32;
+    switch edge {
+        case 1u: { n = idx + ny; }
+        case 2u: { n = idx - ny; }
+        case 3u: { n = idx + 1u; }
+        case 4u: { n = idx - 1u; }
+        default: { return; }
+    }
+    f[idx] = exact(g[n] + grid_product(materials[m + 3u], exact(f[n] - g[idx])));
 }
 
 // The forced cells of one time step, into the field bound as `f` (the step's `g`).

@@ -23,7 +23,7 @@ use super::copy::{copy_chunked, pinned};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
 use crate::sim::scene::Scene;
-use crate::sim::scene_cells::SceneCells;
+use crate::sim::scene_cells::{EDGE_NONE, SceneCells};
 use crate::sim::wave::{WaveParams, source_value};
 
 /// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
@@ -111,8 +111,10 @@ pub struct CudaWave {
 struct SceneData {
     scene: Scene,
     ids: CudaSlice<u16>,
-    /// `(c2, a, b)` per material id.
+    /// `Material` (c2, a, b, mur, edge bits) per material id.
     materials: CudaSlice<f32>,
+    /// The scene has absorbing-edge cells (Mur), updated by a second launch.
+    edges: bool,
     /// Flat index of each forced cell and the source that forces it.
     cells: CudaSlice<i64>,
     source_of: CudaSlice<i32>,
@@ -125,12 +127,14 @@ impl SceneData {
     fn new(stream: &Arc<CudaStream>, scene: &Scene) -> Result<Self, BackendError> {
         let raster = SceneCells::new(scene);
         let ids = stream.clone_htod(&raster.ids).map_err(|e| runtime("uploading the scene's cells", e))?;
-        let table: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b]).collect();
-        let materials = stream.clone_htod(&table).map_err(|e| runtime("uploading the scene's materials", e))?;
+        let table: &[f32] = bytemuck::cast_slice(&raster.materials);
+        let materials = stream.clone_htod(table).map_err(|e| runtime("uploading the scene's materials", e))?;
+        let edges = raster.materials.iter().any(|m| m.edge != EDGE_NONE);
         let mut data = Self {
             scene: scene.clone(),
             ids,
             materials,
+            edges,
             cells: stream.alloc_zeros::<i64>(1).map_err(|e| runtime("allocating source cells", e))?,
             source_of: stream.alloc_zeros::<i32>(1).map_err(|e| runtime("allocating source cells", e))?,
             n_cells: 0,
@@ -168,6 +172,33 @@ struct SendGraph(CudaGraph);
 // SAFETY: CUDA graph objects may be used from any thread as long as calls on one graph are
 // serialized; this one is reached only through `&mut CudaWave`, so they are.
 unsafe impl Send for SendGraph {}
+
+/// `update(out, input)` of a scene: every cell but the absorbing edge, then (where the scene has
+/// one) the edge ring, which reads its neighbours' new values.
+#[expect(clippy::too_many_arguments, reason = "the launch's device, stream, scene, shape, configurations and fields")]
+fn scene_update(
+    dev: &Device,
+    stream: &Arc<CudaStream>,
+    sc: &SceneData,
+    (nx, ny): (i32, i32),
+    cfg: LaunchConfig,
+    edge_cfg: LaunchConfig,
+    out: &mut CudaSlice<f32>,
+    input: &CudaSlice<f32>,
+) -> Result<(), BackendError> {
+    let mut l = stream.launch_builder(&dev.wave_scene_update);
+    l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
+    // SAFETY: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny values,
+    // `materials` five words for every id that occurs.
+    unsafe { l.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
+    if sc.edges {
+        let mut l = stream.launch_builder(&dev.wave_scene_edges);
+        l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
+        // SAFETY: as above; the kernel touches only the ring of cells next to the border.
+        unsafe { l.launch(edge_cfg) }.map_err(|e| runtime("launching wave_scene_edges", e))?;
+    }
+    Ok(())
+}
 
 impl CudaWave {
     /// Allocates a problem of `params` (zero fields) running `variant` (`Auto` is `Blocked`).
@@ -245,6 +276,12 @@ impl CudaWave {
             block_dim: (256, 1, 1),
             shared_mem_bytes: 0,
         };
+        let ring = 2 * (p.nx + p.ny).saturating_sub(4);
+        let edge_cfg = LaunchConfig {
+            grid_dim: (ring.div_ceil(256).max(1) as u32, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let (nx, ny) = (p.nx as i32, p.ny as i32);
         let n_cells = sc.n_cells as i32;
         let sources = sc.scene.sources.len();
@@ -260,15 +297,8 @@ impl CudaWave {
                 // `sources` values.
                 unsafe { l.launch(src_cfg) }.map_err(|e| runtime("launching wave_scene_sources", e))?;
             }
-            let mut l1 = self.stream.launch_builder(&self.dev.wave_scene_update);
-            l1.arg(&nx).arg(&ny).arg(&mut *f).arg(&*g).arg(&sc.ids).arg(&sc.materials);
-            // SAFETY: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny
-            // values, `materials` three floats for every id that occurs.
-            unsafe { l1.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
-            let mut l2 = self.stream.launch_builder(&self.dev.wave_scene_update);
-            l2.arg(&nx).arg(&ny).arg(&mut *g).arg(&*f).arg(&sc.ids).arg(&sc.materials);
-            // SAFETY: as above.
-            unsafe { l2.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
+            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *f, &*g)?;
+            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *g, &*f)?;
         }
         Ok(())
     }

@@ -10,7 +10,7 @@ use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::scene::Scene;
-use crate::sim::scene_cells::SceneCells;
+use crate::sim::scene_cells::{EDGE_NONE, SceneCells};
 
 /// "This source does not force at this step", as the bits of a value.
 const NOT_FORCING: u32 = u32::MAX;
@@ -37,6 +37,7 @@ struct SceneStep {
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
     update: wgpu::ComputePipeline,
+    edges: wgpu::ComputePipeline,
     sources: wgpu::ComputePipeline,
 }
 
@@ -59,11 +60,12 @@ impl Pipeline {
             device,
             "wave_scene.wgsl",
             &source,
-            &[("wave_scene_update", &layout), ("wave_scene_sources", &layout)],
+            &[("wave_scene_update", &layout), ("wave_scene_edges", &layout), ("wave_scene_sources", &layout)],
         )?;
         let sources = pipelines.pop().ok_or_else(|| runtime("no scene sources pipeline"))?;
+        let edges = pipelines.pop().ok_or_else(|| runtime("no scene edges pipeline"))?;
         let update = pipelines.pop().ok_or_else(|| runtime("no scene update pipeline"))?;
-        Ok(Self { layout, update, sources })
+        Ok(Self { layout, update, edges, sources })
     }
 }
 
@@ -77,6 +79,8 @@ pub(crate) struct SceneGpu {
     scene: Scene,
     forced: wgpu::Buffer,
     n_forced: u32,
+    /// The scene has absorbing-edge cells (Mur), updated by a second dispatch.
+    edges: bool,
     /// Source values of one submission's steps, `sources` per step.
     values: wgpu::Buffer,
     /// One `SceneStep` per time step of a submission, `stride` bytes apart.
@@ -100,7 +104,8 @@ impl SceneGpu {
         for (k, &id) in raster.ids.iter().enumerate() {
             words[k / 2] |= u32::from(id) << (16 * (k % 2));
         }
-        let table: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b]).collect();
+        let table: &[f32] = bytemuck::cast_slice(&raster.materials);
+        let edges = raster.materials.iter().any(|m| m.edge != EDGE_NONE);
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
         let what = format!("scene {}x{}", scene.nx, scene.ny);
         let ids = gpu.buffer(&format!("{what} material ids"), 4 * words.len() as u64, storage)?;
@@ -143,9 +148,10 @@ impl SceneGpu {
             gpu.scoped("binding the scene", || [bind(&fields[0], &fields[1]), bind(&fields[1], &fields[0])])?;
         gpu.scoped("uploading the scene", || {
             gpu.queue.write_buffer(&ids, 0, bytemuck::cast_slice(&words));
-            gpu.queue.write_buffer(&materials, 0, bytemuck::cast_slice(&table));
+            gpu.queue.write_buffer(&materials, 0, bytemuck::cast_slice(table));
         })?;
-        let mut out = Self { scene: scene.clone(), forced, n_forced: 0, values, steps, stride, capacity, bind_groups };
+        let mut out =
+            Self { scene: scene.clone(), forced, n_forced: 0, edges, values, steps, stride, capacity, bind_groups };
         out.set_sources(gpu, scene.clone())?;
         Ok(out)
     }
@@ -185,6 +191,8 @@ impl SceneGpu {
         let (nx, ny) = (self.scene.nx, self.scene.ny);
         let groups = (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(TILE_I as usize) as u32);
         let source_groups = self.n_forced.div_ceil(SOURCES_GROUP);
+        let edge_groups =
+            if self.edges { (2 * (nx + ny).saturating_sub(4)).div_ceil(SOURCES_GROUP as usize) as u32 } else { 0 };
         let sources = self.scene.sources.len() as u32;
         let pipelines = &gpu.wave.scene;
         let mut done = 0;
@@ -231,11 +239,15 @@ impl SceneGpu {
                             pass.set_bind_group(0, &self.bind_groups[1], &offset);
                             pass.dispatch_workgroups(source_groups, 1, 1);
                         }
-                        pass.set_pipeline(&pipelines.update);
-                        pass.set_bind_group(0, &self.bind_groups[0], &offset);
-                        pass.dispatch_workgroups(groups.0, groups.1, 1);
-                        pass.set_bind_group(0, &self.bind_groups[1], &offset);
-                        pass.dispatch_workgroups(groups.0, groups.1, 1);
+                        for bind_group in &self.bind_groups {
+                            pass.set_pipeline(&pipelines.update);
+                            pass.set_bind_group(0, bind_group, &offset);
+                            pass.dispatch_workgroups(groups.0, groups.1, 1);
+                            if edge_groups > 0 {
+                                pass.set_pipeline(&pipelines.edges);
+                                pass.dispatch_workgroups(edge_groups, 1, 1);
+                            }
+                        }
                     }
                 }
                 if last && let Some(timer) = timer {
