@@ -9,6 +9,7 @@ use anyhow::Result;
 
 use crate::backend::{self, Backend, BackendKind, Timing, WaveVariant};
 use crate::sim::mandelbrot::{self, MandelbrotParams};
+use crate::sim::scene::Scene;
 use crate::sim::wave::{self, BYTES_PER_CELL_UPDATE, WAVE_TOLERANCE, WaveParams};
 
 use super::report::{Record, Report, fmt_time};
@@ -132,6 +133,148 @@ pub fn wave(
                 ..Record::default()
             });
         }
+    }
+    r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
+    Ok(())
+}
+
+/// The scene of the speed budget (issue 9): an `n x n` grid with absorbing edges, a plane wave
+/// through a double slit, and a lens of slower medium behind it.
+#[must_use]
+pub fn budget_scene(n: usize) -> Scene {
+    let n_i = n as i64;
+    let (wall_x, slit, gap) = (n_i / 4, n_i / 40, n_i / 8);
+    let mid = n_i / 2;
+    let text = format!(
+        r#"
+description = "bench: absorbing edges, a double slit and a lens"
+nx = {n}
+ny = {n}
+c2 = 0.25
+boundary = "absorbing"
+
+[[source]]
+kind = "line"
+x0 = {sx}
+y0 = 2
+x1 = {sx}
+y1 = {top}
+freq = 0.2
+amplitude = 0.1
+
+[[wall]]
+x0 = {wall_x}
+y0 = 0
+x1 = {wall_x2}
+y1 = {w1}
+
+[[wall]]
+x0 = {wall_x}
+y0 = {w2}
+x1 = {wall_x2}
+y1 = {w3}
+
+[[wall]]
+x0 = {wall_x}
+y0 = {w4}
+x1 = {wall_x2}
+y1 = {last}
+
+[[medium]]
+shape = "circle"
+x = {lens_x}
+y = {mid}
+r = {r}.0
+c2 = 0.125
+"#,
+        sx = n_i / 8,
+        top = n_i - 3,
+        wall_x2 = wall_x + 3,
+        w1 = mid - gap / 2 - slit - 1,
+        w2 = mid - gap / 2,
+        w3 = mid + gap / 2,
+        w4 = mid + gap / 2 + slit + 1,
+        last = n_i - 1,
+        lens_x = n_i * 5 / 8,
+        r = n_i / 8,
+    );
+    Scene::from_toml(&text).unwrap_or_else(|e| unreachable!("the bench scene is valid: {e}"))
+}
+
+/// A scene of `tmax` steps from zero, final copy included, against the CPU's run of it: the cost
+/// of walls, media and absorbing edges beside the plain kernel's (`wave`) at the same size.
+pub fn scene(r: &mut Report, opts: &Options, backends: &mut [Box<dyn Backend>], s: &Scene, tmax: u32) -> Result<()> {
+    let (nx, ny) = (s.nx, s.ny);
+    r.say(format!(
+        "
+wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the final copy)",
+        s.description,
+        2 * tmax
+    ));
+    let reference = {
+        let mut sim = backend::open(BackendKind::Cpu)?.new_scene(s)?;
+        let mut field = vec![0.0f32; s.cells()];
+        time_wave(sim.as_mut(), tmax, &mut field)?;
+        field
+    };
+    let updates = f64::from(2 * tmax);
+    let cells = (nx * ny) as f64;
+    let mut ok_all = true;
+    for b in backends.iter_mut().filter(|b| b.kind() != BackendKind::Cpu1) {
+        let kind = b.kind();
+        r.status(kind.name());
+        let device = b.device_info().name;
+        let mut sim = match b.new_scene(s) {
+            Ok(sim) => sim,
+            Err(e) => {
+                r.say(format!("  {:<5} {device:<40} skipped: {e}", kind.name()));
+                continue;
+            }
+        };
+        let mut field = vec![0.0f32; s.cells()];
+        let measured = measure(Plan::new(opts.quick, (3, 5), (2, 6)), || time_wave(sim.as_mut(), tmax, &mut field));
+        let m = match measured {
+            Ok((_, m)) => m,
+            Err(e) => {
+                r.say(format!("  {:<5} {device:<40} failed: {e:#}", kind.name()));
+                r.fail(format!("scene {nx}x{ny} on {kind}: {e:#}"));
+                ok_all = false;
+                continue;
+            }
+        };
+        let diff = f64::from(wave::max_abs_diff(&field, &reference));
+        let step = m.best_seconds() / updates;
+        let ok = diff <= f64::from(WAVE_TOLERANCE);
+        ok_all &= ok;
+        let kernel_txt =
+            m.kernel_seconds.map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
+        r.say(format!(
+            "  {:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s  max|diff| {diff:.1e}{kernel_txt}",
+            kind.name(),
+            fmt_time(m.seconds),
+            fmt_time(step),
+            cells / step / 1e9,
+        ));
+        if !ok {
+            r.fail(format!("scene {nx}x{ny} tmax={tmax} on {kind}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}"));
+        }
+        r.records.push(Record {
+            kernel: "wave_scene".into(),
+            backend: kind.name().into(),
+            device,
+            nx: Some(nx),
+            ny: Some(ny),
+            tmax: Some(tmax),
+            seconds: m.seconds,
+            kernel_seconds: m.kernel_seconds,
+            timing_source: m.source.label(),
+            per_step_us: Some(step * 1e6),
+            gcells_per_s: Some(cells / step / 1e9),
+            max_abs_diff: Some(diff),
+            repeats: m.repeats,
+            ok,
+            ..Record::default()
+        });
     }
     r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
     Ok(())

@@ -63,9 +63,11 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
         cases::wave(&mut r, opts, b, (1000, 800, 500), true)?;
         if opts.quick {
             cases::wave(&mut r, opts, b, (2048, 2048, 20), false)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene(2048), 20)?;
             cases::wave_frame(&mut r, opts, b, 1024)?;
         } else {
             cases::wave(&mut r, opts, b, (4096, 4096, 100), false)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene(4096), 100)?;
             cases::wave(&mut r, opts, b, (8192, 8192, 50), false)?;
             cases::wave_frame(&mut r, opts, b, 4096)?;
         }

@@ -14,7 +14,7 @@ use crate::progress::Progress;
 /// One line of `bench --json`: one (kernel, backend, size).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Record {
-    /// `wave`, `wave_frame` or `mandelbrot`.
+    /// `wave`, `wave_scene`, `wave_frame` or `mandelbrot`.
     pub kernel: String,
     pub backend: String,
     /// The wave kernel variant (`blocked`, `simple`) on backends that have more than one.
