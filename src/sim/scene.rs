@@ -40,6 +40,9 @@
 //! r = 60.0
 //! c2 = 0.12
 //! ```
+//!
+//! Size: over 800 lines, 45 of them tests: the scene file's types, their validation (one message
+//! per kind of mistake, naming the entry) and the presets; the rasterised form is `scene_cells.rs`.
 
 use std::collections::BTreeMap;
 use std::f64::consts::TAU;

@@ -1,7 +1,7 @@
 //! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC for the device's own
 //! architecture, once per process, and driven through cudarc.
 //!
-//! One file per kernel family, the twins of `src/backend/cpu/NAME.rs` and
+//! One file per kernel family (and `wave_scene.rs` for scenes), the twins of `src/backend/cpu/NAME.rs` and
 //! `src/backend/wgpu/NAME.rs`: [`wave`] (`kernels/wave.cu`), [`mandelbrot`]
 //! (`kernels/mandelbrot.cu`), [`colormap`] (`kernels/colormap.cu`); [`copy`] holds the pinned
 //! transfers to the host. This file owns the context: probing, NVRTC, device facts, events.
@@ -25,6 +25,7 @@ mod colormap;
 mod copy;
 mod mandelbrot;
 mod wave;
+mod wave_scene;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;

@@ -12,6 +12,9 @@
 //! The fields never leave the GPU between steps: a batch of steps is one command buffer with
 //! one compute pass, its per-dispatch parameters (the source value of each step, computed on
 //! the host in `f64` as the CPU does) uploaded once and picked with dynamic uniform offsets.
+//!
+//! Size: over 500 lines: one type, `WgpuWave`, with its pipelines, its zero-copy texture path
+//! and the `WaveSim` methods; the blocked and scene kernels are their own files.
 
 use std::sync::Arc;
 use std::time::Instant;
