@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use crate::backend::{self, Backend, BackendKind, Timing, WaveVariant};
+use crate::backend::{self, Backend, BackendKind, Timing, WaveSim, WaveVariant};
 use crate::sim::mandelbrot::{self, MandelbrotParams};
 use crate::sim::scene::Scene;
 use crate::sim::wave::{self, BYTES_PER_CELL_UPDATE, WAVE_TOLERANCE, WaveParams};
@@ -58,8 +58,6 @@ pub fn wave(
         2 * tmax
     ));
     let reference = reference_wave(&p, tmax)?;
-    let updates = f64::from(2 * tmax);
-    let cells = (nx * ny) as f64;
     let mut ok_all = true;
     for b in backends.iter_mut() {
         let kind = b.kind();
@@ -83,55 +81,8 @@ pub fn wave(
                 }
             };
             let name = label(kind, sim.variant(), &opts.variants);
-            let mut field = vec![0.0f32; p.cells()];
-            let plan = Plan::new(opts.quick, (3, 7), (2, 6));
-            let measured = measure(plan, || time_wave(sim.as_mut(), tmax, &mut field));
-            let m = match measured {
-                Ok((_, m)) => m,
-                Err(e) => {
-                    r.say(format!("  {name:<5} {device:<40} failed: {e:#}"));
-                    r.fail(format!("wave {nx}x{ny} tmax={tmax} on {name}: {e:#}"));
-                    ok_all = false;
-                    continue;
-                }
-            };
-            // Every run starts from zero, so the last run's field is the one each run made.
-            let diff = f64::from(wave::max_abs_diff(&field, &reference));
-            let step = m.best_seconds() / updates;
-            let ok = diff <= f64::from(WAVE_TOLERANCE);
-            ok_all &= ok;
-            let kernel_txt = m
-                .kernel_seconds
-                .map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
-            r.say(format!(
-                "  {name:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s  {:>7.1} GB/s  max|diff| {diff:.1e}{kernel_txt}",
-                fmt_time(m.seconds),
-                fmt_time(step),
-                cells / step / 1e9,
-                cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9,
-            ));
-            if !ok {
-                r.fail(format!("wave {nx}x{ny} tmax={tmax} on {name}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}"));
-            }
-            r.records.push(Record {
-                kernel: "wave".into(),
-                backend: kind.name().into(),
-                variant: sim.variant().map(WaveVariant::name),
-                device: device.clone(),
-                nx: Some(nx),
-                ny: Some(ny),
-                tmax: Some(tmax),
-                seconds: m.seconds,
-                kernel_seconds: m.kernel_seconds,
-                timing_source: m.source.label(),
-                per_step_us: Some(step * 1e6),
-                gcells_per_s: Some(cells / step / 1e9),
-                gbps: Some(cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9),
-                max_abs_diff: Some(diff),
-                repeats: m.repeats,
-                ok,
-                ..Record::default()
-            });
+            let case = Timed { kernel: "wave", name: &name, kind, device: &device, tmax, nominal_bytes: true };
+            ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
         }
     }
     r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
@@ -217,8 +168,6 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
         time_wave(sim.as_mut(), tmax, &mut field)?;
         field
     };
-    let updates = f64::from(2 * tmax);
-    let cells = (nx * ny) as f64;
     let mut ok_all = true;
     for b in backends.iter_mut().filter(|b| b.kind() != BackendKind::Cpu1) {
         let kind = b.kind();
@@ -231,53 +180,77 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
                 continue;
             }
         };
-        let mut field = vec![0.0f32; s.cells()];
-        let measured = measure(Plan::new(opts.quick, (3, 5), (2, 6)), || time_wave(sim.as_mut(), tmax, &mut field));
-        let m = match measured {
-            Ok((_, m)) => m,
-            Err(e) => {
-                r.say(format!("  {:<5} {device:<40} failed: {e:#}", kind.name()));
-                r.fail(format!("scene {nx}x{ny} on {kind}: {e:#}"));
-                ok_all = false;
-                continue;
-            }
-        };
-        let diff = f64::from(wave::max_abs_diff(&field, &reference));
-        let step = m.best_seconds() / updates;
-        let ok = diff <= f64::from(WAVE_TOLERANCE);
-        ok_all &= ok;
-        let kernel_txt =
-            m.kernel_seconds.map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
-        r.say(format!(
-            "  {:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s  max|diff| {diff:.1e}{kernel_txt}",
-            kind.name(),
-            fmt_time(m.seconds),
-            fmt_time(step),
-            cells / step / 1e9,
-        ));
-        if !ok {
-            r.fail(format!("scene {nx}x{ny} tmax={tmax} on {kind}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}"));
-        }
-        r.records.push(Record {
-            kernel: "wave_scene".into(),
-            backend: kind.name().into(),
-            device,
-            nx: Some(nx),
-            ny: Some(ny),
-            tmax: Some(tmax),
-            seconds: m.seconds,
-            kernel_seconds: m.kernel_seconds,
-            timing_source: m.source.label(),
-            per_step_us: Some(step * 1e6),
-            gcells_per_s: Some(cells / step / 1e9),
-            max_abs_diff: Some(diff),
-            repeats: m.repeats,
-            ok,
-            ..Record::default()
-        });
+        let case = Timed { kernel: "wave_scene", name: kind.name(), kind, device: &device, tmax, nominal_bytes: false };
+        ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
     }
     r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
     Ok(())
+}
+
+/// What one timed wave run is, for its table line and record.
+struct Timed<'a> {
+    /// `wave` or `wave_scene`.
+    kernel: &'static str,
+    /// The backend as the table names it (`cuda`, `cuda/simple`).
+    name: &'a str,
+    kind: BackendKind,
+    device: &'a str,
+    tmax: u32,
+    /// Show the bandwidth at the nominal 12 bytes per update (the plain rule's).
+    nominal_bytes: bool,
+}
+
+/// Times `case.tmax` steps from zero on `sim` (final copy included), checks the field against
+/// `reference`, prints the table line and records it. Returns whether it matched.
+fn time_and_report(r: &mut Report, opts: &Options, sim: &mut dyn WaveSim, case: &Timed<'_>, reference: &[f32]) -> bool {
+    let (nx, ny, tmax, name, device) = (sim.params().nx, sim.params().ny, case.tmax, case.name, case.device);
+    let mut field = vec![0.0f32; sim.params().cells()];
+    let m = match measure(Plan::new(opts.quick, (3, 7), (2, 6)), || time_wave(sim, tmax, &mut field)) {
+        Ok((_, m)) => m,
+        Err(e) => {
+            r.say(format!("  {name:<5} {device:<40} failed: {e:#}"));
+            r.fail(format!("{} {nx}x{ny} tmax={tmax} on {name}: {e:#}", case.kernel));
+            return false;
+        }
+    };
+    // Every run starts from zero, so the last run's field is the one each run made.
+    let diff = f64::from(wave::max_abs_diff(&field, reference));
+    let (cells, updates) = ((nx * ny) as f64, f64::from(2 * tmax));
+    let step = m.best_seconds() / updates;
+    let ok = diff <= f64::from(WAVE_TOLERANCE);
+    let gbps = case.nominal_bytes.then(|| cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9);
+    let gbps_txt = gbps.map_or(String::new(), |g| format!("  {g:>7.1} GB/s"));
+    let kernel_txt =
+        m.kernel_seconds.map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
+    r.say(format!(
+        "  {name:<5} {device:<40} {:>10}  {:>9}/update  {:>7.2} Gcell/s{gbps_txt}  max|diff| {diff:.1e}{kernel_txt}",
+        fmt_time(m.seconds),
+        fmt_time(step),
+        cells / step / 1e9,
+    ));
+    if !ok {
+        r.fail(format!("{} {nx}x{ny} tmax={tmax} on {name}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}", case.kernel));
+    }
+    r.records.push(Record {
+        kernel: case.kernel.into(),
+        backend: case.kind.name().into(),
+        variant: sim.variant().map(WaveVariant::name),
+        device: device.to_owned(),
+        nx: Some(nx),
+        ny: Some(ny),
+        tmax: Some(tmax),
+        seconds: m.seconds,
+        kernel_seconds: m.kernel_seconds,
+        timing_source: m.source.label(),
+        per_step_us: Some(step * 1e6),
+        gcells_per_s: Some(cells / step / 1e9),
+        gbps,
+        max_abs_diff: Some(diff),
+        repeats: m.repeats,
+        ok,
+        ..Record::default()
+    });
+    ok
 }
 
 /// The CPU reference field (the all-cores path, bit-identical to the single-thread one).
