@@ -107,33 +107,104 @@ fn play_pause_and_reset() {
     assert!(!h.state().settings().wave.playing, "space pauses");
 }
 
-#[test]
-fn click_on_the_field_moves_the_source() {
-    let mut h = harness(Demo::Wave);
-    let (p, _) = h.state().wave_running().expect("frame");
-    assert_eq!(p.source, (80, 60));
-    // The field fills the central panel with its aspect; click near its top-left corner.
-    let central = h.get_by_label("Step").rect(); // anchor: the controls are left of the field
-    let pos = egui::pos2(central.max.x + 300.0, 200.0);
+fn press(h: &mut Harness<'static, WavebrotApp>, pos: egui::Pos2, button: egui::PointerButton, pressed: bool) {
+    h.event(egui::Event::PointerButton { pos, button, pressed, modifiers: egui::Modifiers::NONE });
+}
+
+/// A click with `button` at cell `(x, y)` of the wave picture.
+fn click_cell(h: &mut Harness<'static, WavebrotApp>, x: f64, y: f64, button: egui::PointerButton) {
+    let pos = h.state().field_point(x, y).expect("the field is drawn");
     h.hover_at(pos);
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
     h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    press(h, pos, button, true);
+    h.run_steps(1);
+    press(h, pos, button, false);
+    settle(h);
+}
+
+/// A primary drag through the cells `path` of the wave picture.
+fn drag_cells(h: &mut Harness<'static, WavebrotApp>, path: &[(f64, f64)]) {
+    let at = |h: &Harness<'static, WavebrotApp>, (x, y): (f64, f64)| h.state().field_point(x, y).expect("field");
+    let first = at(h, path[0]);
+    h.hover_at(first);
+    h.run_steps(1);
+    press(h, first, egui::PointerButton::Primary, true);
+    h.run_steps(1);
+    let mut from = first;
+    for &p in &path[1..] {
+        // In small moves, so egui sees a drag and the brush a continuous stroke.
+        let to = at(h, p);
+        for k in 1..=4 {
+            h.hover_at(from + (to - from) * (k as f32 / 4.0));
+            h.run_steps(1);
+        }
+        from = to;
+    }
+    let last = at(h, path[path.len() - 1]);
+    press(h, last, egui::PointerButton::Primary, false);
+    settle(h);
+}
+
+fn running_scene(h: &Harness<'static, WavebrotApp>) -> wavebrot::sim::scene::Scene {
+    h.state().wave_scene().expect("a wave frame arrived").clone()
+}
+
+#[test]
+fn sources_are_added_dragged_and_deleted_on_the_field() {
+    let mut h = harness(Demo::Wave);
+    assert_eq!(running_scene(&h).sources.len(), 1);
+    assert_eq!(running_scene(&h).sources[0].anchor(), (80, 60));
+    click_cell(&mut h, 30.5, 90.5, egui::PointerButton::Primary);
+    let s = running_scene(&h);
+    assert_eq!(s.sources.len(), 2, "a click on empty field adds a source: {:?}", s.sources);
+    assert_eq!(s.sources[1].anchor(), (30, 90));
+    let t0 = tstep(&h);
+    drag_cells(&mut h, &[(30.5, 90.5), (50.5, 40.5)]);
+    let s = running_scene(&h);
+    assert_eq!(s.sources[1].anchor(), (50, 40), "dragged: {:?}", s.sources);
+    assert_eq!(tstep(&h), t0, "moving a source keeps the waves (paused: no steps)");
+    click_cell(&mut h, 50.5, 40.5, egui::PointerButton::Secondary);
+    assert_eq!(running_scene(&h).sources.len(), 1, "a right click deletes the source");
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), t0 + 40, "and the scene keeps running");
+}
+
+#[test]
+fn painting_a_wall_changes_the_running_scene_and_keeps_the_waves() {
+    let mut h = harness(Demo::Wave);
+    let t0 = tstep(&h);
+    h.get_by_label("Walls").click();
+    h.run_steps(1);
+    drag_cells(&mut h, &[(120.5, 10.5), (120.5, 110.5)]);
+    let s = running_scene(&h);
+    assert!(!s.walls.is_empty(), "a stroke paints walls");
+    let covered = |x: i64, y: i64| s.walls.iter().any(|w| w.contains(x, y));
+    assert!((15..=105).all(|y| covered(120, y)), "the stroke's cells are walls: {:?}", s.walls);
+    assert_eq!(tstep(&h), t0, "painting keeps the time step and the waves");
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), t0 + 40);
+}
+
+#[test]
+fn a_preset_picked_from_the_menu_runs_and_the_intensity_view_shows_it() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_label("preset").click();
+    h.run_steps(3);
+    h.get_by_label("double-slit").click();
+    settle(&mut h);
+    let s = running_scene(&h);
+    assert_eq!((s.nx, s.ny, s.walls.len()), (640, 480, 3), "the double slit runs");
+    assert_eq!(tstep(&h), 0, "a new preset starts from rest");
+    assert!(h.state().settings().wave.theory, "its theory overlay is on");
+    h.get_by_label("intensity").click();
     settle(&mut h);
     h.get_by_label("Step").click();
     settle(&mut h);
-    let (p, _) = h.state().wave_running().expect("frame");
-    assert_ne!(p.source, (80, 60), "the source moved");
+    let m = h.state().measured().expect("measured");
+    assert!(m.intensity && m.averaged_steps > 0.0, "{m:?}");
+    assert!(m.energy.is_some_and(|e| e > 0.0), "energy measured: {:?}", m.energy);
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! only reports its rate, and idles half the time so it leaves cores to the UI and the active
 //! backend.
 
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
+use crate::sim::scene::Scene;
 
 use super::messages::{CompareJob, CompareSample};
 
@@ -68,12 +70,14 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
     let mut device = backend.device_info().name;
     let mut job = CompareJob::Off;
     let mut sim: Option<Box<dyn WaveSim>> = None;
+    // The scene `sim` runs.
+    let mut running: Option<Arc<Scene>> = None;
     let mut mandelbrot_done = false;
     let mut counts: Vec<i32> = Vec::new();
     let mut chunk = 1u32;
     let mut wait = None::<Duration>;
     loop {
-        let idle = match job {
+        let idle = match &job {
             CompareJob::Off => true,
             CompareJob::Mandelbrot(_) => mandelbrot_done,
             CompareJob::Wave(_) => false,
@@ -96,6 +100,7 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
                     backend = cpu_backend(k);
                     device = backend.device_info().name;
                     sim = None;
+                    running = None;
                     mandelbrot_done = false;
                 }
                 continue;
@@ -106,6 +111,7 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
                     mandelbrot_done = false;
                     if !matches!(job, CompareJob::Wave(_)) {
                         sim = None;
+                        running = None;
                     }
                 }
                 continue;
@@ -123,32 +129,34 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
             total_iters,
             error,
         };
-        match job {
+        match &job {
             CompareJob::Off => {}
             CompareJob::Wave(p) => {
-                let same_grid = sim.as_ref().is_some_and(|s| (s.params().nx, s.params().ny) == (p.nx, p.ny));
-                if !same_grid {
+                // The same scene as the active backend: sources swapped in place, anything else
+                // opened anew (its waves need not match: only its rate is compared).
+                let same = running.as_ref().is_some_and(|r| Arc::ptr_eq(r, p) || **r == **p);
+                let swapped =
+                    !same && sim.as_mut().is_some_and(|s| s.set_sources(&p.sources).is_ok() && s.scene() == **p);
+                if !same && !swapped {
                     sim = None;
-                    match backend.new_wave(&p) {
+                    match backend.new_scene(p) {
                         Ok(s) => sim = Some(s),
                         Err(e) => {
-                            let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                            let _ =
+                                tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
                             wake();
                             job = CompareJob::Off;
+                            running = None;
                             continue;
                         }
                     }
                 }
+                let p = Arc::clone(p);
+                running = Some(p);
                 let Some(s) = sim.as_mut() else { continue };
-                if s.params().freq.to_bits() != p.freq.to_bits() {
-                    s.set_freq(p.freq);
-                }
-                if s.params().source != p.source {
-                    let _ = s.set_source(p.source.0, p.source.1);
-                }
                 match s.advance(chunk) {
                     Ok(t) => {
-                        let _ = tx.send(sample(job, chunk, t, 0, None));
+                        let _ = tx.send(sample(job.clone(), chunk, t, 0, None));
                         wake();
                         let per_step = t.wall.as_secs_f64() / f64::from(chunk);
                         chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
@@ -156,19 +164,21 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
                         wait = Some(t.wall.max(Duration::from_millis(5)));
                     }
                     Err(e) => {
-                        let _ = tx.send(sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                        let _ = tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
                         job = CompareJob::Off;
+                        running = None;
                     }
                 }
             }
             CompareJob::Mandelbrot(p) => {
+                let p = *p;
                 mandelbrot_done = true;
                 counts.clear();
                 counts.resize(p.pixels(), 0);
                 let r = backend.mandelbrot(&p, &mut counts);
                 let s = match r {
-                    Ok(run) => sample(job, 0, run.timing, run.total_iters, None),
-                    Err(e) => sample(job, 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
+                    Ok(run) => sample(job.clone(), 0, run.timing, run.total_iters, None),
+                    Err(e) => sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
                 };
                 let _ = tx.send(s);
                 wake();

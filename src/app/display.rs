@@ -125,6 +125,24 @@ impl Display {
         Ok((FrameSource::Rgba { rgba, width: w, height: h }, render))
     }
 
+    /// The picture of host values (the time-averaged intensity) through `hot` between `vmin` and
+    /// `vmax`, subsampled like a field.
+    #[must_use]
+    pub fn host_frame(&mut self, values: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32) -> (FrameSource, Timing) {
+        let start = Instant::now();
+        let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
+        let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
+        let mut rgba = self.buffer(w * h * 4);
+        if stride == 1 {
+            crate::sim::colormap::wave_rgba(values, nx, ny, vmin, vmax, &mut rgba);
+        } else {
+            self.full.resize(nx * ny * 4, 0);
+            crate::sim::colormap::wave_rgba(values, nx, ny, vmin, vmax, &mut self.full);
+            subsample(&self.full, nx, stride, w, h, &mut rgba);
+        }
+        (FrameSource::Rgba { rgba, width: w, height: h }, Timing::wall(start.elapsed()))
+    }
+
     /// Colours a wgpu wave on eframe's device straight into the texture egui draws; `None`
     /// where that path does not apply (another backend, or a grid larger than a texture).
     fn native_frame(

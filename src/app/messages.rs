@@ -3,27 +3,31 @@
 //! [`WaveFrame`] / [`MandelbrotFrame`] and their [`FrameSource`]), and the CPU comparison's
 //! jobs and samples ([`CompareJob`], [`CompareSample`]).
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo, Timing};
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 use super::options::Demo;
+use super::wave_view::WaveLook;
 
 /// What the UI asks of the simulation worker.
 #[derive(Clone, Debug)]
 pub enum Command {
     /// Open another backend; the wave problem is recreated on it.
     SetBackend(BackendChoice),
-    /// Reallocate the wave grid (coalesced: only the last of a burst is applied).
-    Resize {
-        nx: usize,
-        ny: usize,
+    /// Run this scene: its sources are swapped in place where only they changed, otherwise
+    /// the scene is opened anew with the waves carried over when the grid is the same
+    /// (`keep_waves`), or from rest. Coalesced: only the last of a burst is applied.
+    SetScene {
+        scene: Box<Scene>,
+        keep_waves: bool,
     },
-    SetFreq(f64),
-    SetSource {
-        i: usize,
-        j: usize,
-    },
+    /// What to measure and draw besides the field.
+    SetLook(WaveLook),
     SetPlaying(bool),
     SetStepsPerFrame(u32),
     SetContrast {
@@ -61,10 +65,32 @@ impl FrameSource {
     }
 }
 
+/// What the worker measured on a wave frame besides timing it (see [`WaveLook`]).
+#[derive(Clone, Debug, Default)]
+pub struct Measured {
+    /// The colour range the picture was drawn with (auto contrast or the sliders).
+    pub range: (f32, f32),
+    /// The picture is the time-averaged intensity (mean of `f²`), not the field.
+    pub intensity: bool,
+    /// Time steps the intensity average covers so far.
+    pub averaged_steps: f64,
+    /// The discrete energy of the field ([`crate::sim::scene_cells::energy`]) at this step.
+    pub energy: Option<f64>,
+    /// Per probe, the `(time step, f)` samples taken since the previous frame.
+    pub probes: Vec<Vec<(u32, f32)>>,
+    /// Steps between samples of the intensity and the probes (0: not sampled).
+    pub sample_every: u32,
+    /// Wall time spent reading fields back and measuring (not part of the compute figures).
+    pub cost: Duration,
+}
+
 /// One wave frame: the picture and how long its steps took.
 #[derive(Debug)]
 pub struct WaveFrame {
     pub pixels: FrameSource,
+    /// The scene that ran (shared, it is the same for many frames).
+    pub scene: Arc<Scene>,
+    /// The scene summarised as plain parameters (grid, first source, its frequency).
     pub params: WaveParams,
     pub tstep: u32,
     /// Time steps advanced for this frame (0 when only redrawn).
@@ -73,6 +99,7 @@ pub struct WaveFrame {
     pub advance: Timing,
     /// Timing of colouring and copying the frame.
     pub render: Timing,
+    pub measured: Measured,
 }
 
 /// One Mandelbrot image.
@@ -110,7 +137,8 @@ pub enum Msg {
 #[derive(Clone)]
 pub struct WorkerInit {
     pub backend: BackendChoice,
-    pub wave: WaveParams,
+    pub scene: Scene,
+    pub look: WaveLook,
     pub playing: bool,
     pub steps_per_frame: u32,
     pub vmin: f32,
@@ -121,10 +149,10 @@ pub struct WorkerInit {
 }
 
 /// What the CPU comparison thread works on.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum CompareJob {
     Off,
-    Wave(WaveParams),
+    Wave(Arc<Scene>),
     Mandelbrot(MandelbrotParams),
 }
 

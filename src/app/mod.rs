@@ -11,7 +11,10 @@
 //! - [`simulation`]: the simulation thread; [`display`]: how its frames reach the screen
 //!   (zero-copy texture or host upload); [`compare`]: the CPU comparison thread.
 //! - [`settings`]: what the user set, saved between runs; `panels.rs`: the panels and keys.
-//! - [`wave_view`]: wave settings, controls and the field with click-to-move-source.
+//! - [`wave_view`]: wave settings, run controls and the field with the scene's outline.
+//! - [`wave_lab`]: presets, the tools on the field, scene settings, view and scene files;
+//!   [`wave_meters`]: energy, probes and the Courant number; [`meter`]: what the simulation
+//!   thread measures for them.
 //! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
 //! - [`timing_panel`]: measurements and their plot.
 //! - [`controls`]: backend picker and colour bar.
@@ -19,19 +22,21 @@
 //!   when a GPU driver crashes while it opens.
 //!
 //! Size: over 500 lines (about 60 of them tests): `WavebrotApp`'s state and its message handling
-//! stay together; the panels, settings, options and threads are already their own files, and the
-//! wave-lab tools (issue 9) will add a view module rather than grow this one.
+//! stay together; the panels, settings, options, threads and the wave lab are their own files.
 
 pub mod compare;
 pub mod controls;
 pub mod display;
 pub mod mandelbrot_view;
 pub mod messages;
+pub mod meter;
 pub mod options;
 mod panels;
 pub mod settings;
 pub mod simulation;
 pub mod timing_panel;
+pub mod wave_lab;
+pub mod wave_meters;
 pub mod wave_view;
 pub mod window_process;
 
@@ -44,6 +49,7 @@ use anyhow::Context as _;
 
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 use compare::CpuCompare;
@@ -54,6 +60,8 @@ pub use options::{Demo, GuiArgs};
 pub use settings::Settings;
 use simulation::Worker;
 use timing_panel::TimingStats;
+use wave_lab::LabState;
+use wave_meters::Meters;
 use wave_view::WaveSettings;
 
 /// Where the screenshot run reports how it went (`None` while not taken).
@@ -99,6 +107,12 @@ pub struct WavebrotApp {
     message: Option<(String, Instant)>,
     wave_tex: Option<Shown>,
     wave_running: Option<(WaveParams, u32)>,
+    /// The scene of the last wave frame (what the worker runs).
+    wave_scene: Option<Arc<Scene>>,
+    lab: LabState,
+    meters: Meters,
+    /// Where the wave field was drawn last (for tests that point at cells).
+    field_map: Option<wave_view::CellMap>,
     grid: (usize, usize),
     mandel_tex: Option<Shown>,
     mandel_shown: Option<MandelbrotParams>,
@@ -147,7 +161,11 @@ impl WavebrotApp {
         let settings = Settings {
             view,
             backend: BackendChoice::Cpu,
-            wave: WaveSettings { nx: 160, ny: 120, steps_per_frame: 40, playing: false, ..WaveSettings::default() },
+            wave: WaveSettings {
+                steps_per_frame: 40,
+                playing: false,
+                ..WaveSettings::for_scene(Scene::seed(160, 120, crate::sim::wave::DEFAULT_FREQ), "seed")
+            },
             mandelbrot: MandelView::default(),
             cpu_compare: false,
         };
@@ -177,7 +195,8 @@ impl WavebrotApp {
         let w = &settings.wave;
         let init = WorkerInit {
             backend: settings.backend,
-            wave: WaveParams::new(w.nx, w.ny, w.freq),
+            scene: w.scene.clone(),
+            look: w.look.clone(),
             playing: w.playing,
             steps_per_frame: w.steps_per_frame,
             vmin: w.vmin,
@@ -195,7 +214,7 @@ impl WavebrotApp {
             format!("{} ({:?})", i.name, i.backend)
         });
         let (screenshot_tx, screenshot_rx) = mpsc::channel();
-        let grid = (settings.wave.nx, settings.wave.ny);
+        let grid = (settings.wave.scene.nx, settings.wave.scene.ny);
         Ok(Self {
             settings,
             start,
@@ -209,6 +228,10 @@ impl WavebrotApp {
             message: None,
             wave_tex: None,
             wave_running: None,
+            wave_scene: None,
+            lab: LabState::default(),
+            meters: Meters::default(),
+            field_map: None,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -241,6 +264,29 @@ impl WavebrotApp {
     #[must_use]
     pub fn wave_running(&self) -> Option<(WaveParams, u32)> {
         self.wave_running
+    }
+
+    /// The scene of the last wave frame: what the simulation thread runs.
+    #[must_use]
+    pub fn wave_scene(&self) -> Option<&Scene> {
+        self.wave_scene.as_deref()
+    }
+
+    /// The screen point of cell coordinates `(x, y)` in the wave picture drawn last.
+    #[must_use]
+    pub fn field_point(&self, x: f64, y: f64) -> Option<egui::Pos2> {
+        self.field_map.map(|m| m.point(x, y))
+    }
+
+    /// The wave lab's tools (which one is active, the selected source).
+    pub fn lab_mut(&mut self) -> &mut LabState {
+        &mut self.lab
+    }
+
+    /// What the meters measured last (colour range, energy, intensity).
+    #[must_use]
+    pub fn measured(&self) -> Option<&messages::Measured> {
+        self.meters.last.as_ref()
     }
 
     /// The Mandelbrot image shown last.
@@ -311,6 +357,8 @@ impl WavebrotApp {
             }
             Msg::Wave(f) => {
                 self.wave_running = Some((f.params, f.tstep));
+                self.meters.record(f.tstep, &f.measured);
+                self.wave_scene = Some(Arc::clone(&f.scene));
                 if let Some((k, d)) = &self.active {
                     let name = d.name.clone();
                     self.timing.record_wave(*k, &name, &f);
@@ -331,9 +379,14 @@ impl WavebrotApp {
             Msg::Grid { nx, ny, refused } => {
                 self.grid = (nx, ny);
                 if refused {
-                    // The controls go back to the grid that runs.
+                    // The controls go back to the scene and grid that run.
                     self.settings.wave.nx = nx;
                     self.settings.wave.ny = ny;
+                    if let Some(s) = &self.wave_scene {
+                        self.settings.wave.scene = (**s).clone();
+                    } else {
+                        self.settings.wave.scene = self.settings.wave.scene.resized(nx, ny);
+                    }
                 }
             }
             Msg::Pong(_) => {}
@@ -380,7 +433,7 @@ impl WavebrotApp {
         } else {
             match self.settings.view {
                 Demo::Wave if self.settings.wave.playing => {
-                    self.wave_running.map_or(CompareJob::Off, |(p, _)| CompareJob::Wave(p))
+                    self.wave_scene.as_ref().map_or(CompareJob::Off, |s| CompareJob::Wave(Arc::clone(s)))
                 }
                 Demo::Wave => CompareJob::Off,
                 Demo::Mandelbrot => self.mandel_sent.map_or(CompareJob::Off, CompareJob::Mandelbrot),
@@ -401,7 +454,7 @@ impl WavebrotApp {
             }
         }
         if let Some(c) = &self.compare {
-            c.set_job(job);
+            c.set_job(job.clone());
         }
         self.compare_job = job;
     }
@@ -615,6 +668,9 @@ mod tests {
             ("settings.rs", include_str!("settings.rs")),
             ("simulation.rs", include_str!("simulation.rs")),
             ("timing_panel.rs", include_str!("timing_panel.rs")),
+            ("meter.rs", include_str!("meter.rs")),
+            ("wave_lab.rs", include_str!("wave_lab.rs")),
+            ("wave_meters.rs", include_str!("wave_meters.rs")),
             ("wave_view.rs", include_str!("wave_view.rs")),
             ("window_process.rs", include_str!("window_process.rs")),
         ];

@@ -1,10 +1,13 @@
-//! The app's panels and keys: the top bar (views, backend picker, timing), the wave controls,
-//! the central picture, and the keyboard shortcuts.
+//! The app's panels and keys: the top bar (views, backend picker, timing), the wave controls
+//! and lab, the central picture with its tools, and the keyboard shortcuts.
 
 use std::time::Duration;
 
+use crate::sim::theory::Theory;
+
 use super::messages::Command;
 use super::options::Demo;
+use super::wave_lab::LabOutcome;
 use super::{WavebrotApp, controls, mandelbrot_view, wave_view};
 
 impl WavebrotApp {
@@ -12,13 +15,14 @@ impl WavebrotApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
-        let (space, r, s, one, two) = ctx.input(|i| {
+        let (space, r, s, one, two, delete) = ctx.input(|i| {
             (
                 i.key_pressed(egui::Key::Space),
                 i.key_pressed(egui::Key::R),
                 i.key_pressed(egui::Key::S),
                 i.key_pressed(egui::Key::Num1),
                 i.key_pressed(egui::Key::Num2),
+                i.key_pressed(egui::Key::Delete),
             )
         });
         if one {
@@ -37,6 +41,11 @@ impl WavebrotApp {
                 }
                 if r {
                     self.worker.send(Command::Reset);
+                }
+                if delete && let Some(k) = self.lab.selected {
+                    let mut out = LabOutcome::default();
+                    self.lab.delete_source(&mut self.settings.wave, k, &mut out);
+                    self.apply_lab(out);
                 }
             }
             Demo::Mandelbrot => {
@@ -82,11 +91,11 @@ impl WavebrotApp {
     }
 
     pub(super) fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Wave lab");
         let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
         let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
         let s = &mut self.settings.wave;
         let a = wave_view::wave_controls_ui(ui, s, running, mem);
-        let s = *s;
         if a.play_toggled {
             self.worker.send(Command::SetPlaying(s.playing));
         }
@@ -96,17 +105,55 @@ impl WavebrotApp {
         if a.reset {
             self.worker.send(Command::Reset);
         }
+        let mut out = LabOutcome::default();
         if a.resize {
-            self.worker.send(Command::Resize { nx: s.nx, ny: s.ny });
+            s.scene = s.scene.resized(s.nx, s.ny);
+            out.scene = Some(false);
         }
         if a.freq {
-            self.worker.send(Command::SetFreq(s.freq));
+            s.scene = s.scene.with_freq(s.freq);
+            out.scene = Some(out.scene.unwrap_or(true));
         }
         if a.steps {
             self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
         }
         if a.contrast {
             self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+            out.look = true;
+        }
+        ui.separator();
+        let lab = self.lab.ui(ui, &mut self.settings.wave);
+        out.scene = match (out.scene, lab.scene) {
+            (Some(a), Some(b)) => Some(a && b),
+            (a, b) => a.or(b),
+        };
+        out.look |= lab.look;
+        out.message = lab.message;
+        self.apply_lab(out);
+        ui.separator();
+        let scene = &self.settings.wave.scene;
+        self.meters.ui(ui, scene, self.settings.wave.look.energy);
+    }
+
+    /// Sends what the lab changed to the simulation thread, and says what needs saying.
+    pub(super) fn apply_lab(&mut self, out: LabOutcome) {
+        let s = &mut self.settings.wave;
+        if let Some(keep_waves) = out.scene {
+            (s.nx, s.ny) = (s.scene.nx, s.scene.ny);
+            if let Some(src) = s.scene.sources.first() {
+                s.freq = src.freq();
+            }
+            if !keep_waves {
+                self.meters.clear();
+            }
+            self.worker.send(Command::SetScene { scene: Box::new(s.scene.clone()), keep_waves });
+        }
+        if out.look {
+            self.worker.send(Command::SetLook(s.look.clone()));
+            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+        }
+        if let Some(m) = out.message {
+            self.say(m);
         }
     }
 
@@ -120,11 +167,29 @@ impl WavebrotApp {
             Demo::Wave => {
                 let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
                 let tex = self.wave_tex.as_ref().map(|s| s.id);
-                if let Some((i, j)) = wave_view::wave_image_ui(&mut child, tex, grid) {
-                    self.worker.send(Command::SetSource { i, j });
-                }
                 let w = &self.settings.wave;
-                controls::colour_bar_ui(ui, bar_rect, &format!("{:.3}", w.vmin), &format!("{:.3}", w.vmax), "field");
+                // The edited scene is drawn (it reaches the worker within a frame), on the running grid.
+                let scene = (w.scene.nx, w.scene.ny) == grid;
+                let theory = if w.theory && scene { Theory::of(&w.scene) } else { None };
+                let overlay = wave_view::Overlay {
+                    scene: scene.then_some(&w.scene),
+                    probes: &w.look.probes,
+                    selected_source: self.lab.selected,
+                    theory: theory.as_ref(),
+                };
+                let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
+                self.lab.preview_ui(&child, w, &map);
+                self.field_map = Some(map);
+                if scene {
+                    let out = self.lab.pointer(&mut self.settings.wave, &pointer);
+                    self.apply_lab(out);
+                }
+                let (lo, hi, what) = match &self.meters.last {
+                    Some(m) if m.intensity => (m.range.0, m.range.1, "mean f²"),
+                    Some(m) => (m.range.0, m.range.1, "field"),
+                    None => (self.settings.wave.vmin, self.settings.wave.vmax, "field"),
+                };
+                controls::colour_bar_ui(ui, bar_rect, &format!("{lo:.3}"), &format!("{hi:.3}"), what);
             }
             Demo::Mandelbrot => {
                 let tex = self.mandel_tex.as_ref().map(|s| s.id);

@@ -1,14 +1,16 @@
 //! The simulation thread (`wavebrot-sim`), so the window never waits on a computation.
 //!
-//! [`Worker`] owns the active backend: it steps the wave problem a slider's worth of steps per
-//! frame, colours it ([`super::display`]) and hands the frame to the UI through a one-slot
-//! channel (so it runs at most one frame ahead of the window), and renders the Mandelbrot image
-//! when the view changed. Grid changes are reallocated here, off the UI thread; a size the
-//! backend refuses leaves the previous grid running. Frame buffers come back from the UI
-//! ([`Worker::recycle`]) so memory stays flat.
+//! [`Worker`] owns the active backend: it steps the wave scene a slider's worth of steps per
+//! frame, measures it ([`super::meter`]), colours it ([`super::display`]) and hands the frame to
+//! the UI through a one-slot channel (so it runs at most one frame ahead of the window), and
+//! renders the Mandelbrot image when the view changed. Scene and grid changes are applied here,
+//! off the UI thread: sources are swapped in place, other edits reopen the scene with the waves
+//! carried over; a scene or size the backend refuses leaves the previous one running. Frame
+//! buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
 //!
-//! Size: about 500 lines, 90 of them the tests that drive the thread with a fake backend.
+//! Size: about 600 lines, 150 of them the tests that drive the thread with a fake backend.
 
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -16,11 +18,13 @@ use std::time::{Duration, Instant};
 use crate::backend::{self, Backend, BackendChoice, Timing, WaveSim};
 use crate::sim::colormap;
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
-use crate::sim::wave::WaveParams;
+use crate::sim::scene::Scene;
 
 use super::display::{Display, Opened, open_backend};
 use super::messages::{Command, FrameSource, MandelbrotFrame, Msg, WaveFrame, WorkerInit};
+use super::meter::Meter;
 use super::options::Demo;
+use super::wave_view::WaveLook;
 
 /// How long the worker may compute before it looks at its commands again.
 const SLICE: Duration = Duration::from_millis(40);
@@ -95,7 +99,12 @@ struct SimLoop {
     wake: Box<dyn Fn() + Send>,
     backend: Box<dyn Backend>,
     sim: Option<Box<dyn WaveSim>>,
-    params: WaveParams,
+    /// The scene running (or, before the first open, to run).
+    scene: Arc<Scene>,
+    /// The last scene asked for and whether to keep the waves (applied between frames).
+    pending_scene: Option<(Scene, bool)>,
+    look: WaveLook,
+    meter: Meter,
     playing: bool,
     steps_per_frame: u32,
     pending_steps: u32,
@@ -103,7 +112,6 @@ struct SimLoop {
     vmax: f32,
     view: Demo,
     redraw: bool,
-    resize: Option<(usize, usize)>,
     mandelbrot: Option<MandelbrotParams>,
     last_mandelbrot: Option<MandelbrotParams>,
     per_step: Duration,
@@ -137,7 +145,10 @@ impl SimLoop {
             wake,
             backend,
             sim: None,
-            params: init.wave,
+            scene: Arc::new(init.scene.clone()),
+            pending_scene: None,
+            look: init.look,
+            meter: Meter::default(),
             playing: init.playing,
             steps_per_frame: init.steps_per_frame.max(1),
             pending_steps: 0,
@@ -145,7 +156,6 @@ impl SimLoop {
             vmax: init.vmax,
             view: init.view,
             redraw: true,
-            resize: None,
             mandelbrot: None,
             last_mandelbrot: None,
             per_step: Duration::from_micros(100),
@@ -159,7 +169,7 @@ impl SimLoop {
             s.send(Msg::Error(format!("{e}; using the CPU")));
         }
         s.announce_backend(notes);
-        s.open_sim(init.wave);
+        s.open_sim(init.scene, None);
         s
     }
 
@@ -176,30 +186,75 @@ impl SimLoop {
         self.send(msg);
     }
 
-    /// Allocates `p` on the backend; on refusal the previous grid keeps running.
-    fn open_sim(&mut self, p: WaveParams) {
-        let refused = match self.backend.new_wave(&p) {
-            Ok(sim) => {
+    /// Opens `scene` on the backend, with the waves `carry` (fields `f`, `g` and the time step)
+    /// written in where given; on refusal the previous scene keeps running.
+    fn open_sim(&mut self, scene: Scene, carry: Option<(Vec<f32>, Vec<f32>, u32)>) {
+        let (nx, ny) = (scene.nx, scene.ny);
+        let refused = match self.backend.new_scene(&scene) {
+            Ok(mut sim) => {
+                if let Some((f, g, t)) = carry
+                    && let Err(e) = sim.write_fields(&f, &g, t)
+                {
+                    log::warn!("the waves could not be carried over ({e}); starting from rest");
+                    let _ = sim.reset();
+                }
+                // Free the old fields before the next allocation.
                 self.sim = Some(sim);
-                self.params = p;
+                self.scene = Arc::new(scene);
+                self.meter.clear();
                 self.redraw = true;
                 false
             }
             Err(e) => {
-                self.send(Msg::Error(format!("grid {}x{} refused: {e}; the previous grid keeps running", p.nx, p.ny)));
+                let what = if (nx, ny) == (self.scene.nx, self.scene.ny) { "scene" } else { "grid" };
+                self.send(Msg::Error(format!("{what} {nx}x{ny} refused: {e}; the previous {what} keeps running")));
                 true
             }
         };
         if self.sim.is_none() {
-            // A new backend without room for the grid: start it on the seed's grid.
-            let seed = WaveParams::new(1000, 800, self.params.freq);
-            if let Ok(sim) = self.backend.new_wave(&seed) {
+            // A new backend without room for the scene: start it on the default preset.
+            if let Ok(p) = crate::sim::scene::preset(crate::sim::scene::DEFAULT_PRESET)
+                && let Ok(sim) = self.backend.new_scene(&p)
+            {
                 self.sim = Some(sim);
-                self.params = seed;
+                self.scene = Arc::new(p);
+                self.meter.clear();
                 self.redraw = true;
             }
         }
-        self.send(Msg::Grid { nx: self.params.nx, ny: self.params.ny, refused });
+        self.send(Msg::Grid { nx: self.scene.nx, ny: self.scene.ny, refused });
+    }
+
+    /// Runs `scene`: its sources swapped in place when only they changed (the waves go on),
+    /// otherwise opened anew with the waves carried over when asked and the grid is the same.
+    fn apply_scene(&mut self, scene: Scene, keep_waves: bool) {
+        if *self.scene == scene && self.sim.is_some() {
+            return;
+        }
+        if let Err(e) = scene.validate() {
+            self.send(Msg::Error(format!("scene refused: {e}; the previous scene keeps running")));
+            self.send(Msg::Grid { nx: self.scene.nx, ny: self.scene.ny, refused: true });
+            return;
+        }
+        let only_sources = {
+            let mut same = scene.clone();
+            same.sources.clone_from(&self.scene.sources);
+            same == *self.scene && scene.sources.len() == self.scene.sources.len()
+        };
+        if only_sources && let Some(sim) = self.sim.as_mut() {
+            match sim.set_sources(&scene.sources) {
+                Ok(()) => {
+                    self.scene = Arc::new(scene);
+                    self.redraw = true;
+                    return;
+                }
+                // A plain problem, or buffers that cannot hold the change: reopen below.
+                Err(e) => log::debug!("sources not swapped in place: {e}"),
+            }
+        }
+        let same_grid = (scene.nx, scene.ny) == (self.scene.nx, self.scene.ny);
+        let carry = if keep_waves && same_grid { self.sim.as_mut().and_then(|s| read_waves(s.as_mut())) } else { None };
+        self.open_sim(scene, carry);
     }
 
     fn run(mut self) {
@@ -229,7 +284,7 @@ impl SimLoop {
     }
 
     fn has_work(&self) -> bool {
-        self.resize.is_some()
+        self.pending_scene.is_some()
             || match self.view {
                 Demo::Wave => self.playing || self.pending_steps > 0 || self.redraw,
                 Demo::Mandelbrot => self.mandelbrot.is_some(),
@@ -237,18 +292,8 @@ impl SimLoop {
     }
 
     fn work(&mut self) {
-        if let Some((nx, ny)) = self.resize.take()
-            && (nx, ny) != (self.params.nx, self.params.ny)
-        {
-            let old = self.params;
-            let scale = |v: usize, from: usize, to: usize| (v * to / from.max(1)).min(to - 1);
-            let p = WaveParams {
-                nx,
-                ny,
-                source: (scale(old.source.0, old.nx, nx), scale(old.source.1, old.ny, ny)),
-                ..old
-            };
-            self.open_sim(p);
+        if let Some((scene, keep)) = self.pending_scene.take() {
+            self.apply_scene(scene, keep);
         }
         match self.view {
             Demo::Wave => self.wave_frame(),
@@ -265,25 +310,22 @@ impl SimLoop {
                     self.display.set_backend(shares_display);
                     self.backend = backend;
                     self.announce_backend(notes);
-                    self.open_sim(self.params);
+                    self.open_sim((*self.scene).clone(), None);
                     self.mandelbrot = self.last_mandelbrot;
                 }
                 Err(e) => self.send(Msg::Error(format!("{e}; staying on {}", self.backend.kind()))),
             },
-            Command::Resize { nx, ny } => self.resize = Some((nx, ny)),
-            Command::SetFreq(f) => {
-                self.params.freq = f;
-                if let Some(s) = &mut self.sim {
-                    s.set_freq(f);
-                }
+            Command::SetScene { scene, keep_waves } => {
+                // Coalesced: a burst of edits that all keep the waves still keeps them.
+                let keep = keep_waves && self.pending_scene.as_ref().is_none_or(|(_, k)| *k);
+                self.pending_scene = Some((*scene, keep));
             }
-            Command::SetSource { i, j } => {
-                let r = self.sim.as_mut().map(|s| s.set_source(i, j));
-                match r {
-                    Some(Ok(())) => self.params.source = (i, j),
-                    Some(Err(e)) => self.send(Msg::Error(e.to_string())),
-                    None => {}
+            Command::SetLook(look) => {
+                if look.intensity != self.look.intensity || look.probes != self.look.probes {
+                    self.meter.clear();
                 }
+                self.look = look;
+                self.redraw = true;
             }
             Command::SetPlaying(p) => self.playing = p,
             Command::SetStepsPerFrame(n) => self.steps_per_frame = n.max(1),
@@ -294,10 +336,14 @@ impl SimLoop {
             }
             Command::Step => self.pending_steps = self.pending_steps.saturating_add(self.steps_per_frame),
             Command::Reset => {
+                if let Some((scene, keep)) = self.pending_scene.take() {
+                    self.apply_scene(scene, keep);
+                }
                 let r = self.sim.as_mut().map(|s| s.reset());
                 if let Some(Err(e)) = r {
                     self.send(Msg::Error(e.to_string()));
                 }
+                self.meter.clear();
                 self.redraw = true;
             }
             Command::SetView(v) => {
@@ -316,7 +362,7 @@ impl SimLoop {
                 while let Some(c) = self.inbox.pop_front() {
                     self.apply(c);
                 }
-                if self.resize.is_some() || self.pending_steps > 0 || self.redraw || self.mandelbrot.is_some() {
+                if self.pending_scene.is_some() || self.pending_steps > 0 || self.redraw || self.mandelbrot.is_some() {
                     let playing = std::mem::replace(&mut self.playing, false);
                     self.work();
                     self.playing = playing;
@@ -339,15 +385,26 @@ impl SimLoop {
         self.send(msg);
     }
 
-    /// Advances `sim` by `steps` (in slices) and draws it: the frame, or what failed.
+    /// Advances `sim` by `steps` (in slices, and in samples where the look needs them), measures
+    /// and draws it: the frame, or what failed.
     fn wave_frame_on(&mut self, sim: &mut dyn WaveSim, steps: u32) -> Msg {
         let start = Instant::now();
         let mut advance =
             Timing { wall: Duration::ZERO, device: Some(Duration::ZERO), source: backend::TimingSource::WallClock };
+        let every = Meter::sample_every(&self.look, &self.scene);
+        if let Some(e) = every
+            && self.meter.next_sample() <= sim.tstep()
+            && let Err(m) = self.meter.sample(sim, &self.look, e)
+        {
+            return Msg::Error(m);
+        }
         let mut done = 0;
         while done < steps {
             let fit = (SLICE.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9)) as u32;
-            let chunk = fit.clamp(1, steps - done);
+            let mut chunk = fit.clamp(1, steps - done);
+            if every.is_some() {
+                chunk = chunk.min(self.meter.next_sample().saturating_sub(sim.tstep()).max(1));
+            }
             match sim.advance(chunk) {
                 Ok(t) => {
                     advance.wall += t.wall;
@@ -361,6 +418,12 @@ impl SimLoop {
                 }
             }
             done += chunk;
+            if let Some(e) = every
+                && sim.tstep() >= self.meter.next_sample()
+                && let Err(m) = self.meter.sample(sim, &self.look, e)
+            {
+                return Msg::Error(m);
+            }
             if done < steps && start.elapsed() > SLICE {
                 // Look at the commands between slices so a long frame never locks the controls.
                 if let Ok(c) = self.commands.try_recv() {
@@ -373,10 +436,29 @@ impl SimLoop {
             advance.device = None;
         }
         let tstep = sim.tstep();
-        match self.display.wave_frame(sim, self.vmin, self.vmax) {
-            Ok((pixels, render)) => {
-                Msg::Wave(WaveFrame { pixels, params: self.params, tstep, steps: done, advance, render })
-            }
+        let manual = (self.vmin, self.vmax);
+        let measured = match self.meter.finish(sim, &self.scene, &self.look, manual, every.unwrap_or(0)) {
+            Ok(m) => m,
+            Err(e) => return Msg::Error(e),
+        };
+        let (lo, hi) = measured.range;
+        let shown = if measured.intensity && !self.meter.intensity().is_empty() {
+            let (nx, ny) = (self.scene.nx, self.scene.ny);
+            Ok(self.display.host_frame(self.meter.intensity(), nx, ny, lo, hi))
+        } else {
+            self.display.wave_frame(sim, lo, hi)
+        };
+        match shown {
+            Ok((pixels, render)) => Msg::Wave(WaveFrame {
+                pixels,
+                scene: Arc::clone(&self.scene),
+                params: *sim.params(),
+                tstep,
+                steps: done,
+                advance,
+                render,
+                measured,
+            }),
             Err(e) => Msg::Error(e),
         }
     }
@@ -416,10 +498,25 @@ impl SimLoop {
     }
 }
 
+/// Both fields of `sim` and its time step, to carry into a reopened scene (`None` when they
+/// cannot be read: the new scene then starts from rest).
+fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
+    let n = sim.params().cells();
+    let (mut f, mut g) = (vec![0.0; n], vec![0.0; n]);
+    match sim.read_fields(&mut f, &mut g) {
+        Ok(_) => Some((f, g, sim.tstep())),
+        Err(e) => {
+            log::warn!("the waves could not be read back ({e}); the new scene starts from rest");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::{BackendError, BackendKind, DeviceInfo, MandelbrotRun};
+    use crate::sim::wave::WaveParams;
 
     /// The CPU backend with room for at most `max_cells` cells.
     struct Small {
@@ -442,6 +539,15 @@ mod tests {
             backend::check_fits(BackendKind::Cpu, "the fields", p.field_bytes(), Some(8 * self.max_cells as u64))?;
             self.cpu.new_wave_variant(p, variant)
         }
+        fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+            backend::check_fits(
+                BackendKind::Cpu,
+                "the fields",
+                8 * scene.cells() as u64,
+                Some(8 * self.max_cells as u64),
+            )?;
+            self.cpu.new_scene(scene)
+        }
         fn mandelbrot(&mut self, p: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
             self.cpu.mandelbrot(p, counts)
         }
@@ -450,7 +556,8 @@ mod tests {
     fn worker(max_cells: usize) -> Worker {
         let init = WorkerInit {
             backend: BackendChoice::Cpu,
-            wave: WaveParams::new(100, 80, 0.1),
+            scene: Scene::seed(100, 80, 0.1),
+            look: WaveLook::default(),
             playing: false,
             steps_per_frame: 10,
             vmin: -0.1,
@@ -483,9 +590,10 @@ mod tests {
     fn a_grid_too_big_is_refused_and_the_previous_keeps_running() {
         let w = worker(200 * 200);
         until_pong(&w, 1);
-        w.send(Command::Resize { nx: 400, ny: 400 });
+        w.send(Command::SetScene { scene: Box::new(Scene::seed(400, 400, 0.1)), keep_waves: false });
         let msgs = until_pong(&w, 2);
         assert!(msgs.iter().any(|m| matches!(m, Msg::Error(e) if e.contains("refused"))), "{msgs:?}");
+        assert!(msgs.iter().all(|m| !matches!(m, Msg::Wave(_))), "no frame of a grid that is not there");
         assert!(msgs.iter().any(|m| matches!(m, Msg::Grid { nx: 100, ny: 80, refused: true })), "{msgs:?}");
         w.send(Command::Step);
         let msgs = until_pong(&w, 3);
@@ -499,7 +607,7 @@ mod tests {
     fn big_grids_are_shown_subsampled() {
         let w = worker(usize::MAX / 16);
         until_pong(&w, 1);
-        w.send(Command::Resize { nx: 4100, ny: 64 });
+        w.send(Command::SetScene { scene: Box::new(Scene::seed(4100, 64, 0.1)), keep_waves: false });
         let msgs = until_pong(&w, 2);
         let f = msgs.iter().rev().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None }).expect("frame");
         assert_eq!((f.params.nx, f.params.ny), (4100, 64));

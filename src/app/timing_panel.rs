@@ -191,7 +191,7 @@ impl TimingStats {
             return;
         }
         self.cpu_error = None;
-        match s.job {
+        match &s.job {
             CompareJob::Wave(p) if self.demo == Demo::Wave && s.steps > 0 => {
                 let secs = s.timing.wall.as_secs_f64() / (2.0 * f64::from(s.steps));
                 Self::record(&mut self.cpu, s.kind, &s.device, secs, p.cells() as f64, &s.timing, (p.nx, p.ny));

@@ -16,7 +16,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::mandelbrot::MandelbrotParams;
-use crate::sim::scene::Scene;
+use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::WaveParams;
 
 /// The ways wavebrot can compute.
@@ -239,6 +239,27 @@ pub trait WaveSim: Send {
         Err(BackendError::Invalid("reading both fields is not implemented on this backend yet".to_owned()))
     }
 
+    /// Overwrites both fields and the step counter: the state of another problem of the same
+    /// grid carried over (the app keeps the waves when a wall is painted or a medium placed).
+    ///
+    /// # Errors
+    /// Fields of the wrong size, or a device failure.
+    fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        let _ = (f, g, tstep);
+        Err(BackendError::Invalid("writing the fields is not implemented on this backend".to_owned()))
+    }
+
+    /// Replaces a scene's sources by `sources` (as many as before; the fields are kept). Plain
+    /// problems, and a change the device's buffers cannot hold, answer
+    /// [`BackendError::Invalid`]: open the new scene instead.
+    ///
+    /// # Errors
+    /// As above, or an invalid scene (a source outside the grid or on a wall).
+    fn set_sources(&mut self, sources: &[Source]) -> Result<(), BackendError> {
+        let _ = sources;
+        Err(BackendError::Invalid("this problem runs the plain kernel: open the scene instead".to_owned()))
+    }
+
     /// Writes `f` through `hot` into `rgba` (`nx*ny*4` bytes, seed orientation). GPU
     /// backends colour on the device and copy only the bytes.
     ///
@@ -270,6 +291,39 @@ pub trait WaveSim: Send {
     /// The concrete type, for callers that use a backend's own extras (the app draws a
     /// wgpu field straight from the GPU without a copy to the host).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// Checks that `f` and `g` each hold the `cells` of a field (for [`WaveSim::write_fields`]).
+///
+/// # Errors
+/// [`BackendError::Invalid`] naming the sizes.
+pub fn check_field_sizes(f: &[f32], g: &[f32], cells: usize) -> Result<(), BackendError> {
+    if f.len() != cells || g.len() != cells {
+        return Err(BackendError::Invalid(format!(
+            "fields of {} and {} values do not fit a grid of {cells} cells",
+            f.len(),
+            g.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A scene with `sources` in place of its own, checked: same number of sources, valid.
+///
+/// # Errors
+/// [`BackendError::Invalid`] saying why.
+pub fn scene_with_sources(scene: &Scene, sources: &[Source]) -> Result<Scene, BackendError> {
+    if sources.len() != scene.sources.len() {
+        return Err(BackendError::Invalid(format!(
+            "{} sources in place of {}: open the scene instead",
+            sources.len(),
+            scene.sources.len()
+        )));
+    }
+    let mut s = scene.clone();
+    s.sources = sources.to_vec();
+    s.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+    Ok(s)
 }
 
 /// One Mandelbrot image: counts and the iterations executed.

@@ -1,13 +1,16 @@
 //! The math of wavebrot, free of any backend: the exact wave rule, wave scenes (sources,
 //! walls, media, absorbing edges) and their per-cell rule, the exact Mandelbrot escape-count
-//! rule and matplotlib's `hot` colormap.
+//! rule and matplotlib's `hot` colormap; what the wave lab measures on a field (time-averaged
+//! intensity, auto contrast) and what theory predicts for it (`d·sin θ = m·λ`).
 //!
 //! Every backend (CPU, CUDA, wgpu) is checked against the reference functions
 //! here, and these are checked against the seed's numpy program
 //! (`tests/data/`, made by `tools/make_golden.py`).
 
+pub mod analysis;
 pub mod colormap;
 pub mod mandelbrot;
 pub mod scene;
 pub mod scene_cells;
+pub mod theory;
 pub mod wave;

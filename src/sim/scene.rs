@@ -271,6 +271,30 @@ pub struct Wall {
 }
 
 impl Wall {
+    /// The cells of `self` outside `cut`, as at most four rectangles.
+    #[must_use]
+    pub fn minus(&self, cut: &Wall) -> Vec<Wall> {
+        let (ix0, iy0) = (self.x0.max(cut.x0), self.y0.max(cut.y0));
+        let (ix1, iy1) = (self.x1.min(cut.x1), self.y1.min(cut.y1));
+        if ix0 > ix1 || iy0 > iy1 {
+            return vec![*self];
+        }
+        let mut out = Vec::with_capacity(4);
+        if self.x0 < ix0 {
+            out.push(Wall { x1: ix0 - 1, ..*self });
+        }
+        if ix1 < self.x1 {
+            out.push(Wall { x0: ix1 + 1, ..*self });
+        }
+        if self.y0 < iy0 {
+            out.push(Wall { x0: ix0, x1: ix1, y1: iy0 - 1, ..*self });
+        }
+        if iy1 < self.y1 {
+            out.push(Wall { x0: ix0, x1: ix1, y0: iy1 + 1, ..*self });
+        }
+        out
+    }
+
     /// True when cell `(x, y)` is part of the wall.
     #[must_use]
     pub fn contains(&self, x: i64, y: i64) -> bool {
@@ -623,6 +647,63 @@ impl Scene {
         Ok(scene)
     }
 
+    /// Adds a wall over cells `x0..=x1`, `y0..=y1` clipped to the grid, leaving out the cells of
+    /// the sources (a brush stroke paints around them). Returns false when nothing was left.
+    pub fn paint_wall(&mut self, x0: i64, y0: i64, x1: i64, y1: i64) -> bool {
+        let (nx, ny) = (self.nx as i64, self.ny as i64);
+        let rect = Wall { x0: x0.max(0), y0: y0.max(0), x1: x1.min(nx - 1), y1: y1.min(ny - 1) };
+        if rect.x0 > rect.x1 || rect.y0 > rect.y1 {
+            return false;
+        }
+        // Cut the source cells out of the rectangle.
+        let mut pieces = vec![rect];
+        for (x, y) in self.sources.iter().flat_map(Source::cells) {
+            pieces = pieces.iter().flat_map(|w| w.minus(&Wall { x0: x, y0: y, x1: x, y1: y })).collect();
+        }
+        let added = !pieces.is_empty();
+        self.walls.extend(pieces);
+        added
+    }
+
+    /// Removes the walls' cells inside `x0..=x1`, `y0..=y1` (walls are cut into the rectangles
+    /// that are left). Returns true when a wall changed.
+    pub fn erase_walls(&mut self, x0: i64, y0: i64, x1: i64, y1: i64) -> bool {
+        let cut = Wall { x0, y0, x1, y1 };
+        let before = self.walls.len();
+        let mut changed = false;
+        self.walls = std::mem::take(&mut self.walls)
+            .into_iter()
+            .flat_map(|w| {
+                let rest = w.minus(&cut);
+                changed |= rest.len() != 1 || rest[0] != w;
+                rest
+            })
+            .collect();
+        changed || self.walls.len() != before
+    }
+
+    /// The number of the source with a cell nearest to `(x, y)` within `radius` cells.
+    #[must_use]
+    pub fn source_near(&self, x: f64, y: f64, radius: f64) -> Option<usize> {
+        let mut best = None;
+        for (k, s) in self.sources.iter().enumerate() {
+            for (cx, cy) in s.cells() {
+                let d = (cx as f64 - x).hypot(cy as f64 - y);
+                if d <= radius && best.is_none_or(|(_, bd)| d < bd) {
+                    best = Some((k, d));
+                }
+            }
+        }
+        best.map(|(k, _)| k)
+    }
+
+    /// The largest `c2` anywhere in the scene (the open medium's or a medium's): what the
+    /// Courant number `sqrt(c2)` of the scheme is.
+    #[must_use]
+    pub fn max_c2(&self) -> f64 {
+        self.media.iter().map(Medium::c2).fold(self.c2, f64::max)
+    }
+
     /// The same scene with every source at `freq`.
     #[must_use]
     pub fn with_freq(&self, freq: f64) -> Self {
@@ -873,5 +954,25 @@ mod tests {
         assert!(e.contains("freqq"), "{e}");
         let ok = Scene::from_toml(&text.replace("freqq", "freq")).unwrap();
         assert_eq!(Scene::from_toml(&ok.to_toml().unwrap()).unwrap(), ok);
+    }
+
+    #[test]
+    fn painting_and_erasing_walls_cuts_rectangles_and_spares_sources() {
+        let mut s = Scene::seed(40, 30, 0.1);
+        let (sx, sy) = (20, 15);
+        assert!(s.paint_wall(18, 13, 22, 17), "a stroke over the source paints around it");
+        let covered = |s: &Scene, x, y| s.walls.iter().any(|w| w.contains(x, y));
+        assert!(!covered(&s, sx, sy) && covered(&s, 18, 13) && covered(&s, 22, 17));
+        let cells =
+            |s: &Scene| (0..40).flat_map(|x| (0..30).map(move |y| (x, y))).filter(|&(x, y)| covered(s, x, y)).count();
+        assert_eq!(cells(&s), 24, "a 5x5 square less the source cell");
+        s.validate().expect("the source stays free");
+        assert!(s.erase_walls(20, 0, 20, 29), "a column erased");
+        assert_eq!(cells(&s), 20);
+        assert!(!covered(&s, 20, 13) && covered(&s, 19, 13));
+        assert!(!s.erase_walls(0, 0, 5, 5), "nothing there");
+        assert!(!s.paint_wall(-9, -9, -1, -1), "outside the grid");
+        assert_eq!(s.source_near(21.0, 16.0, 2.0), Some(0));
+        assert_eq!(s.source_near(30.0, 16.0, 2.0), None);
     }
 }

@@ -255,6 +255,14 @@ impl WaveSim for CpuWave {
         Ok(Timing::wall(start.elapsed()))
     }
 
+    fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        crate::backend::check_field_sizes(f, g, self.f.len())?;
+        self.f.copy_from_slice(f);
+        self.g.copy_from_slice(g);
+        self.tstep = tstep;
+        Ok(())
+    }
+
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
         let start = Instant::now();
         if rgba.len() != self.f.len() * 4 {

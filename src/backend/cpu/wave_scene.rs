@@ -13,7 +13,7 @@ use super::Threads;
 use super::wave::banded_tstep;
 use crate::backend::{BackendError, Timing, WaveSim};
 use crate::sim::colormap;
-use crate::sim::scene::{Scene, SourceCell};
+use crate::sim::scene::{Scene, Source, SourceCell};
 use crate::sim::scene_cells::{
     EDGE_I_PLUS, EDGE_J_MINUS, EDGE_J_PLUS, EDGE_NONE, Material, SceneCells, WALL, edge_update_cell, scene_update_cell,
 };
@@ -242,6 +242,19 @@ impl WaveSim for CpuSceneWave {
         }
         g.copy_from_slice(&self.g);
         Ok(Timing::wall(start.elapsed()))
+    }
+
+    fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        crate::backend::check_field_sizes(f, g, self.f.len())?;
+        self.f.copy_from_slice(f);
+        self.g.copy_from_slice(g);
+        self.tstep = tstep;
+        Ok(())
+    }
+
+    fn set_sources(&mut self, sources: &[Source]) -> Result<(), BackendError> {
+        let scene = crate::backend::scene_with_sources(&self.scene, sources)?;
+        self.replace_sources(scene)
     }
 
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {

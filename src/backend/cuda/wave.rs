@@ -23,7 +23,7 @@ use super::copy::{copy_chunked, pinned};
 use super::wave_scene::{SceneData, scene_update};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
-use crate::sim::scene::Scene;
+use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
 
 /// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
@@ -456,6 +456,27 @@ impl WaveSim for CudaWave {
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         self.graphs.clear();
         Ok(())
+    }
+
+    fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        crate::backend::check_field_sizes(f, g, self.params.cells())?;
+        let (a, b) = self.fields.split_at_mut(2 * self.cur + 1);
+        self.stream.memcpy_htod(f, &mut a[2 * self.cur]).map_err(|e| runtime("writing the fields", e))?;
+        self.stream.memcpy_htod(g, &mut b[0]).map_err(|e| runtime("writing the fields", e))?;
+        // The host slices are borrowed only for this call.
+        self.stream.synchronize().map_err(|e| runtime("writing the fields", e))?;
+        self.tstep = tstep;
+        Ok(())
+    }
+
+    fn set_sources(&mut self, sources: &[Source]) -> Result<(), BackendError> {
+        let Some(sc) = self.scene.as_mut() else {
+            return Err(BackendError::Invalid("this problem runs the plain kernel: open the scene instead".to_owned()));
+        };
+        let scene = crate::backend::scene_with_sources(&sc.scene, sources)?;
+        self.params = scene.summary_params();
+        self.graphs.clear();
+        sc.set_sources(&self.stream, scene)
     }
 
     fn set_freq(&mut self, freq: f64) {

@@ -25,7 +25,7 @@ use super::wave_blocked::{self, Blocked};
 use super::wave_scene::{self, SceneGpu};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
-use crate::sim::scene::Scene;
+use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
 
 /// Workgroup of the `simple` shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
@@ -491,6 +491,27 @@ impl WaveSim for WgpuWave {
         }
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         Ok(())
+    }
+
+    fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        crate::backend::check_field_sizes(f, g, self.params.cells())?;
+        let gpu = Arc::clone(&self.gpu);
+        gpu.scoped("writing the wave fields", || {
+            gpu.queue.write_buffer(&self.fields[0], 0, bytemuck::cast_slice(f));
+            gpu.queue.write_buffer(&self.fields[1], 0, bytemuck::cast_slice(g));
+        })?;
+        gpu.wait()?;
+        self.tstep = tstep;
+        Ok(())
+    }
+
+    fn set_sources(&mut self, sources: &[Source]) -> Result<(), BackendError> {
+        let Some(sc) = self.scene.as_mut() else {
+            return Err(BackendError::Invalid("this problem runs the plain kernel: open the scene instead".to_owned()));
+        };
+        let scene = crate::backend::scene_with_sources(sc.scene(), sources)?;
+        self.params = scene.summary_params();
+        sc.set_sources(&self.gpu, scene)
     }
 
     fn set_freq(&mut self, freq: f64) {
