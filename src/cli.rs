@@ -229,7 +229,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Gui(args) if std::env::var_os(crate::app::window_process::WINDOW_PROCESS_ENV).is_some() => {
             crate::app::run(&args).map(|()| ExitCode::SUCCESS)
         }
-        Command::Gui(args) => crate::app::window_process::run_guarded(&args),
+        Command::Gui(args) => {
+            if let Err(e) = args.start_scene() {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
+            crate::app::window_process::run_guarded(&args)
+        }
         Command::Render(Render::Wave(args)) => render_wave(&args),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
         Command::Bench(args) => {

@@ -198,6 +198,10 @@ fn a_preset_picked_from_the_menu_runs_and_the_intensity_view_shows_it() {
     assert_eq!((s.nx, s.ny, s.walls.len()), (640, 480, 3), "the double slit runs");
     assert_eq!(tstep(&h), 0, "a new preset starts from rest");
     assert!(h.state().settings().wave.theory, "its theory overlay is on");
+    assert!(h.state().settings().wave.look.intensity, "it opens in the intensity view");
+    h.get_by_label("field").click();
+    settle(&mut h);
+    assert!(!h.state().settings().wave.look.intensity);
     h.get_by_label("intensity").click();
     settle(&mut h);
     h.get_by_label("Step").click();

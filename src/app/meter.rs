@@ -12,7 +12,7 @@ use crate::sim::scene::Scene;
 use crate::sim::scene_cells::{SceneCells, energy};
 
 use super::messages::Measured;
-use super::wave_view::WaveLook;
+use super::wave_view::{INTENSITY_DECADES, WaveLook};
 
 /// Samples per source period for the intensity and the probes.
 pub const SAMPLES_PER_PERIOD: f64 = 8.0;
@@ -160,5 +160,17 @@ impl Meter {
     #[must_use]
     pub fn intensity(&self) -> &[f32] {
         self.intensity.mean()
+    }
+
+    /// The intensity as drawn, with the range to colour it in: as it is between `range`, or, with
+    /// `log`, `log10` of it over [`INTENSITY_DECADES`] decades below `log10(range.1)`.
+    pub fn intensity_picture(&mut self, log: bool, range: (f32, f32)) -> (&[f32], (f32, f32)) {
+        if !log {
+            return (self.intensity.mean(), range);
+        }
+        let top = range.1.max(f32::MIN_POSITIVE).log10();
+        self.g.clear();
+        self.g.extend(self.intensity.mean().iter().map(|&v| v.max(1e-30).log10()));
+        (&self.g, (top - INTENSITY_DECADES, top))
     }
 }

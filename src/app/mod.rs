@@ -148,8 +148,19 @@ impl WavebrotApp {
         if let Some(d) = args.demo {
             settings.view = d;
         }
+        // The CLI checked the scene before the window opened; a file gone since is said and skipped.
+        let mut start_note = None;
+        match args.start_scene() {
+            Ok(Some((scene, name))) => settings.wave.load_scene(scene, &name),
+            Ok(None) => {}
+            Err(e) => start_note = Some(format!("scene not opened: {e}")),
+        }
         let probes = crate::backend::probe_all();
-        Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())
+        let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())?;
+        if let Some(n) = start_note {
+            app.say(n);
+        }
+        Ok(app)
     }
 
     /// The app on the CPU backend with a small grid, paused, timing numbers hidden and

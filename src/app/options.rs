@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::backend::BackendChoice;
+use crate::sim::scene::{self, Scene, SceneError};
 
 /// Which demo the app opens on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize, Default)]
@@ -25,6 +26,12 @@ pub struct GuiArgs {
     /// View to start on.
     #[arg(long, value_enum)]
     pub demo: Option<Demo>,
+    /// Wave scene preset to start on (`wavebrot scenes` lists them) [default: the last one used].
+    #[arg(long, value_name = "NAME", conflicts_with = "scene")]
+    pub preset: Option<String>,
+    /// Wave scene file (TOML) to start on.
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
     /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
@@ -36,4 +43,19 @@ pub struct GuiArgs {
     /// while the window opens, wavebrot starts it again on software, then gl.
     #[arg(long, value_name = "NAME|auto|software|gl", env = "WAVEBROT_DISPLAY_ADAPTER")]
     pub display_adapter: Option<super::window_process::DisplayAdapter>,
+}
+
+impl GuiArgs {
+    /// The scene `--preset` or `--scene` names, with the name to show for it (`None`: neither
+    /// was given).
+    ///
+    /// # Errors
+    /// An unknown preset, or a file that cannot be read or is not a valid scene.
+    pub fn start_scene(&self) -> Result<Option<(Scene, String)>, SceneError> {
+        match (&self.preset, &self.scene) {
+            (Some(name), _) => Ok(Some((scene::preset(name)?, name.clone()))),
+            (None, Some(path)) => Ok(Some((Scene::load(path)?, String::new()))),
+            (None, None) => Ok(None),
+        }
+    }
 }

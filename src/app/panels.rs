@@ -185,11 +185,21 @@ impl WavebrotApp {
                     self.apply_lab(out);
                 }
                 let (lo, hi, what) = match &self.meters.last {
-                    Some(m) if m.intensity => (m.range.0, m.range.1, "mean f²"),
-                    Some(m) => (m.range.0, m.range.1, "field"),
-                    None => (self.settings.wave.vmin, self.settings.wave.vmax, "field"),
+                    Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
+                        let hi = m.range.1;
+                        (
+                            format!("{:.1e}", hi * 10f32.powf(-wave_view::INTENSITY_DECADES)),
+                            format!("{hi:.1e}"),
+                            "mean f² (log)",
+                        )
+                    }
+                    Some(m) if m.intensity => (format!("{:.3}", m.range.0), format!("{:.1e}", m.range.1), "mean f²"),
+                    Some(m) => (format!("{:.3}", m.range.0), format!("{:.3}", m.range.1), "field"),
+                    None => {
+                        (format!("{:.3}", self.settings.wave.vmin), format!("{:.3}", self.settings.wave.vmax), "field")
+                    }
                 };
-                controls::colour_bar_ui(ui, bar_rect, &format!("{lo:.3}"), &format!("{hi:.3}"), what);
+                controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
             }
             Demo::Mandelbrot => {
                 let tex = self.mandel_tex.as_ref().map(|s| s.id);

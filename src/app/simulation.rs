@@ -444,7 +444,8 @@ impl SimLoop {
         let (lo, hi) = measured.range;
         let shown = if measured.intensity && !self.meter.intensity().is_empty() {
             let (nx, ny) = (self.scene.nx, self.scene.ny);
-            Ok(self.display.host_frame(self.meter.intensity(), nx, ny, lo, hi))
+            let (values, (lo, hi)) = self.meter.intensity_picture(self.look.intensity_log, (lo, hi));
+            Ok(self.display.host_frame(values, nx, ny, lo, hi))
         } else {
             self.display.wave_frame(sim, lo, hi)
         };

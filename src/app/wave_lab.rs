@@ -475,6 +475,10 @@ impl LabState {
         });
         if s.look.intensity {
             out.look |= ui
+                .checkbox(&mut s.look.intensity_log, "log scale")
+                .on_hover_text("four decades below the brightest: faint fringes show beside bright ones")
+                .changed();
+            out.look |= ui
                 .add(
                     egui::Slider::new(&mut s.look.average_periods, 0.5..=20.0)
                         .logarithmic(true)

@@ -14,6 +14,9 @@ use crate::sim::wave::WaveParams;
 /// Grid sides the slider offers.
 pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
 
+/// Decades the log intensity scale spans below its top.
+pub const INTENSITY_DECADES: f32 = 4.0;
+
 /// The most probes one can place (each has a colour and a trace).
 pub const MAX_PROBES: usize = 4;
 
@@ -33,6 +36,9 @@ pub struct WaveLook {
     pub intensity: bool,
     /// The intensity's averaging window, in periods of the first source.
     pub average_periods: f64,
+    /// Draw the intensity on a log scale over [`INTENSITY_DECADES`] decades (faint fringes behind
+    /// a barrier next to the bright standing wave in front of it).
+    pub intensity_log: bool,
     /// The colour scale follows the field's amplitude (the sliders are ignored).
     pub auto_contrast: bool,
     /// Measure the field's discrete energy every frame.
@@ -43,7 +49,14 @@ pub struct WaveLook {
 
 impl Default for WaveLook {
     fn default() -> Self {
-        Self { intensity: false, average_periods: 3.0, auto_contrast: false, energy: false, probes: Vec::new() }
+        Self {
+            intensity: false,
+            average_periods: 3.0,
+            intensity_log: true,
+            auto_contrast: false,
+            energy: false,
+            probes: Vec::new(),
+        }
     }
 }
 
@@ -79,7 +92,8 @@ impl Default for WaveSettings {
 impl WaveSettings {
     /// The settings of a freshly picked scene: its grid and frequency on the sliders, auto
     /// contrast on with absorbing edges (their amplitude falls with distance and never builds
-    /// up), the energy measured, and the theory overlay where the scene has one.
+    /// up), the energy measured, and, where theory predicts the pattern (slits, a grating, two
+    /// sources), the intensity view with the theory overlay.
     #[must_use]
     pub fn for_scene(scene: Scene, preset: &str) -> Self {
         let absorbing = scene.boundary == scene::Boundary::Absorbing;
@@ -93,7 +107,7 @@ impl WaveSettings {
             vmin: -0.1,
             vmax: 0.1,
             playing: true,
-            look: WaveLook { auto_contrast: absorbing, energy: true, intensity: false, ..WaveLook::default() },
+            look: WaveLook { auto_contrast: absorbing, energy: true, intensity: theory, ..WaveLook::default() },
             theory,
             preset: preset.to_owned(),
             scene,
@@ -103,8 +117,7 @@ impl WaveSettings {
     /// Takes a new scene in (a preset or a file), keeping the run settings and the view.
     pub fn load_scene(&mut self, scene: Scene, preset: &str) {
         let fresh = Self::for_scene(scene, preset);
-        let look =
-            WaveLook { intensity: self.look.intensity, average_periods: self.look.average_periods, ..fresh.look };
+        let look = WaveLook { average_periods: self.look.average_periods, ..fresh.look };
         *self = Self { steps_per_frame: self.steps_per_frame, playing: self.playing, look, ..fresh };
     }
 }

@@ -246,6 +246,12 @@ fn child_args(args: &GuiArgs, adapter: &DisplayAdapter) -> Vec<std::ffi::OsStrin
     if let Some(d) = args.demo.and_then(|d| d.to_possible_value()) {
         v.extend(["--demo".into(), d.get_name().into()]);
     }
+    if let Some(p) = &args.preset {
+        v.extend(["--preset".into(), p.into()]);
+    }
+    if let Some(p) = &args.scene {
+        v.extend(["--scene".into(), p.clone().into_os_string()]);
+    }
     if let Some(p) = &args.screenshot {
         v.extend([
             "--screenshot".into(),
@@ -390,6 +396,8 @@ mod tests {
             screenshot: Some("shot.png".into()),
             frames: 7,
             display_adapter: None,
+            preset: Some("lens".into()),
+            scene: None,
         };
         let v: Vec<String> =
             child_args(&args, &DisplayAdapter::Software).into_iter().map(|s| s.into_string().unwrap()).collect();
@@ -401,6 +409,8 @@ mod tests {
                 "cpu",
                 "--demo",
                 "mandelbrot",
+                "--preset",
+                "lens",
                 "--screenshot",
                 "shot.png",
                 "--frames",
