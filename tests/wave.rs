@@ -350,6 +350,40 @@ fn scenes_match_the_reference(b: &dyn Backend, tmax: u32) {
     assert!(df <= WAVE_TOLERANCE && dg <= WAVE_TOLERANCE, "{} small scene: max|diff| f {df:e}, g {dg:e}", b.kind());
     let energy = f.iter().map(|v| f64::from(*v).powi(2)).sum::<f64>();
     assert!(energy > 1e-3, "the sources must have put a wave into the small scene (sum f^2 = {energy:e})");
+    // What the app does when a wall is painted: the waves carried into the edited scene...
+    let mut walled = moved.clone();
+    assert!(walled.paint_wall(40, 35, 44, 45));
+    walled.media.push(scene::Medium::Rect { x0: 5, y0: 5, x1: 20, y1: 15, c2: 0.2 });
+    let mut sim = b.new_scene(&walled).unwrap();
+    sim.write_fields(&got_f, &got_g, 400).unwrap();
+    scene_reference_run(&walled, &SceneCells::new(&walled), &mut f, &mut g, 400, 500);
+    sim.advance(100).unwrap();
+    sim.read_fields(&mut got_f, &mut got_g).unwrap();
+    let (df, dg) = (wave::max_abs_diff(&got_f, &f), wave::max_abs_diff(&got_g, &g));
+    println!("{} carried: max|diff| f {df:e}, g {dg:e}", b.kind());
+    assert!(df <= WAVE_TOLERANCE && dg <= WAVE_TOLERANCE, "{} carried: max|diff| f {df:e}, g {dg:e}", b.kind());
+    // ...and a source dragged and retuned in place, the waves going on.
+    let mut dragged = walled.clone();
+    dragged.sources[1] = dragged.sources[1].moved_by(3, -4);
+    dragged.sources[2].set_freq(0.25);
+    sim.set_sources(&dragged.sources).unwrap();
+    assert_eq!(sim.scene(), dragged);
+    scene_reference_run(&dragged, &SceneCells::new(&dragged), &mut f, &mut g, 500, 600);
+    sim.advance(100).unwrap();
+    assert_eq!(sim.tstep(), 600);
+    sim.read_fields(&mut got_f, &mut got_g).unwrap();
+    let (df, dg) = (wave::max_abs_diff(&got_f, &f), wave::max_abs_diff(&got_g, &g));
+    println!("{} sources swapped: max|diff| f {df:e}, g {dg:e}", b.kind());
+    assert!(df <= WAVE_TOLERANCE && dg <= WAVE_TOLERANCE, "{} swapped: max|diff| f {df:e}, g {dg:e}", b.kind());
+    // The seed's plain kernel takes carried waves too.
+    let seed = Scene::seed(40, 30, 0.2);
+    let mut plain = b.new_scene(&seed).unwrap();
+    let (pf, pg) = (vec![0.25f32; seed.cells()], vec![-0.5f32; seed.cells()]);
+    plain.write_fields(&pf, &pg, 7).unwrap();
+    let (mut rf, mut rg) = (vec![0.0f32; seed.cells()], vec![0.0f32; seed.cells()]);
+    plain.read_fields(&mut rf, &mut rg).unwrap();
+    assert_eq!((rf, rg, plain.tstep()), (pf, pg, 7), "{}: the plain problem's fields written and read back", b.kind());
+    assert!(plain.set_sources(&seed.sources).is_err() || b.kind() == wavebrot::backend::BackendKind::Cpu1);
 }
 
 #[test]

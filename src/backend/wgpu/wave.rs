@@ -496,9 +496,12 @@ impl WaveSim for WgpuWave {
     fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
         crate::backend::check_field_sizes(f, g, self.params.cells())?;
         let gpu = Arc::clone(&self.gpu);
+        // The device holds the fields scaled by FIELD_SCALE (as `copy_field` undoes).
+        let scaled = |v: &[f32]| v.iter().map(|&x| x * FIELD_SCALE).collect::<Vec<f32>>();
+        let (f, g) = (scaled(f), scaled(g));
         gpu.scoped("writing the wave fields", || {
-            gpu.queue.write_buffer(&self.fields[0], 0, bytemuck::cast_slice(f));
-            gpu.queue.write_buffer(&self.fields[1], 0, bytemuck::cast_slice(g));
+            gpu.queue.write_buffer(&self.fields[0], 0, bytemuck::cast_slice(&f));
+            gpu.queue.write_buffer(&self.fields[1], 0, bytemuck::cast_slice(&g));
         })?;
         gpu.wait()?;
         self.tstep = tstep;
