@@ -1,7 +1,8 @@
 //! The CPU comparison (thread `wavebrot-cpu-compare`): runs the active view's problem on a
 //! copy, on the CPU (`cpu` or `cpu1`), for the timing panel's comparison. It lags at big grids,
 //! only reports its rate, and idles half the time so it leaves cores to the UI and the active
-//! backend.
+//! backend. It computes only while it holds the [`ComputeTurn`], so the active backend and it
+//! never run at the same time and neither figure includes the other's load.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -10,7 +11,7 @@ use std::time::Duration;
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
 use crate::sim::scene::Scene;
 
-use super::messages::{CompareJob, CompareSample};
+use super::messages::{CompareJob, CompareSample, ComputeTurn};
 
 /// What the UI asks of the comparison thread.
 enum CompareCmd {
@@ -30,12 +31,12 @@ impl CpuCompare {
     ///
     /// # Errors
     /// The thread could not be spawned.
-    pub fn spawn(kind: BackendKind, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    pub fn spawn(kind: BackendKind, turn: ComputeTurn, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
         let (commands, rx) = mpsc::channel();
         let (tx, samples) = mpsc::channel();
         std::thread::Builder::new()
             .name("wavebrot-cpu-compare".into())
-            .spawn(move || compare_loop(kind, &rx, &tx, &wake))?;
+            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &wake))?;
         Ok(Self { commands, samples })
     }
 
@@ -65,7 +66,13 @@ fn cpu_backend(kind: BackendKind) -> backend::cpu::CpuBackend {
     backend::cpu::CpuBackend::new(threads)
 }
 
-fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<CompareSample>, wake: &dyn Fn()) {
+fn compare_loop(
+    kind: BackendKind,
+    rx: &Receiver<CompareCmd>,
+    tx: &Sender<CompareSample>,
+    turn: &ComputeTurn,
+    wake: &dyn Fn(),
+) {
     let mut backend = cpu_backend(kind);
     let mut device = backend.device_info().name;
     let mut job = CompareJob::Off;
@@ -154,7 +161,11 @@ fn compare_loop(kind: BackendKind, rx: &Receiver<CompareCmd>, tx: &Sender<Compar
                 let p = Arc::clone(p);
                 running = Some(p);
                 let Some(s) = sim.as_mut() else { continue };
-                match s.advance(chunk) {
+                let advanced = {
+                    let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    s.advance(chunk)
+                };
+                match advanced {
                     Ok(t) => {
                         let _ = tx.send(sample(job.clone(), chunk, t, 0, None));
                         wake();

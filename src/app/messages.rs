@@ -146,7 +146,15 @@ pub struct WorkerInit {
     pub view: Demo,
     /// eframe's wgpu device, queue and renderer, where the app has them.
     pub render_state: Option<egui_wgpu::RenderState>,
+    /// Held while a backend computes: the active one and the CPU comparison take turns.
+    pub turn: ComputeTurn,
 }
+
+/// The turn to compute, shared by the simulation thread and the CPU comparison: whoever advances
+/// a problem holds it, so the two never run at the same time. On a machine with few cores they
+/// would otherwise share the cores (and, for a GPU backend, the core that feeds the GPU), and each
+/// figure would include the other's load.
+pub type ComputeTurn = std::sync::Arc<std::sync::Mutex<()>>;
 
 /// What the CPU comparison thread works on.
 #[derive(Clone, Debug, PartialEq)]

@@ -111,6 +111,8 @@ pub struct WavebrotApp {
     wave_scene: Option<Arc<Scene>>,
     lab: LabState,
     meters: Meters,
+    /// The turn to compute that the simulation thread and the CPU comparison share.
+    turn: messages::ComputeTurn,
     /// Where the wave field was drawn last (for tests that point at cells).
     field_map: Option<wave_view::CellMap>,
     grid: (usize, usize),
@@ -214,7 +216,9 @@ impl WavebrotApp {
             vmax: w.vmax,
             view: settings.view,
             render_state: render_state.clone(),
+            turn: messages::ComputeTurn::default(),
         };
+        let turn = init.turn.clone();
         let wake_ctx = ctx.clone();
         let worker =
             Worker::spawn(init, move || wake_ctx.request_repaint()).context("cannot start the simulation thread")?;
@@ -242,6 +246,7 @@ impl WavebrotApp {
             wave_scene: None,
             lab: LabState::default(),
             meters: Meters::default(),
+            turn,
             field_map: None,
             grid,
             mandel_tex: None,
@@ -455,7 +460,7 @@ impl WavebrotApp {
         }
         if self.compare.is_none() && job != CompareJob::Off {
             let wake = ctx.clone();
-            match CpuCompare::spawn(self.compare_kind, move || wake.request_repaint()) {
+            match CpuCompare::spawn(self.compare_kind, Arc::clone(&self.turn), move || wake.request_repaint()) {
                 Ok(c) => self.compare = Some(c),
                 Err(e) => {
                     self.say(format!("cannot start the CPU comparison: {e}"));

@@ -118,6 +118,7 @@ struct SimLoop {
     counts: Vec<i32>,
     open: Opener,
     display: Display,
+    turn: super::messages::ComputeTurn,
     quit: bool,
 }
 
@@ -162,6 +163,7 @@ impl SimLoop {
             counts: Vec::new(),
             open,
             display: Display::new(init.render_state.clone(), recycle),
+            turn: init.turn.clone(),
             quit: false,
         };
         s.display.set_backend(shares_display);
@@ -405,7 +407,12 @@ impl SimLoop {
             if every.is_some() {
                 chunk = chunk.min(self.meter.next_sample().saturating_sub(sim.tstep()).max(1));
             }
-            match sim.advance(chunk) {
+            let turn = std::sync::Arc::clone(&self.turn);
+            let advanced = {
+                let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                sim.advance(chunk)
+            };
+            match advanced {
                 Ok(t) => {
                     advance.wall += t.wall;
                     advance.device = advance.device.zip(t.device).map(|(a, b)| a + b);
@@ -515,6 +522,7 @@ fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::messages::ComputeTurn;
     use super::*;
     use crate::backend::{BackendError, BackendKind, DeviceInfo, MandelbrotRun};
     use crate::sim::wave::WaveParams;
@@ -565,6 +573,7 @@ mod tests {
             vmax: 0.1,
             view: Demo::Wave,
             render_state: None,
+            turn: ComputeTurn::default(),
         };
         let open: Opener = Box::new(move |_| {
             let b: Box<dyn Backend> =

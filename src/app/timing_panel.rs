@@ -322,7 +322,11 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     if stats.demo == Demo::Wave {
         ui.weak("12 B moved per cell update (read f and g, write f).");
     }
-    ui.weak("The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems.");
+    ui.weak(
+        "The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems. \
+         It takes turns with the active backend, never computing at the same time, so neither figure includes \
+         the other's load.",
+    );
     if let Some(f) = stats.ui_fps
         && !hidden
     {
