@@ -384,8 +384,36 @@ fn wgpu_frames_go_straight_to_the_display_texture() {
     settle(&mut h);
     assert!(h.state().wave_is_zero_copy(), "wgpu frames are drawn from the GPU texture");
     assert_eq!(tstep(&h), 40, "the problem restarted on wgpu and stepped once");
+    let r = wait_for_check(&mut h);
+    assert_eq!(r.backend, BackendKind::Wgpu);
+    assert!(r.ok(), "wgpu against the CPU within the wave tolerance: {r:?}");
     h.get_by_label("CPU").click();
     settle(&mut h);
     assert_eq!(h.state().active_backend(), Some(BackendKind::Cpu));
     assert!(!h.state().wave_is_zero_copy(), "CPU frames are uploaded");
+}
+
+#[test]
+fn the_check_button_compares_the_active_backend_with_the_cpu() {
+    let mut h = harness(Demo::Wave);
+    let r = wait_for_check(&mut h);
+    assert!(r.error.is_none(), "{r:?}");
+    assert_eq!((r.from, r.steps), (80, wavebrot::app::messages::CHECK_STEPS));
+    assert!(r.ok() && r.max_diff == 0.0, "the CPU against itself: the same bits, got {r:?}");
+    assert_eq!(tstep(&h), 80 + wavebrot::app::messages::CHECK_STEPS, "the check's steps were run on the active backend");
+}
+
+/// Clicks Check and waits for the answer (its CPU part runs in a thread of its own).
+fn wait_for_check(h: &mut Harness<'static, WavebrotApp>) -> wavebrot::app::messages::CheckResult {
+    let before = h.state().last_check().cloned();
+    h.get_by_label("Check").click();
+    settle(h);
+    for _ in 0..500 {
+        if h.state().last_check().is_some() && h.state().last_check().cloned() != before {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        h.run_steps(1);
+    }
+    h.state().last_check().expect("a check result").clone()
 }

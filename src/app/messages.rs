@@ -36,6 +36,9 @@ pub enum Command {
     },
     /// One frame's worth of steps while paused.
     Step,
+    /// Check the active backend against the CPU: from the current state, both run
+    /// [`CHECK_STEPS`] steps of the same scene and their fields are compared ([`Msg::Check`]).
+    Check,
     Reset,
     /// Which view is shown: the other one is not computed.
     SetView(Demo),
@@ -124,6 +127,8 @@ pub enum Msg {
     Mandelbrot(MandelbrotFrame),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
+    /// The result of a [`Command::Check`].
+    Check(CheckResult),
     /// A grid is in place: the one asked for, or, when `refused`, the one that kept running.
     Grid {
         nx: usize,
@@ -131,6 +136,34 @@ pub enum Msg {
         refused: bool,
     },
     Pong(u64),
+}
+
+/// Time steps a check runs on both the active backend and the CPU.
+pub const CHECK_STEPS: u32 = 50;
+
+/// The active backend's fields against the CPU's after the same steps from the same state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckResult {
+    /// The backend checked and the CPU backend it was checked against.
+    pub backend: BackendKind,
+    pub against: BackendKind,
+    /// The steps compared: `from + 1 ..= from + steps`.
+    pub from: u32,
+    pub steps: u32,
+    /// `max |diff|` over both fields.
+    pub max_diff: f64,
+    /// What the backend promises: 0 (the same bits) for CUDA and the CPU, the wave tolerance for wgpu.
+    pub tolerance: f64,
+    /// Why the check could not run, if it could not.
+    pub error: Option<String>,
+}
+
+impl CheckResult {
+    /// True when the fields agree within the tolerance.
+    #[must_use]
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.max_diff <= self.tolerance
+    }
 }
 
 /// Settings the worker starts from.

@@ -113,6 +113,9 @@ pub struct WavebrotApp {
     meters: Meters,
     /// The turn to compute that the simulation thread and the CPU comparison share.
     turn: messages::ComputeTurn,
+    /// The last check against the CPU and when it came; when the last one was asked.
+    check: Option<(messages::CheckResult, Instant)>,
+    check_asked: Option<Instant>,
     /// Where the wave field was drawn last (for tests that point at cells).
     field_map: Option<wave_view::CellMap>,
     grid: (usize, usize),
@@ -248,6 +251,8 @@ impl WavebrotApp {
             meters: Meters::default(),
             turn,
             field_map: None,
+            check: None,
+            check_asked: None,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -292,6 +297,12 @@ impl WavebrotApp {
     #[must_use]
     pub fn field_point(&self, x: f64, y: f64) -> Option<egui::Pos2> {
         self.field_map.map(|m| m.point(x, y))
+    }
+
+    /// The last check of the active backend against the CPU.
+    #[must_use]
+    pub fn last_check(&self) -> Option<&messages::CheckResult> {
+        self.check.as_ref().map(|(r, _)| r)
     }
 
     /// The wave lab's tools (which one is active, the selected source).
@@ -405,6 +416,7 @@ impl WavebrotApp {
                     }
                 }
             }
+            Msg::Check(r) => self.check = Some((r, Instant::now())),
             Msg::Pong(_) => {}
         }
     }
@@ -429,10 +441,16 @@ impl WavebrotApp {
     }
 
     fn poll_worker(&mut self) {
-        // A bounded number per frame, so a fast worker cannot hold the UI.
+        // At most one picture per displayed frame, so "steps / frame" is what one displayed frame
+        // advances (the worker waits for its frame to be taken before it computes the next).
         for _ in 0..16 {
             let Some(m) = self.worker.try_recv() else { break };
+            let picture = matches!(m, Msg::Wave(_) | Msg::Mandelbrot(_));
             self.handle(m);
+            if picture {
+                self.ctx.request_repaint();
+                break;
+            }
         }
         if let Some(c) = &self.compare {
             for s in c.drain() {

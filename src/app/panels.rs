@@ -121,6 +121,7 @@ impl WavebrotApp {
             self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
             out.look = true;
         }
+        self.check_ui(ui);
         ui.separator();
         let lab = self.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
@@ -133,6 +134,52 @@ impl WavebrotApp {
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.meters.ui(ui, scene, self.settings.wave.look.energy);
+    }
+
+    /// The check against the CPU: a button, a periodic check while running, and the last result
+    /// in green or red.
+    fn check_ui(&mut self, ui: &mut egui::Ui) {
+        let every = std::time::Duration::from_secs(10);
+        ui.horizontal(|ui| {
+            let asked = ui
+                .button("Check")
+                .on_hover_text(format!(
+                    "from the current state, run {} steps here and on the CPU and compare both fields",
+                    super::messages::CHECK_STEPS
+                ))
+                .clicked();
+            ui.checkbox(&mut self.settings.wave.check_often, "every 10 s");
+            let due = self.settings.wave.check_often
+                && self.settings.wave.playing
+                && self.check_asked.is_none_or(|t| t.elapsed() >= every);
+            if asked || due {
+                self.check_asked = Some(std::time::Instant::now());
+                self.worker.send(Command::Check);
+            }
+        });
+        if let Some((r, _)) = &self.check {
+            let text = match &r.error {
+                Some(e) => format!("check failed to run: {e}"),
+                None => {
+                    let promise = if r.tolerance == 0.0 {
+                        "the same bits".to_owned()
+                    } else {
+                        format!("≤ {:.1e}", r.tolerance)
+                    };
+                    format!(
+                        "{} vs {}, steps {}–{}: max|diff| {:.2e} ({promise}): {}",
+                        r.backend,
+                        r.against,
+                        r.from + 1,
+                        r.from + r.steps,
+                        r.max_diff,
+                        if r.ok() { "OK" } else { "MISMATCH" }
+                    )
+                }
+            };
+            let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
+            ui.colored_label(colour, text);
+        }
     }
 
     /// Sends what the lab changed to the simulation thread, and says what needs saying.

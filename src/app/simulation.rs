@@ -21,7 +21,7 @@ use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::scene::Scene;
 
 use super::display::{Display, Opened, open_backend};
-use super::messages::{Command, FrameSource, MandelbrotFrame, Msg, WaveFrame, WorkerInit};
+use super::messages::{CHECK_STEPS, CheckResult, Command, FrameSource, MandelbrotFrame, Msg, WaveFrame, WorkerInit};
 use super::meter::Meter;
 use super::options::Demo;
 use super::wave_view::WaveLook;
@@ -45,18 +45,18 @@ impl Worker {
     ///
     /// # Errors
     /// The thread could not be spawned.
-    pub fn spawn(init: WorkerInit, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    pub fn spawn(init: WorkerInit, wake: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
         let render_state = init.render_state.clone();
         Self::spawn_with(init, Box::new(move |c| open_backend(c, render_state.as_ref())), wake)
     }
 
-    fn spawn_with(init: WorkerInit, open: Opener, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    fn spawn_with(init: WorkerInit, open: Opener, wake: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
         let (commands, command_rx) = mpsc::channel();
         let (msg_tx, messages) = mpsc::sync_channel(1);
         let (recycle, recycle_rx) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("wavebrot-sim".into())
-            .spawn(move || SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Box::new(wake)).run())?;
+            .spawn(move || SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Arc::new(wake)).run())?;
         Ok(Self { commands, messages: Some(messages), recycle, thread: Some(thread) })
     }
 
@@ -96,7 +96,7 @@ struct SimLoop {
     commands: Receiver<Command>,
     inbox: std::collections::VecDeque<Command>,
     out: SyncSender<Msg>,
-    wake: Box<dyn Fn() + Send>,
+    wake: Arc<dyn Fn() + Send + Sync>,
     backend: Box<dyn Backend>,
     sim: Option<Box<dyn WaveSim>>,
     /// The scene running (or, before the first open, to run).
@@ -129,7 +129,7 @@ impl SimLoop {
         commands: Receiver<Command>,
         out: SyncSender<Msg>,
         recycle: Receiver<Vec<u8>>,
-        wake: Box<dyn Fn() + Send>,
+        wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
         let (opened, error) = match open(init.backend) {
             Ok(o) => (o, None),
@@ -337,6 +337,12 @@ impl SimLoop {
                 self.redraw = true;
             }
             Command::Step => self.pending_steps = self.pending_steps.saturating_add(self.steps_per_frame),
+            Command::Check => {
+                if let Some((scene, keep)) = self.pending_scene.take() {
+                    self.apply_scene(scene, keep);
+                }
+                self.check();
+            }
             Command::Reset => {
                 if let Some((scene, keep)) = self.pending_scene.take() {
                     self.apply_scene(scene, keep);
@@ -372,6 +378,67 @@ impl SimLoop {
                 self.send(Msg::Pong(n));
             }
             Command::Quit => self.quit = true,
+        }
+    }
+
+    /// Runs [`CHECK_STEPS`] steps on the active backend from its current state, and the same on
+    /// the CPU (all cores) from the same state in a thread of its own, then reports `max |diff|`
+    /// of both fields against what the backend promises.
+    fn check(&mut self) {
+        let backend = self.backend.kind();
+        let against = backend::BackendKind::Cpu;
+        let tolerance =
+            if backend == backend::BackendKind::Wgpu { f64::from(crate::sim::wave::WAVE_TOLERANCE) } else { 0.0 };
+        let fail = move |from, e: String| CheckResult {
+            backend,
+            against,
+            from,
+            steps: 0,
+            max_diff: f64::NAN,
+            tolerance,
+            error: Some(e),
+        };
+        let Some(mut sim) = self.sim.take() else { return };
+        let from = sim.tstep();
+        let start = read_waves(sim.as_mut());
+        let advanced = {
+            let turn = Arc::clone(&self.turn);
+            let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            sim.advance(CHECK_STEPS)
+        };
+        let end = if advanced.is_ok() { read_waves(sim.as_mut()) } else { None };
+        self.sim = Some(sim);
+        self.redraw = true;
+        let (Some((f0, g0, _)), Some((f1, g1, _))) = (start, end) else {
+            let why = advanced.err().map_or_else(|| "the fields could not be read back".to_owned(), |e| e.to_string());
+            self.send(Msg::Check(fail(from, why)));
+            return;
+        };
+        let scene = (*self.scene).clone();
+        let out = self.out.clone();
+        let wake = Arc::clone(&self.wake);
+        let spawned = std::thread::Builder::new().name("wavebrot-check".into()).spawn(move || {
+            let cpu = backend::cpu::CpuBackend::new(backend::cpu::Threads::All);
+            let run = || -> Result<f64, backend::BackendError> {
+                let mut s = cpu.new_scene(&scene)?;
+                s.write_fields(&f0, &g0, from)?;
+                s.advance(CHECK_STEPS)?;
+                let (mut f, mut g) = (vec![0.0; f1.len()], vec![0.0; g1.len()]);
+                s.read_fields(&mut f, &mut g)?;
+                let d = crate::sim::wave::max_abs_diff(&f, &f1).max(crate::sim::wave::max_abs_diff(&g, &g1));
+                Ok(f64::from(d))
+            };
+            let r = match run() {
+                Ok(max_diff) => {
+                    CheckResult { backend, against, from, steps: CHECK_STEPS, max_diff, tolerance, error: None }
+                }
+                Err(e) => fail(from, e.to_string()),
+            };
+            let _ = out.send(Msg::Check(r));
+            wake();
+        });
+        if let Err(e) = spawned {
+            self.send(Msg::Check(fail(from, format!("cannot start the check: {e}"))));
         }
     }
 

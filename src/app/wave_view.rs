@@ -80,6 +80,8 @@ pub struct WaveSettings {
     pub look: WaveLook,
     /// Draw the directions theory predicts over the picture, where the scene has them.
     pub theory: bool,
+    /// Check the active backend against the CPU every 10 s while running.
+    pub check_often: bool,
 }
 
 impl Default for WaveSettings {
@@ -109,6 +111,7 @@ impl WaveSettings {
             playing: true,
             look: WaveLook { auto_contrast: absorbing, energy: true, intensity: theory, ..WaveLook::default() },
             theory,
+            check_often: false,
             preset: preset.to_owned(),
             scene,
         }
@@ -118,7 +121,13 @@ impl WaveSettings {
     pub fn load_scene(&mut self, scene: Scene, preset: &str) {
         let fresh = Self::for_scene(scene, preset);
         let look = WaveLook { average_periods: self.look.average_periods, ..fresh.look };
-        *self = Self { steps_per_frame: self.steps_per_frame, playing: self.playing, look, ..fresh };
+        *self = Self {
+            steps_per_frame: self.steps_per_frame,
+            playing: self.playing,
+            check_often: self.check_often,
+            look,
+            ..fresh
+        };
     }
 }
 
