@@ -400,7 +400,11 @@ fn the_check_button_compares_the_active_backend_with_the_cpu() {
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!((r.from, r.steps), (80, wavebrot::app::messages::CHECK_STEPS));
     assert!(r.ok() && r.max_diff == 0.0, "the CPU against itself: the same bits, got {r:?}");
-    assert_eq!(tstep(&h), 80 + wavebrot::app::messages::CHECK_STEPS, "the check's steps were run on the active backend");
+    assert_eq!(
+        tstep(&h),
+        80 + wavebrot::app::messages::CHECK_STEPS,
+        "the check's steps were run on the active backend"
+    );
 }
 
 /// Clicks Check and waits for the answer (its CPU part runs in a thread of its own).

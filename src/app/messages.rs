@@ -30,6 +30,8 @@ pub enum Command {
     SetLook(WaveLook),
     SetPlaying(bool),
     SetStepsPerFrame(u32),
+    /// Steps per frame chosen by the worker so that a frame's compute fills [`FASTEST_BUDGET`].
+    SetFastest(bool),
     SetContrast {
         vmin: f32,
         vmax: f32,
@@ -138,6 +140,10 @@ pub enum Msg {
     Pong(u64),
 }
 
+/// The compute time per displayed frame that "fastest" aims at (a 60 Hz frame less the time
+/// to colour and show it).
+pub const FASTEST_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
+
 /// Time steps a check runs on both the active backend and the CPU.
 pub const CHECK_STEPS: u32 = 50;
 
@@ -174,6 +180,7 @@ pub struct WorkerInit {
     pub look: WaveLook,
     pub playing: bool,
     pub steps_per_frame: u32,
+    pub fastest: bool,
     pub vmin: f32,
     pub vmax: f32,
     pub view: Demo,

@@ -113,6 +113,8 @@ pub struct WavebrotApp {
     meters: Meters,
     /// The turn to compute that the simulation thread and the CPU comparison share.
     turn: messages::ComputeTurn,
+    /// Time steps the last computed frame advanced.
+    last_steps: Option<u32>,
     /// The last check against the CPU and when it came; when the last one was asked.
     check: Option<(messages::CheckResult, Instant)>,
     check_asked: Option<Instant>,
@@ -215,6 +217,7 @@ impl WavebrotApp {
             look: w.look.clone(),
             playing: w.playing,
             steps_per_frame: w.steps_per_frame,
+            fastest: w.fastest,
             vmin: w.vmin,
             vmax: w.vmax,
             view: settings.view,
@@ -253,6 +256,7 @@ impl WavebrotApp {
             field_map: None,
             check: None,
             check_asked: None,
+            last_steps: None,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -384,6 +388,9 @@ impl WavebrotApp {
             }
             Msg::Wave(f) => {
                 self.wave_running = Some((f.params, f.tstep));
+                if f.steps > 0 {
+                    self.last_steps = Some(f.steps);
+                }
                 self.meters.record(f.tstep, &f.measured);
                 self.wave_scene = Some(Arc::clone(&f.scene));
                 if let Some((k, d)) = &self.active {

@@ -95,7 +95,7 @@ impl WavebrotApp {
         let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
         let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
         let s = &mut self.settings.wave;
-        let a = wave_view::wave_controls_ui(ui, s, running, mem);
+        let a = wave_view::wave_controls_ui(ui, s, running, self.last_steps, mem);
         if a.play_toggled {
             self.worker.send(Command::SetPlaying(s.playing));
         }
@@ -116,6 +116,7 @@ impl WavebrotApp {
         }
         if a.steps {
             self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
+            self.worker.send(Command::SetFastest(s.fastest));
         }
         if a.contrast {
             self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });

@@ -107,6 +107,7 @@ struct SimLoop {
     meter: Meter,
     playing: bool,
     steps_per_frame: u32,
+    fastest: bool,
     pending_steps: u32,
     vmin: f32,
     vmax: f32,
@@ -152,6 +153,7 @@ impl SimLoop {
             meter: Meter::default(),
             playing: init.playing,
             steps_per_frame: init.steps_per_frame.max(1),
+            fastest: init.fastest,
             pending_steps: 0,
             vmin: init.vmin,
             vmax: init.vmax,
@@ -331,6 +333,7 @@ impl SimLoop {
             }
             Command::SetPlaying(p) => self.playing = p,
             Command::SetStepsPerFrame(n) => self.steps_per_frame = n.max(1),
+            Command::SetFastest(f) => self.fastest = f,
             Command::SetContrast { vmin, vmax } => {
                 self.vmin = vmin;
                 self.vmax = vmax;
@@ -443,7 +446,15 @@ impl SimLoop {
     }
 
     fn wave_frame(&mut self) {
-        let steps = if self.playing { self.steps_per_frame } else { std::mem::take(&mut self.pending_steps) };
+        let steps = match (self.playing, self.fastest) {
+            // As many steps as fill the frame budget at the last measured rate.
+            (true, true) => {
+                let fit = super::messages::FASTEST_BUDGET.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9);
+                (fit as u32).clamp(1, 1_000_000)
+            }
+            (true, false) => self.steps_per_frame,
+            (false, _) => std::mem::take(&mut self.pending_steps),
+        };
         if steps == 0 && !self.redraw {
             return;
         }
@@ -636,6 +647,7 @@ mod tests {
             look: WaveLook::default(),
             playing: false,
             steps_per_frame: 10,
+            fastest: false,
             vmin: -0.1,
             vmax: 0.1,
             view: Demo::Wave,
@@ -689,5 +701,48 @@ mod tests {
         let f = msgs.iter().rev().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None }).expect("frame");
         assert_eq!((f.params.nx, f.params.ny), (4100, 64));
         assert_eq!(f.pixels.size(), (4100_usize.div_ceil(3), 64_usize.div_ceil(3)));
+    }
+
+    #[test]
+    fn fastest_fills_the_frame_budget_with_steps() {
+        let w = worker(usize::MAX / 16);
+        until_pong(&w, 1);
+        w.send(Command::SetFastest(true));
+        w.send(Command::SetPlaying(true));
+        let mut steps = Vec::new();
+        while steps.len() < 6 {
+            match w.recv_timeout(Duration::from_secs(20)) {
+                Some(Msg::Wave(f)) if f.steps > 0 => steps.push(f.steps),
+                Some(_) => {}
+                None => panic!("no frames while playing"),
+            }
+        }
+        // A 100x80 grid steps in microseconds: a frame's budget holds far more than the slider's 10.
+        assert!(steps[5] > 10 * 10, "steps per frame with fastest: {steps:?}");
+    }
+
+    #[test]
+    fn scene_edits_keep_the_waves_and_a_bad_scene_is_refused() {
+        let w = worker(usize::MAX / 16);
+        until_pong(&w, 1);
+        w.send(Command::Step);
+        let frame =
+            |msgs: Vec<Msg>| msgs.into_iter().rev().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None });
+        let f = frame(until_pong(&w, 2)).expect("a frame");
+        assert_eq!(f.tstep, 10);
+        let mut walled = (*f.scene).clone();
+        assert!(walled.paint_wall(70, 0, 72, 79));
+        w.send(Command::SetScene { scene: Box::new(walled.clone()), keep_waves: true });
+        w.send(Command::Step);
+        let f = frame(until_pong(&w, 3)).expect("a frame");
+        assert_eq!((f.tstep, &*f.scene), (20, &walled), "the wall runs and the time step goes on");
+        let mut bad = walled.clone();
+        bad.c2 = 0.9;
+        w.send(Command::SetScene { scene: Box::new(bad), keep_waves: true });
+        let msgs = until_pong(&w, 4);
+        assert!(msgs.iter().any(|m| matches!(m, Msg::Error(e) if e.contains("c2"))), "{msgs:?}");
+        w.send(Command::Step);
+        let f = frame(until_pong(&w, 5)).expect("a frame");
+        assert_eq!((f.tstep, &*f.scene), (30, &walled), "the last good scene keeps running");
     }
 }

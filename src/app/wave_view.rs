@@ -70,6 +70,8 @@ pub struct WaveSettings {
     /// The frequency slider: every source's frequency when moved.
     pub freq: f64,
     pub steps_per_frame: u32,
+    /// Steps per frame chosen to fill a frame's compute budget ("fastest").
+    pub fastest: bool,
     pub vmin: f32,
     pub vmax: f32,
     pub playing: bool,
@@ -106,6 +108,7 @@ impl WaveSettings {
             ny: scene.ny,
             freq,
             steps_per_frame: 5,
+            fastest: false,
             vmin: -0.1,
             vmax: 0.1,
             playing: true,
@@ -123,6 +126,7 @@ impl WaveSettings {
         let look = WaveLook { average_periods: self.look.average_periods, ..fresh.look };
         *self = Self {
             steps_per_frame: self.steps_per_frame,
+            fastest: self.fastest,
             playing: self.playing,
             check_often: self.check_often,
             look,
@@ -150,6 +154,7 @@ pub fn wave_controls_ui(
     ui: &mut egui::Ui,
     s: &mut WaveSettings,
     running: Option<(&WaveParams, u32)>,
+    last_steps: Option<u32>,
     memory_bytes: Option<u64>,
 ) -> WaveActions {
     let mut a = WaveActions::default();
@@ -179,10 +184,24 @@ pub fn wave_controls_ui(
         .add(egui::Slider::new(&mut s.freq, 0.005..=1.0).logarithmic(true).text("frequency"))
         .on_hover_text("every source's angular frequency, radians per time step")
         .changed();
+    ui.add_enabled_ui(!s.fastest, |ui| {
+        a.steps |= ui
+            .add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame"))
+            .on_hover_text("time steps (two updates each) advanced for every displayed frame")
+            .changed();
+    });
     a.steps |= ui
-        .add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame"))
-        .on_hover_text("time steps (two updates each) advanced for every displayed frame")
+        .checkbox(&mut s.fastest, "fastest")
+        .on_hover_text(format!(
+            "as many steps per frame as fill {} ms of compute: the backend's full speed, not its launch overhead",
+            super::messages::FASTEST_BUDGET.as_millis()
+        ))
         .changed();
+    if s.fastest
+        && let Some(n) = last_steps
+    {
+        ui.weak(format!("{n} steps in the last frame"));
+    }
     ui.horizontal(|ui| {
         a.contrast |= ui
             .checkbox(&mut s.look.auto_contrast, "auto contrast")
