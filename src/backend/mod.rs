@@ -6,6 +6,7 @@
 //! - [`BackendKind`] names the choices for the picker and the CLI.
 //! - [`open`] makes one; [`probe_all`] says which exist here and why others do not.
 
+pub mod bandwidth;
 pub mod cpu;
 pub mod cuda;
 pub mod wgpu;
@@ -202,6 +203,10 @@ pub struct DeviceInfo {
     pub memory_bytes: Option<u64>,
     /// Peak memory bandwidth in GB/s where known or measured (for "share of peak").
     pub peak_gbps: Option<f64>,
+    /// The last-level cache in bytes, where known (a GPU's L2, the CPU's largest cache): data
+    /// larger than this streams from memory (the sweep marks it).
+    #[serde(default)]
+    pub cache_bytes: Option<u64>,
 }
 
 /// One wave problem living on a backend: two fields stepped in place.
@@ -267,9 +272,47 @@ pub trait WaveSim: Send {
         None
     }
 
+    /// The bytes the kernel moves to and from device memory per cell update, from its design,
+    /// when one call advances `tsteps` time steps ([`BlockedDesign`] for temporal blocking).
+    /// `None` where no model is given (scenes: materials and edges add traffic that is not
+    /// modelled). The default is the simple kernel's: read `f` and `g`, write `f`, 12 B.
+    fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
+        let _ = tsteps;
+        self.scene().plain_params().map(|_| crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
+    }
+
     /// The concrete type, for callers that use a backend's own extras (the app draws a
     /// wgpu field straight from the GPU without a copy to the host).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// The shape of a temporally blocked wave kernel, from which its memory traffic follows.
+///
+/// One launch loads a `tile` of both fields (`f`, `g`: the output block plus a halo on every
+/// side) and stores the `out` block of both, having done up to `2 * steps_per_launch` updates on
+/// chip in between. Per output cell and launch that is `8 * tile/out` bytes read and 8 written,
+/// shared by the updates of the launch. Halo cells are loaded by the neighbouring tiles too:
+/// counted each time, as the kernel asks for them (a re-read that hits L2 does not reach DRAM,
+/// so the real DRAM traffic lies between `16 / updates` and this figure).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockedDesign {
+    /// Tile loaded per launch, halo included: `(along j, along i)` cells.
+    pub tile: (u32, u32),
+    /// Output block stored per launch.
+    pub out: (u32, u32),
+}
+
+impl BlockedDesign {
+    /// Bytes per cell update when a call of `tsteps` time steps makes `launches` launches.
+    #[must_use]
+    pub fn bytes_per_update(self, tsteps: u32, launches: u32) -> f64 {
+        if tsteps == 0 {
+            return 0.0;
+        }
+        let ratio = f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1);
+        let per_launch = 8.0 * ratio + 8.0;
+        f64::from(launches) * per_launch / (2.0 * f64::from(tsteps))
+    }
 }
 
 /// One Mandelbrot image: counts and the iterations executed.

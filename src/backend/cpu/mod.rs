@@ -106,6 +106,7 @@ impl Backend for CpuBackend {
             details,
             memory_bytes: avail,
             peak_gbps: None,
+            cache_bytes: largest_cache_bytes(),
         }
     }
 
@@ -145,6 +146,25 @@ impl Backend for CpuBackend {
         }
         Ok(mandelbrot::mandelbrot(self.threads, params, counts))
     }
+}
+
+/// The largest cache of CPU 0 (its last level), from Linux's sysfs; `None` elsewhere.
+fn largest_cache_bytes() -> Option<u64> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("size")).ok())
+        .filter_map(|s| parse_cache_size(s.trim()))
+        .max()
+}
+
+/// `48K`, `2048K`, `32M` (sysfs's cache sizes) in bytes.
+fn parse_cache_size(s: &str) -> Option<u64> {
+    let (num, mult) = match s.as_bytes().last()? {
+        b'K' => (&s[..s.len() - 1], 1 << 10),
+        b'M' => (&s[..s.len() - 1], 1 << 20),
+        b'G' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.parse::<u64>().ok().map(|n| n * mult)
 }
 
 #[cfg(test)]

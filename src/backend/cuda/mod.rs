@@ -204,7 +204,8 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     if let Some(t) = total {
         details.push(("memory".into(), format!("{:.1} GiB", t as f64 / f64::from(1u32 << 30))));
     }
-    if let Some(l2) = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) {
+    let l2 = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    if let Some(l2) = l2 {
         details.push(("L2 cache".into(), format!("{} MiB", l2 >> 20)));
     }
     let from_attrs =
@@ -227,7 +228,7 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     if let Ok((drv_major, drv_minor)) = driver_version() {
         details.push(("driver CUDA version".into(), format!("{drv_major}.{drv_minor}")));
     }
-    DeviceInfo { name, details, memory_bytes: free, peak_gbps }
+    DeviceInfo { name, details, memory_bytes: free, peak_gbps, cache_bytes: l2.map(|b| b as u64) }
 }
 
 fn driver_version() -> Result<(i32, i32), DriverError> {
