@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::GuiArgs;
 use crate::backend::{self, BackendChoice, BackendKind, WaveVariant};
+use crate::bench::sweep::{SweepKernel, SweepOptions};
 use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
@@ -41,6 +42,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check every available backend against the CPU reference.
     Verify(VerifyArgs),
+    /// Time every backend against grid size (64² up to what the device holds): when is a GPU faster?
+    Sweep(SweepArgs),
     /// Show the backends found, their devices and limits, and why any is missing.
     Info,
     /// List the scene presets (`render wave --preset NAME`) with their descriptions.
@@ -141,6 +144,34 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Which kernel to sweep.
+    #[arg(value_enum, default_value_t = SweepKernel::Wave)]
+    pub kernel: SweepKernel,
+    /// Backends to time (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+    /// The smallest grid side; sides double from it.
+    #[arg(long, default_value_t = 64, value_parser = grid_side)]
+    pub min_side: usize,
+    /// The largest grid side [default: until a device refuses, at most 16384].
+    #[arg(long, value_parser = grid_side)]
+    pub max_side: Option<usize>,
+    /// Write the records as a JSON array to FILE (fields in the README).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the records as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw the log-log plot as a PNG to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Fewer repeats.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// Backends to check (repeatable); default every available one.
     #[arg(long, value_enum)]
@@ -238,6 +269,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
         }
         Command::Verify(args) => bench::run_verify(&args.backend),
+        Command::Sweep(a) => {
+            if a.max_side.is_some_and(|m| m < a.min_side) {
+                eprintln!("error: --max-side {} is below --min-side {}", a.max_side.unwrap_or(0), a.min_side);
+                return Ok(ExitCode::from(2));
+            }
+            bench::sweep::run_sweep(&SweepOptions {
+                kernel: a.kernel,
+                backends: a.backend,
+                min_side: a.min_side,
+                max_side: a.max_side,
+                json: a.json,
+                csv: a.csv,
+                png: a.png,
+                quick: a.quick,
+            })
+        }
         Command::Info => {
             info();
             Ok(ExitCode::SUCCESS)
