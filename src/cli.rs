@@ -93,8 +93,11 @@ pub struct RenderWave {
     /// Write a numbered PNG (wave2d_010.png, ...) every --every steps into DIR.
     #[arg(long, value_name = "DIR", requires = "every")]
     pub frames_dir: Option<PathBuf>,
-    /// Steps between frames written to --frames-dir.
-    #[arg(long, value_name = "N", requires = "frames_dir", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Record an animated GIF: one frame every --every steps, one pixel per cell like the PNG.
+    #[arg(long, value_name = "FILE", requires = "every")]
+    pub gif: Option<PathBuf>,
+    /// Steps between frames written to --frames-dir and --gif.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub every: Option<u32>,
 }
 
@@ -349,7 +352,11 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    for path in a.png.iter().chain(&a.npy) {
+    if a.every.is_some() && a.frames_dir.is_none() && a.gif.is_none() {
+        eprintln!("error: --every needs --frames-dir DIR or --gif FILE");
+        return Ok(ExitCode::from(2));
+    }
+    for path in a.png.iter().chain(&a.npy).chain(&a.gif) {
         output::check_writable(path)?;
     }
     let mut b = open_backend(a.backend)?;
@@ -377,22 +384,33 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
     }
     let every = a.every.unwrap_or(tmax);
     let progress = Progress::new(u64::from(tmax), "wave");
-    let mut rgba = Vec::new();
     let start = std::time::Instant::now();
-    let mut done = 0;
-    let chunk = every.min((tmax / 50).max(1)).max(1);
-    while done < tmax {
-        let n = chunk.min(tmax - done).min(every - done % every);
-        sim.advance(n)?;
-        done += n;
-        progress.set(u64::from(done));
-        if let Some(dir) = &a.frames_dir
-            && done % every == 0
-        {
-            rgba.resize(nx * ny * 4, 0);
-            sim.render_rgba(-0.1, 0.1, &mut rgba)?;
-            output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+    let mut run = |gif: &mut dyn FnMut(&[u8]) -> Result<()>| -> Result<()> {
+        let mut rgba = Vec::new();
+        let mut done = 0;
+        let chunk = every.min((tmax / 50).max(1)).max(1);
+        while done < tmax {
+            let n = chunk.min(tmax - done).min(every - done % every);
+            sim.advance(n)?;
+            done += n;
+            progress.set(u64::from(done));
+            if (a.frames_dir.is_some() || a.gif.is_some()) && done % every == 0 {
+                rgba.resize(nx * ny * 4, 0);
+                sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+                if let Some(dir) = &a.frames_dir {
+                    output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+                }
+                gif(&rgba)?;
+            }
         }
+        Ok(())
+    };
+    match &a.gif {
+        Some(path) => {
+            let frames = output::write_hot_gif(path, nx, ny, 4, |push| run(push))?;
+            eprintln!("wrote {frames} frames to {}", path.display());
+        }
+        None => run(&mut |_| Ok(()))?,
     }
     let mut f = vec![0.0f32; nx * ny];
     sim.read_field(&mut f)?;
