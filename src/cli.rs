@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::GuiArgs;
 use crate::backend::{self, BackendChoice, BackendKind, WaveVariant};
+use crate::bench::lesson::Lesson;
 use crate::bench::sweep::{SweepKernel, SweepOptions};
 use crate::bench::{self, Suite};
 use crate::output;
@@ -42,6 +43,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check every available backend against the CPU reference.
     Verify(VerifyArgs),
+    /// Short lessons from the seed programs: saxpy, reduction, device, on every backend.
+    Lesson(LessonArgs),
     /// Time every backend against grid size (64² up to what the device holds): when is a GPU faster?
     Sweep(SweepArgs),
     /// Show the backends found, their devices and limits, and why any is missing.
@@ -144,6 +147,28 @@ pub struct BenchArgs {
     /// kernel shape); `auto` is each backend's default. `wavebrot info` lists them.
     #[arg(long, value_enum)]
     pub variant: Vec<WaveVariant>,
+}
+
+#[derive(Debug, Args)]
+pub struct LessonArgs {
+    /// Which lesson.
+    #[arg(value_enum)]
+    pub lesson: Lesson,
+    /// Backends to run it on (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+    /// Elements of the arrays.
+    #[arg(long, default_value_t = bench::lesson::DEFAULT_ELEMENTS, value_parser = elements)]
+    pub elements: usize,
+}
+
+/// A lesson's array length: 1 to 2^28.
+fn elements(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("'{s}' is not a whole number of elements"))?;
+    if n == 0 || n > 1 << 28 {
+        return Err(format!("{n} elements: give 1 to {}", 1 << 28));
+    }
+    Ok(n)
 }
 
 #[derive(Debug, Args)]
@@ -272,6 +297,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
         }
         Command::Verify(args) => bench::run_verify(&args.backend),
+        Command::Lesson(a) => bench::lesson::run_lesson(a.lesson, &a.backend, a.elements),
         Command::Sweep(a) => {
             if a.max_side.is_some_and(|m| m < a.min_side) {
                 eprintln!("error: --max-side {} is below --min-side {}", a.max_side.unwrap_or(0), a.min_side);

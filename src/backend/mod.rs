@@ -128,13 +128,14 @@ impl fmt::Display for WaveVariant {
 }
 
 /// Where a measured time came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum TimingSource {
     /// CUDA events recorded on the stream around the kernels.
     CudaEvents,
     /// wgpu timestamp queries written by the GPU.
     TimestampQueries,
     /// The host's monotonic clock around the call (includes launch and sync overhead).
+    #[default]
     WallClock,
 }
 
@@ -323,6 +324,46 @@ pub struct MandelbrotRun {
     pub timing: Timing,
 }
 
+/// How a lesson's sum reduction adds up ([`Backend::reduce_sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceMethod {
+    /// Partial sums per block, halved in shared memory (a tree), then the partials.
+    Tree,
+    /// Every element added to one counter with an atomic add.
+    Atomic,
+}
+
+impl ReduceMethod {
+    /// Both, the tree first.
+    pub const ALL: [Self; 2] = [Self::Tree, Self::Atomic];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tree => "tree",
+            Self::Atomic => "atomics",
+        }
+    }
+}
+
+/// The times of one lesson kernel: the copies to and from the device and the kernel between.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LessonTiming {
+    /// Host to device (wall clock, waited for); zero on the CPU, which copies nothing.
+    pub upload: Duration,
+    /// The kernel alone.
+    pub kernel: Duration,
+    /// Device to host (wall clock, waited for); zero on the CPU.
+    pub download: Duration,
+    /// Where `kernel` came from.
+    pub source: TimingSource,
+}
+
+/// The lesson kernels were not written for this backend.
+fn no_lesson(kind: BackendKind, what: &str) -> BackendError {
+    BackendError::Unavailable { kind, reason: format!("the {what} lesson has no kernel on this backend") }
+}
+
 /// One device that can run both demos.
 pub trait Backend: Send {
     /// Which backend this is.
@@ -381,6 +422,24 @@ pub trait Backend: Send {
     /// # Errors
     /// Invalid parameters (a precision the device lacks), out of memory, or a device failure.
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError>;
+
+    /// The SAXPY lesson: `y = a*x + y` on the device, `x` and `y` copied there and `y` back.
+    ///
+    /// # Errors
+    /// Out of memory, a device failure, or a backend without the lesson's kernel.
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
+        let _ = (a, x, y);
+        Err(no_lesson(self.kind(), "saxpy"))
+    }
+
+    /// The reduction lesson: the wrapping sum of `x` by `method`, `x` copied to the device.
+    ///
+    /// # Errors
+    /// Out of memory, a device failure, or a backend without the lesson's kernel.
+    fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
+        let _ = (x, method);
+        Err(no_lesson(self.kind(), "reduction"))
+    }
 }
 
 /// Opens the backend of `kind`.

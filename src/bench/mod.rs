@@ -5,6 +5,7 @@
 //! against problem size.
 
 pub mod cases;
+pub mod lesson;
 pub mod report;
 pub mod runner;
 pub mod sweep;

@@ -24,6 +24,8 @@
 mod colormap;
 mod copy;
 mod mandelbrot;
+mod reduction;
+mod saxpy;
 mod wave;
 mod wave_scene;
 
@@ -33,7 +35,9 @@ use std::time::Duration;
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaStream, DriverError, sys};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
-use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
+use super::{
+    Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
+};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -314,5 +318,13 @@ impl Backend for CudaBackend {
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         mandelbrot::mandelbrot(&self.dev, &self.stream, &mut self.mandel, params, counts)
+    }
+
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
+        saxpy::run(&self.dev, &self.stream, a, x, y)
+    }
+
+    fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
+        reduction::run(&self.dev, &self.stream, x, method)
     }
 }
