@@ -11,6 +11,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::GuiArgs;
 use crate::backend::{self, BackendChoice, BackendKind, WaveVariant};
+use crate::bench::lesson::Lesson;
+use crate::bench::sweep::{SweepKernel, SweepOptions};
 use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
@@ -41,6 +43,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check every available backend against the CPU reference.
     Verify(VerifyArgs),
+    /// Short lessons from the seed programs: saxpy, reduction, device, on every backend.
+    Lesson(LessonArgs),
+    /// Time every backend against grid size (64² up to what the device holds): when is a GPU faster?
+    Sweep(SweepArgs),
     /// Show the backends found, their devices and limits, and why any is missing.
     Info,
     /// List the scene presets (`render wave --preset NAME`) with their descriptions.
@@ -90,8 +96,11 @@ pub struct RenderWave {
     /// Write a numbered PNG (wave2d_010.png, ...) every --every steps into DIR.
     #[arg(long, value_name = "DIR", requires = "every")]
     pub frames_dir: Option<PathBuf>,
-    /// Steps between frames written to --frames-dir.
-    #[arg(long, value_name = "N", requires = "frames_dir", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Record an animated GIF: one frame every --every steps, one pixel per cell like the PNG.
+    #[arg(long, value_name = "FILE", requires = "every")]
+    pub gif: Option<PathBuf>,
+    /// Steps between frames written to --frames-dir and --gif.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub every: Option<u32>,
 }
 
@@ -138,6 +147,56 @@ pub struct BenchArgs {
     /// kernel shape); `auto` is each backend's default. `wavebrot info` lists them.
     #[arg(long, value_enum)]
     pub variant: Vec<WaveVariant>,
+}
+
+#[derive(Debug, Args)]
+pub struct LessonArgs {
+    /// Which lesson.
+    #[arg(value_enum)]
+    pub lesson: Lesson,
+    /// Backends to run it on (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+    /// Elements of the arrays.
+    #[arg(long, default_value_t = bench::lesson::DEFAULT_ELEMENTS, value_parser = elements)]
+    pub elements: usize,
+}
+
+/// A lesson's array length: 1 to 2^28.
+fn elements(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|_| format!("'{s}' is not a whole number of elements"))?;
+    if n == 0 || n > 1 << 28 {
+        return Err(format!("{n} elements: give 1 to {}", 1 << 28));
+    }
+    Ok(n)
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Which kernel to sweep.
+    #[arg(value_enum, default_value_t = SweepKernel::Wave)]
+    pub kernel: SweepKernel,
+    /// Backends to time (repeatable); default every available one.
+    #[arg(long, value_enum)]
+    pub backend: Vec<BackendKind>,
+    /// The smallest grid side; sides double from it.
+    #[arg(long, default_value_t = 64, value_parser = grid_side)]
+    pub min_side: usize,
+    /// The largest grid side [default: until a device refuses, at most 16384].
+    #[arg(long, value_parser = grid_side)]
+    pub max_side: Option<usize>,
+    /// Write the records as a JSON array to FILE (fields in the README).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the records as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw the log-log plot as a PNG to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Fewer repeats.
+    #[arg(long)]
+    pub quick: bool,
 }
 
 #[derive(Debug, Args)]
@@ -244,6 +303,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
         }
         Command::Verify(args) => bench::run_verify(&args.backend),
+        Command::Lesson(a) => bench::lesson::run_lesson(a.lesson, &a.backend, a.elements),
+        Command::Sweep(a) => {
+            if a.max_side.is_some_and(|m| m < a.min_side) {
+                eprintln!("error: --max-side {} is below --min-side {}", a.max_side.unwrap_or(0), a.min_side);
+                return Ok(ExitCode::from(2));
+            }
+            bench::sweep::run_sweep(&SweepOptions {
+                kernel: a.kernel,
+                backends: a.backend,
+                min_side: a.min_side,
+                max_side: a.max_side,
+                json: a.json,
+                csv: a.csv,
+                png: a.png,
+                quick: a.quick,
+            })
+        }
         Command::Info => {
             info();
             Ok(ExitCode::SUCCESS)
@@ -308,7 +384,11 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
-    for path in a.png.iter().chain(&a.npy) {
+    if a.every.is_some() && a.frames_dir.is_none() && a.gif.is_none() {
+        eprintln!("error: --every needs --frames-dir DIR or --gif FILE");
+        return Ok(ExitCode::from(2));
+    }
+    for path in a.png.iter().chain(&a.npy).chain(&a.gif) {
         output::check_writable(path)?;
     }
     let mut b = open_backend(a.backend)?;
@@ -336,22 +416,33 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
     }
     let every = a.every.unwrap_or(tmax);
     let progress = Progress::new(u64::from(tmax), "wave");
-    let mut rgba = Vec::new();
     let start = std::time::Instant::now();
-    let mut done = 0;
-    let chunk = every.min((tmax / 50).max(1)).max(1);
-    while done < tmax {
-        let n = chunk.min(tmax - done).min(every - done % every);
-        sim.advance(n)?;
-        done += n;
-        progress.set(u64::from(done));
-        if let Some(dir) = &a.frames_dir
-            && done % every == 0
-        {
-            rgba.resize(nx * ny * 4, 0);
-            sim.render_rgba(-0.1, 0.1, &mut rgba)?;
-            output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+    let mut run = |gif: &mut dyn FnMut(&[u8]) -> Result<()>| -> Result<()> {
+        let mut rgba = Vec::new();
+        let mut done = 0;
+        let chunk = every.min((tmax / 50).max(1)).max(1);
+        while done < tmax {
+            let n = chunk.min(tmax - done).min(every - done % every);
+            sim.advance(n)?;
+            done += n;
+            progress.set(u64::from(done));
+            if (a.frames_dir.is_some() || a.gif.is_some()) && done % every == 0 {
+                rgba.resize(nx * ny * 4, 0);
+                sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+                if let Some(dir) = &a.frames_dir {
+                    output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+                }
+                gif(&rgba)?;
+            }
         }
+        Ok(())
+    };
+    match &a.gif {
+        Some(path) => {
+            let frames = output::write_hot_gif(path, nx, ny, 4, |push| run(push))?;
+            eprintln!("wrote {frames} frames to {}", path.display());
+        }
+        None => run(&mut |_| Ok(()))?,
     }
     let mut f = vec![0.0f32; nx * ny];
     sim.read_field(&mut f)?;

@@ -1,4 +1,4 @@
-//! Files wavebrot writes: PNG pictures and `.npy` arrays.
+//! Files wavebrot writes: PNG pictures, animated GIFs and `.npy` arrays.
 //!
 //! A regular file (or a new one) is written atomically: a temporary file in the target's
 //! own folder, renamed into place only when whole, so a failed or interrupted write leaves
@@ -134,6 +134,64 @@ pub fn write_png(path: &Path, rgba: &[u8], width: usize, height: usize) -> Resul
         image::write_buffer_with_format(out, rgba, w, h, image::ExtendedColorType::Rgba8, image::ImageFormat::Png)?;
         Ok(())
     })
+}
+
+/// Writes an animated GIF of `width x height` pixels whose frames are `hot` pictures (RGBA8, as
+/// [`colormap::wave_rgba`] makes them), looping, `delay_cs` hundredths of a second apart. The
+/// palette is `hot`'s 256 colours, so every pixel keeps its exact colour. `frames` is called once
+/// with a function that appends one frame; the frames are encoded as they come (one in memory at
+/// a time). Returns the number of frames written.
+///
+/// # Errors
+/// A side above 65535 (GIF's limit), a frame of the wrong size or with a colour outside `hot`, a
+/// failure of `frames`, or the file cannot be written.
+pub fn write_hot_gif(
+    path: &Path,
+    width: usize,
+    height: usize,
+    delay_cs: u16,
+    frames: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
+) -> Result<usize> {
+    let (w, h) = (u16::try_from(width), u16::try_from(height));
+    let (Ok(w), Ok(h)) = (w, h) else {
+        anyhow::bail!("a GIF is at most 65535 pixels a side; this picture is {width} x {height}");
+    };
+    let lut = &*colormap::HOT_LUT;
+    let palette: Vec<u8> = lut.iter().flat_map(|c| [c[0], c[1], c[2]]).collect();
+    let mut index = std::collections::HashMap::with_capacity(lut.len());
+    for (k, c) in lut.iter().enumerate().rev() {
+        index.insert([c[0], c[1], c[2]], k as u8);
+    }
+    let mut count = 0;
+    write_atomically(path, |out| {
+        let mut enc = gif::Encoder::new(out, w, h, &palette)?;
+        enc.set_repeat(gif::Repeat::Infinite)?;
+        let mut indices = vec![0u8; width * height];
+        let mut push = |rgba: &[u8]| -> Result<()> {
+            anyhow::ensure!(
+                rgba.len() == width * height * 4,
+                "a GIF frame of {} bytes, not {width} x {height} x 4",
+                rgba.len()
+            );
+            for (i, px) in indices.iter_mut().zip(rgba.chunks_exact(4)) {
+                *i = *index
+                    .get(&[px[0], px[1], px[2]])
+                    .ok_or_else(|| anyhow::anyhow!("a GIF frame holds a colour outside hot: {px:?}"))?;
+            }
+            let frame = gif::Frame {
+                width: w,
+                height: h,
+                delay: delay_cs,
+                buffer: std::borrow::Cow::Borrowed(&indices),
+                ..gif::Frame::default()
+            };
+            enc.write_frame(&frame)?;
+            count += 1;
+            Ok(())
+        };
+        frames(&mut push)
+    })?;
+    Ok(count)
 }
 
 /// Writes `data` as a little-endian `.npy` array of `shape` (`<f4` for `f32`, `<i4` for `i32`).

@@ -5,8 +5,8 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{BackendKind, DeviceInfo, Timing, TimingSource};
-use crate::sim::wave::BYTES_PER_CELL_UPDATE;
 
 use super::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
 use super::options::Demo;
@@ -15,6 +15,8 @@ use super::options::Demo;
 pub const HISTORY_SECS: f64 = 30.0;
 /// Weight of a new measurement in the smoothed value.
 const SMOOTHING: f64 = 0.2;
+/// A call is launch-bound when its time per update is this many times the large-call one.
+pub const LAUNCH_BOUND_RATIO: f64 = 2.0;
 
 /// A measured rate: seconds per unit (one cell-array update for waves, one image for Mandelbrot).
 #[derive(Clone, Debug)]
@@ -79,6 +81,15 @@ pub struct TimingStats {
     pub ui_fps: Option<f64>,
     /// False when the user switched the CPU comparison off.
     pub cpu_enabled: bool,
+    /// Bytes the active wave kernel moves per update at the frame's call size, from its design
+    /// (`WaveSim::dram_bytes_per_update(steps)`), set by whoever owns the problem. Without it
+    /// the panel shows no DRAM figure and no share of the peak.
+    pub dram_bytes_per_update: Option<f64>,
+    /// The active backend's time per update in one large call (the bench's figure, measured on
+    /// this problem), for the launch-bound hint.
+    pub large_call_update_secs: Option<f64>,
+    /// Time steps the last wave frame advanced in its call(s).
+    pub steps_per_frame: u32,
 }
 
 impl TimingStats {
@@ -99,6 +110,9 @@ impl TimingStats {
             frozen,
             ui_fps: None,
             cpu_enabled: true,
+            dram_bytes_per_update: None,
+            large_call_update_secs: None,
+            steps_per_frame: 0,
         }
     }
 
@@ -166,6 +180,7 @@ impl TimingStats {
         let secs = f.advance.best().as_secs_f64() / updates;
         let problem = (f.params.nx, f.params.ny);
         Self::record(&mut self.active, kind, device, secs, (f.params.nx * f.params.ny) as f64, &f.advance, problem);
+        self.steps_per_frame = f.steps;
         self.render_secs = Some(f.render.wall.as_secs_f64());
         self.zero_copy = matches!(f.pixels, FrameSource::Native { .. });
         self.push_history();
@@ -236,6 +251,21 @@ impl TimingStats {
         }
     }
 
+    /// The bandwidth figures of a wave rate (the DRAM one only for the active backend, whose
+    /// kernel design is known).
+    #[must_use]
+    pub fn bandwidth(&self, r: &Rate, active: bool) -> Bandwidth {
+        let (dram, peak) = if active { (self.dram_bytes_per_update, self.peak_gbps) } else { (None, None) };
+        Bandwidth::new(r.secs, r.work, dram, peak)
+    }
+
+    /// The launch-bound hint for the active wave backend, when it applies.
+    #[must_use]
+    pub fn launch_hint(&self) -> Option<String> {
+        let a = self.active.as_ref().filter(|_| self.demo == Demo::Wave)?;
+        launch_bound_hint(a.secs, self.large_call_update_secs?, self.steps_per_frame)
+    }
+
     /// The speedup of the active backend over the CPU, where both are measured.
     #[must_use]
     pub fn speedup(&self) -> Option<f64> {
@@ -244,6 +274,56 @@ impl TimingStats {
             _ => None,
         }
     }
+}
+
+/// Whether calls of `steps` time steps are launch-bound: their time per update
+/// (`call_update_secs`) is [`LAUNCH_BOUND_RATIO`] or more times the time per update of one large
+/// call (`large_update_secs`), so most of a frame's compute time is launching and waiting, not
+/// computing. Returns the line the panel shows.
+#[must_use]
+pub fn launch_bound_hint(call_update_secs: f64, large_update_secs: f64, steps: u32) -> Option<String> {
+    if !(call_update_secs.is_finite() && large_update_secs.is_finite() && large_update_secs > 0.0) || steps == 0 {
+        return None;
+    }
+    let ratio = call_update_secs / large_update_secs;
+    (ratio >= LAUNCH_BOUND_RATIO).then(|| {
+        format!(
+            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x):              raise the steps per frame",
+            fmt_secs(call_update_secs),
+            fmt_secs(large_update_secs),
+        )
+    })
+}
+
+/// The lines the panel shows under a rate: its time, its throughput and (waves) its bandwidth,
+/// effective and DRAM, with the reason when a figure is above the peak.
+#[must_use]
+pub fn rate_lines(stats: &TimingStats, r: &Rate, active: bool) -> Vec<String> {
+    let (unit, per) = match stats.demo {
+        Demo::Wave => ("Gcell/s", "per update (2 a step)"),
+        Demo::Mandelbrot => ("Giter/s", "per image"),
+    };
+    let mut lines = vec![format!("{} {per}", fmt_secs(r.secs)), format!("{:.3} {unit}", r.giga_per_s())];
+    if stats.demo == Demo::Mandelbrot {
+        lines[1].push_str(" (the rule's iterations, min(count+1, iters) a pixel)");
+        return lines;
+    }
+    let bw = stats.bandwidth(r, active);
+    lines.push(format!("effective {:.1} GB/s (nominal 12 B/update)", bw.effective_gbps));
+    if let Some(n) = bw.effective_note() {
+        lines.push(n);
+    }
+    if let (Some(d), Some(b)) = (bw.dram_gbps, bw.dram_bytes_per_update) {
+        let mut line = format!("DRAM {d:.1} GB/s ({b:.2} B/update by the kernel's design)");
+        if let (Some(pct), Some(peak)) = (bw.dram_percent_of_peak(), bw.peak_gbps) {
+            line.push_str(&format!(", {pct:.0}% of {peak:.0} GB/s peak"));
+        }
+        lines.push(line);
+        if let Some(n) = bw.dram_note() {
+            lines.push(n);
+        }
+    }
+    lines
 }
 
 fn fmt_secs(s: f64) -> String {
@@ -261,9 +341,9 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     ui.heading("Timing");
     let hidden = stats.frozen;
     let num = |s: String| if hidden { "—".to_owned() } else { s };
-    let (unit, per) = match stats.demo {
-        Demo::Wave => ("Gcell/s", "per update (2 a step)"),
-        Demo::Mandelbrot => ("Giter/s", "per image"),
+    let unit = match stats.demo {
+        Demo::Wave => "Gcell/s",
+        Demo::Mandelbrot => "Giter/s",
     };
     let rows = [("active", &stats.active), ("CPU copy", &stats.cpu)];
     egui::Grid::new("timing_grid").num_columns(2).striped(true).show(ui, |ui| {
@@ -277,18 +357,9 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
                         } else {
                             ui.label(format!("{} on {}", r.kind, r.device));
                         }
-                        ui.label(num(format!("{} {per}", fmt_secs(r.secs))));
-                        let mut line = num(format!("{:.3} {unit}", r.giga_per_s()));
-                        if stats.demo == Demo::Wave && !hidden {
-                            let gbps = r.giga_per_s() * BYTES_PER_CELL_UPDATE as f64;
-                            line.push_str(&format!(", {gbps:.1} GB/s"));
-                            if name == "active"
-                                && let Some(peak) = stats.peak_gbps
-                            {
-                                line.push_str(&format!(" ({:.0}% of {peak:.0} GB/s peak)", 100.0 * gbps / peak));
-                            }
+                        for line in rate_lines(stats, r, name == "active") {
+                            ui.label(num(line));
                         }
-                        ui.label(line);
                         ui.weak(r.includes());
                     });
                 }
@@ -319,8 +390,19 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
             ui.weak(num(format!("colour + copy of a frame to the host: {}", fmt_secs(r))));
         }
     }
+    if let Some(hint) = stats.launch_hint().filter(|_| !hidden) {
+        ui.colored_label(ui.visuals().warn_fg_color, hint);
+    }
     if stats.demo == Demo::Wave {
-        ui.weak("12 B moved per cell update (read f and g, write f).");
+        ui.weak(
+            "Effective bandwidth counts the seed kernel's 12 B per update (read f and g, write f); DRAM counts \
+             what this kernel moves: fewer bytes where it keeps several updates on chip.",
+        );
+    } else {
+        ui.weak(
+            "Rates count the rule's iterations; a GPU executes more (a warp runs until its slowest pixel \
+             is done), which is not measured here.",
+        );
     }
     ui.weak(
         "The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems. \
@@ -356,4 +438,83 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
             p.line(line("active", 1));
             p.line(line("CPU", 2));
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wave_stats(secs_per_update: f64, cells: f64, dram: Option<f64>, peak: Option<f64>) -> TimingStats {
+        let mut s = TimingStats::new(false);
+        s.clear(Demo::Wave);
+        s.peak_gbps = peak;
+        s.dram_bytes_per_update = dram;
+        s.active = Some(Rate {
+            kind: BackendKind::Cuda,
+            device: "fake GPU".into(),
+            secs: secs_per_update,
+            work: cells,
+            source: TimingSource::CudaEvents,
+            kernel_only: true,
+            problem: (1000, 800),
+        });
+        s
+    }
+
+    #[test]
+    fn the_issue_h100_frame_shows_effective_above_peak_with_its_reason_and_dram_below() {
+        // 1.1 µs per update of 1000 x 800 cells: 8.7 TB/s nominal on a 3352 GB/s device.
+        let s = wave_stats(1.1e-6, 8e5, Some(2.78), Some(3352.0));
+        let lines = rate_lines(&s, s.active.as_ref().unwrap(), true);
+        let text = lines.join("\n");
+        assert!(text.contains("effective"), "{text}");
+        assert!(text.contains("temporal blocking"), "{text}");
+        let pct_lines: Vec<&String> = lines.iter().filter(|l| l.contains("% of")).collect();
+        assert_eq!(pct_lines.len(), 1, "{text}");
+        assert!(pct_lines[0].starts_with("DRAM"), "{text}");
+    }
+
+    #[test]
+    fn share_of_peak_never_above_100_percent() {
+        for secs in [1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5] {
+            for dram in [None, Some(2.78), Some(8.0), Some(12.0)] {
+                let s = wave_stats(secs, 8e5, dram, Some(3352.0));
+                for line in rate_lines(&s, s.active.as_ref().unwrap(), true) {
+                    if let Some(i) = line.find("% of") {
+                        let num: String =
+                            line[..i].chars().rev().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+                        let pct: f64 = num.chars().rev().collect::<String>().parse().unwrap();
+                        assert!(pct <= 100.0, "{secs} {dram:?}: {line}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn without_a_kernel_design_no_share_of_peak_is_given() {
+        let s = wave_stats(1e-5, 8e5, None, Some(3352.0));
+        let lines = rate_lines(&s, s.active.as_ref().unwrap(), true);
+        assert!(lines.iter().all(|l| !l.contains("% of")), "{lines:?}");
+    }
+
+    #[test]
+    fn launch_bound_hint_appears_when_calls_are_much_slower_per_update() {
+        // The issue: 2.62 µs per update at 5 steps/frame against 1.1 µs in large calls.
+        let mut s = wave_stats(2.62e-6, 8e5, None, None);
+        s.steps_per_frame = 5;
+        assert!(s.launch_hint().is_none(), "no large-call figure yet");
+        s.large_call_update_secs = Some(1.1e-6);
+        let hint = s.launch_hint().expect("launch-bound");
+        assert!(hint.contains("5 steps/frame"), "{hint}");
+        // Close to the large-call rate: not launch-bound.
+        s.active.as_mut().unwrap().secs = 1.3e-6;
+        assert!(s.launch_hint().is_none());
+        assert!(launch_bound_hint(2.3e-6, 1.1e-6, 5).is_some());
+        assert!(launch_bound_hint(2.1e-6, 1.1e-6, 5).is_none());
+        assert!(launch_bound_hint(f64::NAN, 1.1e-6, 5).is_none());
+        assert!(launch_bound_hint(5e-6, 1.1e-6, 0).is_none());
+        s.demo = Demo::Mandelbrot;
+        assert!(s.launch_hint().is_none());
+    }
 }

@@ -6,6 +6,7 @@
 //! - [`BackendKind`] names the choices for the picker and the CLI.
 //! - [`open`] makes one; [`probe_all`] says which exist here and why others do not.
 
+pub mod bandwidth;
 pub mod cpu;
 pub mod cuda;
 pub mod wgpu;
@@ -127,13 +128,14 @@ impl fmt::Display for WaveVariant {
 }
 
 /// Where a measured time came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum TimingSource {
     /// CUDA events recorded on the stream around the kernels.
     CudaEvents,
     /// wgpu timestamp queries written by the GPU.
     TimestampQueries,
     /// The host's monotonic clock around the call (includes launch and sync overhead).
+    #[default]
     WallClock,
 }
 
@@ -202,6 +204,10 @@ pub struct DeviceInfo {
     pub memory_bytes: Option<u64>,
     /// Peak memory bandwidth in GB/s where known or measured (for "share of peak").
     pub peak_gbps: Option<f64>,
+    /// The last-level cache in bytes, where known (a GPU's L2, the CPU's largest cache): data
+    /// larger than this streams from memory (the sweep marks it).
+    #[serde(default)]
+    pub cache_bytes: Option<u64>,
 }
 
 /// One wave problem living on a backend: two fields stepped in place.
@@ -288,6 +294,15 @@ pub trait WaveSim: Send {
         None
     }
 
+    /// The bytes the kernel moves to and from device memory per cell update, from its design,
+    /// when one call advances `tsteps` time steps ([`BlockedDesign`] for temporal blocking).
+    /// `None` where no model is given (scenes: materials and edges add traffic that is not
+    /// modelled). The default is the simple kernel's: read `f` and `g`, write `f`, 12 B.
+    fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
+        let _ = tsteps;
+        self.scene().plain_params().map(|_| crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
+    }
+
     /// The concrete type, for callers that use a backend's own extras (the app draws a
     /// wgpu field straight from the GPU without a copy to the host).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -326,12 +341,81 @@ pub fn scene_with_sources(scene: &Scene, sources: &[Source]) -> Result<Scene, Ba
     Ok(s)
 }
 
+/// The shape of a temporally blocked wave kernel, from which its memory traffic follows.
+///
+/// One launch loads a `tile` of both fields (`f`, `g`: the output block plus a halo on every
+/// side) and stores the `out` block of both, having done up to `2 * steps_per_launch` updates on
+/// chip in between. Per output cell and launch that is `8 * tile/out` bytes read and 8 written,
+/// shared by the updates of the launch. Halo cells are loaded by the neighbouring tiles too:
+/// counted each time, as the kernel asks for them (a re-read that hits L2 does not reach DRAM,
+/// so the real DRAM traffic lies between `16 / updates` and this figure).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockedDesign {
+    /// Tile loaded per launch, halo included: `(along j, along i)` cells.
+    pub tile: (u32, u32),
+    /// Output block stored per launch.
+    pub out: (u32, u32),
+}
+
+impl BlockedDesign {
+    /// Bytes per cell update when a call of `tsteps` time steps makes `launches` launches.
+    #[must_use]
+    pub fn bytes_per_update(self, tsteps: u32, launches: u32) -> f64 {
+        if tsteps == 0 {
+            return 0.0;
+        }
+        let ratio = f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1);
+        let per_launch = 8.0 * ratio + 8.0;
+        f64::from(launches) * per_launch / (2.0 * f64::from(tsteps))
+    }
+}
+
 /// One Mandelbrot image: counts and the iterations executed.
 #[derive(Clone, Copy, Debug)]
 pub struct MandelbrotRun {
     /// Iterations executed over all pixels (`min(count + 1, iters)` each).
     pub total_iters: u64,
     pub timing: Timing,
+}
+
+/// How a lesson's sum reduction adds up ([`Backend::reduce_sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceMethod {
+    /// Partial sums per block, halved in shared memory (a tree), then the partials.
+    Tree,
+    /// Every element added to one counter with an atomic add.
+    Atomic,
+}
+
+impl ReduceMethod {
+    /// Both, the tree first.
+    pub const ALL: [Self; 2] = [Self::Tree, Self::Atomic];
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tree => "tree",
+            Self::Atomic => "atomics",
+        }
+    }
+}
+
+/// The times of one lesson kernel: the copies to and from the device and the kernel between.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LessonTiming {
+    /// Host to device (wall clock, waited for); zero on the CPU, which copies nothing.
+    pub upload: Duration,
+    /// The kernel alone.
+    pub kernel: Duration,
+    /// Device to host (wall clock, waited for); zero on the CPU.
+    pub download: Duration,
+    /// Where `kernel` came from.
+    pub source: TimingSource,
+}
+
+/// The lesson kernels were not written for this backend.
+fn no_lesson(kind: BackendKind, what: &str) -> BackendError {
+    BackendError::Unavailable { kind, reason: format!("the {what} lesson has no kernel on this backend") }
 }
 
 /// One device that can run both demos.
@@ -392,6 +476,24 @@ pub trait Backend: Send {
     /// # Errors
     /// Invalid parameters (a precision the device lacks), out of memory, or a device failure.
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError>;
+
+    /// The SAXPY lesson: `y = a*x + y` on the device, `x` and `y` copied there and `y` back.
+    ///
+    /// # Errors
+    /// Out of memory, a device failure, or a backend without the lesson's kernel.
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
+        let _ = (a, x, y);
+        Err(no_lesson(self.kind(), "saxpy"))
+    }
+
+    /// The reduction lesson: the wrapping sum of `x` by `method`, `x` copied to the device.
+    ///
+    /// # Errors
+    /// Out of memory, a device failure, or a backend without the lesson's kernel.
+    fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
+        let _ = (x, method);
+        Err(no_lesson(self.kind(), "reduction"))
+    }
 }
 
 /// Opens the backend of `kind`.

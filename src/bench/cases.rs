@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim, WaveVariant};
 use crate::sim::mandelbrot::{self, MandelbrotParams};
 use crate::sim::scene::Scene;
-use crate::sim::wave::{self, BYTES_PER_CELL_UPDATE, WAVE_TOLERANCE, WaveParams};
+use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::{Record, Report, fmt_time};
 use super::runner::{Plan, measure, time_wave};
@@ -65,7 +66,8 @@ pub fn wave(
             r.say(format!("  {:<5} skipped: the single-thread reference is timed on the seed case only", kind.name()));
             continue;
         }
-        let device = b.device_info().name;
+        let info = b.device_info();
+        let device = info.name;
         for asked in variants_of(b.as_ref(), &opts.variants) {
             r.status(kind.name());
             let mut sim = match b.new_wave_variant(&p, asked) {
@@ -81,7 +83,15 @@ pub fn wave(
                 }
             };
             let name = label(kind, sim.variant(), &opts.variants);
-            let case = Timed { kernel: "wave", name: &name, kind, device: &device, tmax, nominal_bytes: true };
+            let case = Timed {
+                kernel: "wave",
+                name: &name,
+                kind,
+                device: &device,
+                tmax,
+                nominal_bytes: true,
+                peak_gbps: info.peak_gbps,
+            };
             ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
         }
     }
@@ -172,7 +182,8 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
     for b in backends.iter_mut().filter(|b| b.kind() != BackendKind::Cpu1) {
         let kind = b.kind();
         r.status(kind.name());
-        let device = b.device_info().name;
+        let info = b.device_info();
+        let device = info.name;
         let mut sim = match b.new_scene(s) {
             Ok(sim) => sim,
             Err(e) => {
@@ -180,7 +191,15 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
                 continue;
             }
         };
-        let case = Timed { kernel: "wave_scene", name: kind.name(), kind, device: &device, tmax, nominal_bytes: false };
+        let case = Timed {
+            kernel: "wave_scene",
+            name: kind.name(),
+            kind,
+            device: &device,
+            tmax,
+            nominal_bytes: false,
+            peak_gbps: info.peak_gbps,
+        };
         ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
     }
     r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
@@ -198,6 +217,8 @@ struct Timed<'a> {
     tmax: u32,
     /// Show the bandwidth at the nominal 12 bytes per update (the plain rule's).
     nominal_bytes: bool,
+    /// The device's peak memory bandwidth, for the DRAM figure's share.
+    peak_gbps: Option<f64>,
 }
 
 /// Times `case.tmax` steps from zero on `sim` (final copy included), checks the field against
@@ -218,8 +239,10 @@ fn time_and_report(r: &mut Report, opts: &Options, sim: &mut dyn WaveSim, case: 
     let (cells, updates) = ((nx * ny) as f64, f64::from(2 * tmax));
     let step = m.best_seconds() / updates;
     let ok = diff <= f64::from(WAVE_TOLERANCE);
-    let gbps = case.nominal_bytes.then(|| cells * BYTES_PER_CELL_UPDATE as f64 / step / 1e9);
-    let gbps_txt = gbps.map_or(String::new(), |g| format!("  {g:>7.1} GB/s"));
+    let bw = case.nominal_bytes.then(|| Bandwidth::new(step, cells, sim.dram_bytes_per_update(tmax), case.peak_gbps));
+    let gbps = bw.map(|b| b.effective_gbps);
+    let gbps_txt = bw.map_or(String::new(), |b| format!("  {}", b.summary()));
+    let note = bw.and_then(|b| b.effective_note().or_else(|| b.dram_note()));
     let kernel_txt =
         m.kernel_seconds.map_or(String::new(), |k| format!("  (kernels {} by {})", fmt_time(k), m.source.label()));
     r.say(format!(
@@ -228,6 +251,9 @@ fn time_and_report(r: &mut Report, opts: &Options, sim: &mut dyn WaveSim, case: 
         fmt_time(step),
         cells / step / 1e9,
     ));
+    if let Some(n) = &note {
+        r.say(format!("        ({n})"));
+    }
     if !ok {
         r.fail(format!("{} {nx}x{ny} tmax={tmax} on {name}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}", case.kernel));
     }
@@ -245,6 +271,12 @@ fn time_and_report(r: &mut Report, opts: &Options, sim: &mut dyn WaveSim, case: 
         per_step_us: Some(step * 1e6),
         gcells_per_s: Some(cells / step / 1e9),
         gbps,
+        effective_gbps: gbps,
+        dram_bytes_per_update: bw.and_then(|b| b.dram_bytes_per_update),
+        dram_gbps: bw.and_then(|b| b.dram_gbps),
+        peak_gbps: bw.and_then(|b| b.peak_gbps),
+        dram_percent_of_peak: bw.and_then(|b| b.dram_percent_of_peak()),
+        bandwidth_note: note,
         max_abs_diff: Some(diff),
         repeats: m.repeats,
         ok,

@@ -1,11 +1,14 @@
 //! The timing harness behind `wavebrot bench` and `wavebrot verify`, in three parts:
 //! [`cases`] (what is measured, checked against the CPU reference), [`runner`] (warm-up,
 //! repeats, medians) and [`report`] (the seed-style table, JSON records, the check line).
-//! [`verify`] checks every backend against the single-thread reference.
+//! [`verify`] checks every backend against the single-thread reference; [`sweep`] times them
+//! against problem size.
 
 pub mod cases;
+pub mod lesson;
 pub mod report;
 pub mod runner;
+pub mod sweep;
 pub mod verify;
 
 use std::path::Path;

@@ -51,9 +51,30 @@ pub struct Record {
     /// Cell updates per second, in billions (from `per_step_us`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gcells_per_s: Option<f64>,
-    /// Effective bandwidth at 12 bytes per cell update, GB/s.
+    /// Effective bandwidth at 12 bytes per cell update, GB/s (kept for old readers: the same
+    /// number as `effective_gbps`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gbps: Option<f64>,
+    /// Bandwidth at the nominal 12 B per update, GB/s: may exceed the peak when the kernel
+    /// moves fewer bytes (temporal blocking); `bandwidth_note` then says why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effective_gbps: Option<f64>,
+    /// Bytes the kernel moves to and from device memory per update, from its design.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dram_bytes_per_update: Option<f64>,
+    /// Bandwidth at `dram_bytes_per_update`, GB/s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dram_gbps: Option<f64>,
+    /// The device's peak memory bandwidth, GB/s, where known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_gbps: Option<f64>,
+    /// `dram_gbps` as a percentage of `peak_gbps`: never above 100 (absent, with a
+    /// `bandwidth_note`, where the data came from cache).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dram_percent_of_peak: Option<f64>,
+    /// Why a bandwidth figure is above the peak, when one is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bandwidth_note: Option<String>,
     /// Iterations executed per second over `seconds` (copies included, like the peers), in billions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub giter_per_s: Option<f64>,

@@ -3,14 +3,20 @@
 //! Both run the same row kernels ([`crate::sim::wave::update_row`],
 //! [`crate::sim::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
 //! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
-//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`].
+//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`], and the
+//! lessons' [`saxpy`] and [`reduction`].
 
 pub mod colormap;
 pub mod mandelbrot;
+pub mod reduction;
+pub mod saxpy;
 pub mod wave;
 pub mod wave_scene;
 
-use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant, check_fits};
+use super::{
+    Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
+    check_fits,
+};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -106,6 +112,7 @@ impl Backend for CpuBackend {
             details,
             memory_bytes: avail,
             peak_gbps: None,
+            cache_bytes: largest_cache_bytes(),
         }
     }
 
@@ -145,6 +152,43 @@ impl Backend for CpuBackend {
         }
         Ok(mandelbrot::mandelbrot(self.threads, params, counts))
     }
+
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
+        if x.len() != y.len() {
+            return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));
+        }
+        let start = std::time::Instant::now();
+        saxpy::saxpy(self.threads, a, x, y);
+        Ok(LessonTiming { kernel: start.elapsed(), ..LessonTiming::default() })
+    }
+
+    fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
+        let start = std::time::Instant::now();
+        let sum = match method {
+            ReduceMethod::Tree => reduction::reduce_tree(self.threads, x),
+            ReduceMethod::Atomic => reduction::reduce_atomic(self.threads, x),
+        };
+        Ok((sum, LessonTiming { kernel: start.elapsed(), ..LessonTiming::default() }))
+    }
+}
+
+/// The largest cache of CPU 0 (its last level), from Linux's sysfs; `None` elsewhere.
+fn largest_cache_bytes() -> Option<u64> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("size")).ok())
+        .filter_map(|s| parse_cache_size(s.trim()))
+        .max()
+}
+
+/// `48K`, `2048K`, `32M` (sysfs's cache sizes) in bytes.
+fn parse_cache_size(s: &str) -> Option<u64> {
+    let (num, mult) = match s.as_bytes().last()? {
+        b'K' => (&s[..s.len() - 1], 1 << 10),
+        b'M' => (&s[..s.len() - 1], 1 << 20),
+        b'G' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.parse::<u64>().ok().map(|n| n * mult)
 }
 
 #[cfg(test)]

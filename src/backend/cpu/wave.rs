@@ -221,6 +221,12 @@ impl WaveSim for CpuWave {
         self.tstep
     }
 
+    /// [`wave_tstep`] fuses a time step's two updates into one pass: `f` and `g` read once and
+    /// written once per time step, 16 B per two updates (the rows in between stay in cache).
+    fn dram_bytes_per_update(&self, _tsteps: u32) -> Option<f64> {
+        Some(8.0)
+    }
+
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
         let src = self.params.source_index();

@@ -24,6 +24,8 @@
 mod colormap;
 mod copy;
 mod mandelbrot;
+mod reduction;
+mod saxpy;
 mod wave;
 mod wave_scene;
 
@@ -33,7 +35,9 @@ use std::time::Duration;
 use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaStream, DriverError, sys};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
-use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
+use super::{
+    Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
+};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -204,7 +208,8 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     if let Some(t) = total {
         details.push(("memory".into(), format!("{:.1} GiB", t as f64 / f64::from(1u32 << 30))));
     }
-    if let Some(l2) = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) {
+    let l2 = attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    if let Some(l2) = l2 {
         details.push(("L2 cache".into(), format!("{} MiB", l2 >> 20)));
     }
     let from_attrs =
@@ -227,7 +232,7 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     if let Ok((drv_major, drv_minor)) = driver_version() {
         details.push(("driver CUDA version".into(), format!("{drv_major}.{drv_minor}")));
     }
-    DeviceInfo { name, details, memory_bytes: free, peak_gbps }
+    DeviceInfo { name, details, memory_bytes: free, peak_gbps, cache_bytes: l2.map(|b| b as u64) }
 }
 
 fn driver_version() -> Result<(i32, i32), DriverError> {
@@ -313,5 +318,13 @@ impl Backend for CudaBackend {
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         mandelbrot::mandelbrot(&self.dev, &self.stream, &mut self.mandel, params, counts)
+    }
+
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
+        saxpy::run(&self.dev, &self.stream, a, x, y)
+    }
+
+    fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
+        reduction::run(&self.dev, &self.stream, x, method)
     }
 }

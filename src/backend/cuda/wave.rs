@@ -499,6 +499,17 @@ impl WaveSim for CudaWave {
         Some(self.variant)
     }
 
+    fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
+        match (&self.scene, self.variant) {
+            (Some(_), _) => None,
+            (None, WaveVariant::Blocked) => {
+                let design = crate::backend::BlockedDesign { tile: (TILE.width(), TILE.height()), out: TILE.out() };
+                Some(design.bytes_per_update(tsteps, tsteps.div_ceil(TILE.steps())))
+            }
+            (None, _) => Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64),
+        }
+    }
+
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }

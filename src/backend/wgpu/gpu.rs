@@ -212,7 +212,7 @@ impl Gpu {
         if a.device_type == wgpu::DeviceType::Cpu {
             details.push(("note".to_owned(), "software rendering: timings are of the CPU, not a GPU".to_owned()));
         }
-        DeviceInfo { name: a.name.clone(), details, memory_bytes: None, peak_gbps: None }
+        DeviceInfo { name: a.name.clone(), details, memory_bytes: None, peak_gbps: None, cache_bytes: None }
     }
 }
 

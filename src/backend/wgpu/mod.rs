@@ -19,6 +19,8 @@ pub mod colormap;
 pub mod field;
 mod gpu;
 pub mod mandelbrot;
+mod reduction;
+mod saxpy;
 pub mod shader;
 pub mod wave;
 mod wave_blocked;
@@ -266,5 +268,17 @@ impl Backend for WgpuBackend {
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         mandelbrot::run(&self.gpu, &mut self.mandelbrot, params, counts)
+    }
+
+    fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<crate::backend::LessonTiming, BackendError> {
+        saxpy::run(&self.gpu, a, x, y)
+    }
+
+    fn reduce_sum(
+        &mut self,
+        x: &[u32],
+        method: crate::backend::ReduceMethod,
+    ) -> Result<(u32, crate::backend::LessonTiming), BackendError> {
+        reduction::run(&self.gpu, x, method)
     }
 }

@@ -120,6 +120,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
         ("colormap.wgsl", Cow::Borrowed(colormap()), false),
+        ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), false),
+        ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), false),
     ]
 }
 

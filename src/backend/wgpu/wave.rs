@@ -543,6 +543,17 @@ impl WaveSim for WgpuWave {
         Some(self.variant)
     }
 
+    fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
+        if self.scene.is_some() {
+            return None;
+        }
+        // As `run_steps`: one step always runs the simple kernel.
+        if self.variant == WaveVariant::Blocked && tsteps >= 2 {
+            return Some(wave_blocked::DESIGN.bytes_per_update(tsteps, wave_blocked::dispatches(tsteps)));
+        }
+        Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
+    }
+
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
         self
     }

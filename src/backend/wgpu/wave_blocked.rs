@@ -15,6 +15,18 @@ pub const STEPS_PER_DISPATCH: u32 = 4;
 /// The output block of one workgroup (`OJ`, `OI` in the shader).
 const OUT: u32 = 48;
 
+/// The tile of the shader (`TJ x TI`, halo included) and its output block, for the traffic model.
+pub const DESIGN: crate::backend::BlockedDesign =
+    crate::backend::BlockedDesign { tile: (OUT + 16, OUT + 16), out: (OUT, OUT) };
+
+/// Dispatches [`Blocked::run`] makes for `tsteps >= 2` time steps: an even count, at most
+/// [`STEPS_PER_DISPATCH`] steps each.
+#[must_use]
+pub fn dispatches(tsteps: u32) -> u32 {
+    let n = tsteps.div_ceil(STEPS_PER_DISPATCH);
+    n + n % 2
+}
+
 /// One dispatch's parameters (`Steps` in `shaders/wave_blocked.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
@@ -140,11 +152,8 @@ impl Blocked {
         steps_per_submit: u32,
         timer: Option<&Timer>,
     ) -> Result<(), BackendError> {
-        let mut n = tsteps.div_ceil(STEPS_PER_DISPATCH);
-        if n % 2 == 1 {
-            // tsteps >= 2 leaves at least one step for each of n + 1 dispatches.
-            n += 1;
-        }
+        // tsteps >= 2 leaves at least one step for each of an even number of dispatches.
+        let n = dispatches(tsteps);
         // Steps of dispatch k: as equal as possible.
         let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
         let groups = groups(p.nx, p.ny);

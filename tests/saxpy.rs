@@ -1,0 +1,43 @@
+//! The saxpy lesson on every backend against the CPU (`wavebrot lesson saxpy`): cpu, cpu1
+//! and wgpu (lavapipe in CI, `WAVEBROT_REQUIRE_WGPU=1`); CUDA where a GPU is (`#[ignore]`d
+//! without one, run with `--include-ignored` on the GPU machine).
+
+#![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
+
+mod common;
+
+use assert_cmd::Command;
+
+/// Runs the lesson on `backend` and expects the seed's check line.
+fn lesson_ok(backend: &str) {
+    let out = Command::cargo_bin("wavebrot")
+        .unwrap()
+        .args(["lesson", "saxpy", "--elements", "300000", "--backend", backend])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Check result: OK!"), "{text}");
+    assert!(text.contains(backend), "{text}");
+}
+
+#[test]
+fn saxpy_on_the_cpu() {
+    lesson_ok("cpu1");
+    lesson_ok("cpu");
+}
+
+#[test]
+fn saxpy_on_wgpu() {
+    if common::wgpu_device().is_some() {
+        lesson_ok("wgpu");
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn saxpy_on_cuda() {
+    if common::cuda_backend("saxpy_on_cuda").is_some() {
+        lesson_ok("cuda");
+    }
+}
