@@ -30,7 +30,8 @@ pub enum Command {
     SetLook(WaveLook),
     SetPlaying(bool),
     SetStepsPerFrame(u32),
-    /// Steps per frame chosen by the worker so that a frame's compute fills [`FASTEST_BUDGET`].
+    /// Steps per frame chosen by the worker so that a frame's compute fills
+    /// [`super::wave_view::FASTEST_BUDGET`].
     SetFastest(bool),
     SetContrast {
         vmin: f32,
@@ -139,10 +140,6 @@ pub enum Msg {
     },
     Pong(u64),
 }
-
-/// The compute time per displayed frame that "fastest" aims at (a 60 Hz frame less the time
-/// to colour and show it).
-pub const FASTEST_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
 
 /// Time steps a check runs on both the active backend and the CPU.
 pub const CHECK_STEPS: u32 = 50;

@@ -42,7 +42,7 @@ pub struct GuiArgs {
     /// llvmpipe), gl (wgpu's OpenGL backend) or part of an adapter's name. If the driver crashes
     /// while the window opens, wavebrot starts it again on software, then gl.
     #[arg(long, value_name = "NAME|auto|software|gl", env = "WAVEBROT_DISPLAY_ADAPTER")]
-    pub display_adapter: Option<super::window_process::DisplayAdapter>,
+    pub display_adapter: Option<DisplayAdapter>,
 }
 
 impl GuiArgs {
@@ -56,6 +56,46 @@ impl GuiArgs {
             (Some(name), _) => Ok(Some((scene::preset(name)?, name.clone()))),
             (None, Some(path)) => Ok(Some((Scene::load(path)?, String::new()))),
             (None, None) => Ok(None),
+        }
+    }
+}
+
+/// Which GPU adapter draws the window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DisplayAdapter {
+    /// wgpu's choice (high-performance adapter, any backend).
+    #[default]
+    Auto,
+    /// A software Vulkan adapter (Mesa's llvmpipe/lavapipe).
+    Software,
+    /// wgpu's OpenGL backend.
+    Gl,
+    /// The first adapter whose name contains this (any case).
+    Named(String),
+}
+
+impl std::str::FromStr for DisplayAdapter {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "" => return Err("the display adapter is empty: give auto, software, gl or part of a name".to_owned()),
+            "auto" => Self::Auto,
+            "software" => Self::Software,
+            "gl" => Self::Gl,
+            _ => Self::Named(s.to_owned()),
+        })
+    }
+}
+
+impl std::fmt::Display for DisplayAdapter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Auto => f.write_str("auto"),
+            Self::Software => f.write_str("software"),
+            Self::Gl => f.write_str("gl"),
+            Self::Named(n) => f.write_str(n),
         }
     }
 }

@@ -449,7 +449,7 @@ impl SimLoop {
         let steps = match (self.playing, self.fastest) {
             // As many steps as fill the frame budget at the last measured rate.
             (true, true) => {
-                let fit = super::messages::FASTEST_BUDGET.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9);
+                let fit = super::wave_view::FASTEST_BUDGET.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9);
                 (fit as u32).clamp(1, 1_000_000)
             }
             (true, false) => self.steps_per_frame,

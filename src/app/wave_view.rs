@@ -14,6 +14,10 @@ use crate::sim::wave::WaveParams;
 /// Grid sides the slider offers.
 pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
 
+/// The compute time per displayed frame that "fastest" aims at (a 60 Hz frame less the time
+/// to colour and show it).
+pub const FASTEST_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
+
 /// Decades the log intensity scale spans below its top.
 pub const INTENSITY_DECADES: f32 = 4.0;
 
@@ -194,7 +198,7 @@ pub fn wave_controls_ui(
         .checkbox(&mut s.fastest, "fastest")
         .on_hover_text(format!(
             "as many steps per frame as fill {} ms of compute: the backend's full speed, not its launch overhead",
-            super::messages::FASTEST_BUDGET.as_millis()
+            FASTEST_BUDGET.as_millis()
         ))
         .changed();
     if s.fastest

@@ -33,45 +33,7 @@ pub const TEST_CRASH_ENV: &str = "WAVEBROT_TEST_CRASH";
 /// What the window process prints on stdout once the first frame is on screen.
 pub const WINDOW_UP_LINE: &str = "wavebrot: window up";
 
-/// Which GPU adapter draws the window.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum DisplayAdapter {
-    /// wgpu's choice (high-performance adapter, any backend).
-    #[default]
-    Auto,
-    /// A software Vulkan adapter (Mesa's llvmpipe/lavapipe).
-    Software,
-    /// wgpu's OpenGL backend.
-    Gl,
-    /// The first adapter whose name contains this (any case).
-    Named(String),
-}
-
-impl std::str::FromStr for DisplayAdapter {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let s = s.trim();
-        Ok(match s.to_ascii_lowercase().as_str() {
-            "" => return Err("the display adapter is empty: give auto, software, gl or part of a name".to_owned()),
-            "auto" => Self::Auto,
-            "software" => Self::Software,
-            "gl" => Self::Gl,
-            _ => Self::Named(s.to_owned()),
-        })
-    }
-}
-
-impl std::fmt::Display for DisplayAdapter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Auto => f.write_str("auto"),
-            Self::Software => f.write_str("software"),
-            Self::Gl => f.write_str("gl"),
-            Self::Named(n) => f.write_str(n),
-        }
-    }
-}
+pub use super::options::DisplayAdapter;
 
 impl DisplayAdapter {
     /// The next, safer adapter to try after this one crashed: software Vulkan, then GL.
