@@ -106,6 +106,11 @@ pub struct WaveFrame {
     /// Timing of colouring and copying the frame.
     pub render: Timing,
     pub measured: Measured,
+    /// Bytes the kernel moves per update at this call size, by its design (`None`: not modelled).
+    pub dram_bytes_per_update: Option<f64>,
+    /// Seconds per update of the same problem in one large call (measured once per backend and
+    /// grid on a copy of the problem): what the frame's calls would cost without launch overhead.
+    pub large_call_update_secs: Option<f64>,
 }
 
 /// One Mandelbrot image.

@@ -393,6 +393,11 @@ impl WavebrotApp {
                 }
                 self.meters.record(f.tstep, &f.measured);
                 self.wave_scene = Some(Arc::clone(&f.scene));
+                self.timing.dram_bytes_per_update = f.dram_bytes_per_update;
+                self.timing.large_call_update_secs = f.large_call_update_secs;
+                if f.steps > 0 {
+                    self.timing.steps_per_frame = f.steps;
+                }
                 if let Some((k, d)) = &self.active {
                     let name = d.name.clone();
                     self.timing.record_wave(*k, &name, &f);

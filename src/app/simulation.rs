@@ -29,6 +29,9 @@ use super::wave_view::WaveLook;
 /// How long the worker may compute before it looks at its commands again.
 const SLICE: Duration = Duration::from_millis(40);
 
+/// The compute time of the one large call that measures a backend without launch overhead.
+const LARGE_CALL: Duration = Duration::from_millis(30);
+
 /// Opens the backend a choice names (swapped for a fake one in tests).
 type Opener = Box<dyn Fn(BackendChoice) -> Result<Opened, backend::BackendError> + Send>;
 
@@ -119,6 +122,8 @@ struct SimLoop {
     counts: Vec<i32>,
     open: Opener,
     display: Display,
+    /// Seconds per update in one large call, for `(backend, nx, ny)`.
+    large_call: Option<((backend::BackendKind, usize, usize), f64)>,
     turn: super::messages::ComputeTurn,
     quit: bool,
 }
@@ -165,6 +170,7 @@ impl SimLoop {
             counts: Vec::new(),
             open,
             display: Display::new(init.render_state.clone(), recycle),
+            large_call: None,
             turn: init.turn.clone(),
             quit: false,
         };
@@ -445,6 +451,30 @@ impl SimLoop {
         }
     }
 
+    /// Times one large call (about [`LARGE_CALL`] of compute) on a copy of the running scene,
+    /// once per backend and grid, so the panel can tell launch overhead from compute. Skipped on
+    /// grids too large to hold twice comfortably.
+    fn probe_large_call(&mut self) {
+        let key = (self.backend.kind(), self.scene.nx, self.scene.ny);
+        if self.large_call.is_some_and(|(k, _)| k == key) || self.scene.cells() > 1 << 24 || !self.playing {
+            return;
+        }
+        let mut steps = (LARGE_CALL.as_secs_f64() / self.per_step.as_secs_f64().max(1e-9)).clamp(2.0, 1e6) as u32;
+        let Ok(mut copy) = self.backend.new_scene(&self.scene) else { return };
+        let turn = Arc::clone(&self.turn);
+        let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The small calls' rate overstates a step's cost: grow the call until it is long enough.
+        for _ in 0..4 {
+            let Ok(t) = copy.advance(steps) else { return };
+            let secs = t.best().as_secs_f64();
+            self.large_call = Some((key, secs / (2.0 * f64::from(steps))));
+            if secs >= LARGE_CALL.as_secs_f64() / 3.0 || steps >= 1_000_000 {
+                return;
+            }
+            steps = (steps.saturating_mul(4)).min(1_000_000);
+        }
+    }
+
     fn wave_frame(&mut self) {
         let steps = match (self.playing, self.fastest) {
             // As many steps as fill the frame budget at the last measured rate.
@@ -463,6 +493,7 @@ impl SimLoop {
         let msg = self.wave_frame_on(sim.as_mut(), steps);
         self.sim = Some(sim);
         self.send(msg);
+        self.probe_large_call();
     }
 
     /// Advances `sim` by `steps` (in slices, and in samples where the look needs them), measures
@@ -544,6 +575,8 @@ impl SimLoop {
                 advance,
                 render,
                 measured,
+                dram_bytes_per_update: sim.dram_bytes_per_update(done.max(1)),
+                large_call_update_secs: self.large_call.map(|(_, s)| s),
             }),
             Err(e) => Msg::Error(e),
         }

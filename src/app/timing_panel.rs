@@ -288,7 +288,7 @@ pub fn launch_bound_hint(call_update_secs: f64, large_update_secs: f64, steps: u
     let ratio = call_update_secs / large_update_secs;
     (ratio >= LAUNCH_BOUND_RATIO).then(|| {
         format!(
-            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x):              raise the steps per frame",
+            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x): raise the steps per frame or tick \"fastest\"",
             fmt_secs(call_update_secs),
             fmt_secs(large_update_secs),
         )
