@@ -421,3 +421,18 @@ fn wait_for_check(h: &mut Harness<'static, WavebrotApp>) -> wavebrot::app::messa
     }
     h.state().last_check().expect("a check result").clone()
 }
+
+#[test]
+fn presenter_keys_hide_the_panels_and_show_the_key_list() {
+    let mut h = harness(Demo::Wave);
+    assert!(h.query_by_label("Step").is_some());
+    h.key_press(egui::Key::H);
+    h.run_steps(2);
+    assert!(h.query_by_label("Step").is_none(), "H hides the side panels");
+    h.key_press(egui::Key::H);
+    h.run_steps(2);
+    assert!(h.query_by_label("Step").is_some(), "and shows them again");
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("hide or show the side panels").is_some(), "F1 lists the keys");
+}

@@ -113,6 +113,10 @@ pub struct WavebrotApp {
     meters: Meters,
     /// The turn to compute that the simulation thread and the CPU comparison share.
     turn: messages::ComputeTurn,
+    /// Presenter mode: the side panels hidden (H).
+    panels_hidden: bool,
+    /// The key list is shown (F1 or ?).
+    help: bool,
     /// Time steps the last computed frame advanced.
     last_steps: Option<u32>,
     /// The last check against the CPU and when it came; when the last one was asked.
@@ -257,6 +261,8 @@ impl WavebrotApp {
             check: None,
             check_asked: None,
             last_steps: None,
+            panels_hidden: false,
+            help: false,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -588,6 +594,29 @@ impl eframe::App for WavebrotApp {
         self.keyboard(&ctx);
         self.steer_compare(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));
+        if self.help {
+            panels::help_window(&ctx, &mut self.help);
+        }
+        if !self.panels_hidden {
+            self.side_panels_ui(ui, &ctx);
+        }
+        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
+        self.screenshot(&ctx);
+        if self.settings.view == Demo::Wave && self.settings.wave.playing {
+            ctx.request_repaint();
+        }
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        if !self.start.ephemeral {
+            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        }
+    }
+}
+
+impl WavebrotApp {
+    /// The controls (left) and the timing panel (right); hidden together in presenter mode (H).
+    fn side_panels_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
         egui::Panel::left("controls").default_size(250.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| match self.settings.view {
                 Demo::Wave => self.wave_controls_ui(ui),
@@ -602,17 +631,6 @@ impl eframe::App for WavebrotApp {
         egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| timing_panel::timing_panel_ui(ui, &self.timing));
         });
-        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
-        self.screenshot(&ctx);
-        if self.settings.view == Demo::Wave && self.settings.wave.playing {
-            ctx.request_repaint();
-        }
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if !self.start.ephemeral {
-            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
-        }
     }
 }
 

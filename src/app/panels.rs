@@ -25,6 +25,28 @@ impl WavebrotApp {
                 i.key_pressed(egui::Key::Delete),
             )
         });
+        let (help, hide, full, check) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::F1) || i.key_pressed(egui::Key::Questionmark),
+                i.key_pressed(egui::Key::H),
+                i.key_pressed(egui::Key::F11),
+                i.key_pressed(egui::Key::C),
+            )
+        });
+        if help {
+            self.help = !self.help;
+        }
+        if hide {
+            self.panels_hidden = !self.panels_hidden;
+        }
+        if full {
+            let now = ctx.input(|i| i.viewport().fullscreen.unwrap_or(false));
+            ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(!now));
+        }
+        if check && self.settings.view == Demo::Wave {
+            self.check_asked = Some(std::time::Instant::now());
+            self.worker.send(Command::Check);
+        }
         if one {
             self.set_view(Demo::Wave);
         }
@@ -264,4 +286,33 @@ impl WavebrotApp {
         }
         ui.allocate_rect(full, egui::Sense::hover());
     }
+}
+
+/// The keys, in a window (F1 or ?).
+pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
+    const KEYS: [(&str, &str); 14] = [
+        ("1 / 2", "waves / Mandelbrot"),
+        ("Space", "play or pause the waves"),
+        ("S", "one frame of steps while paused"),
+        ("R", "reset the field (Mandelbrot: the whole set)"),
+        ("C", "check the active backend against the CPU"),
+        ("Delete", "remove the selected source"),
+        ("H", "hide or show the side panels (presenter mode)"),
+        ("F11", "full screen"),
+        ("Ctrl + / Ctrl -", "larger or smaller text and controls"),
+        ("Ctrl 0", "normal size"),
+        ("Tab / Shift Tab", "move between controls; Space or Enter uses one"),
+        ("Arrows", "move a focused slider"),
+        ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
+        ("F1 or ?", "this list"),
+    ];
+    egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("keys").num_columns(2).striped(true).show(ui, |ui| {
+            for (k, what) in KEYS {
+                ui.strong(k);
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
 }
