@@ -7,7 +7,9 @@
 //! (`tests/data/`, made by `tools/make_golden.py`).
 
 pub mod colormap;
+pub mod deep;
 pub mod mandelbrot;
+pub mod perturb;
 pub mod scene;
 pub mod scene_cells;
 pub mod wave;

@@ -7,11 +7,14 @@
 
 pub mod colormap;
 pub mod mandelbrot;
+pub mod mandelbrot_deep;
 pub mod wave;
 pub mod wave_scene;
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant, check_fits};
+use crate::sim::deep::DeepJob;
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
@@ -144,6 +147,10 @@ impl Backend for CpuBackend {
             )));
         }
         Ok(mandelbrot::mandelbrot(self.threads, params, counts))
+    }
+
+    fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep(self.threads, job, Mantissa::F64, counts)
     }
 }
 
