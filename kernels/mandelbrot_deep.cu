@@ -11,13 +11,18 @@
 
 #define PLAIN_MIN_EXP (-560)
 
-// x * 2^n built from bits, as the CPU twin's `Real::ldexp` (exact unless it under/overflows).
+// 2^n built from bits (n in -1022..=1023), for `ldexp_twin`, the CPU twin's `Real::ldexp`.
 __device__ __forceinline__ double pow2i(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
 
+__device__ __forceinline__ int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// n clamped to three times the exponent range (beyond it the result is 0 or infinity anyway),
+// then three exact multiplications by powers of two in range.
 __device__ __forceinline__ double ldexp_twin(double x, int n) {
-    while (n > 1023) { x = x * pow2i(1023); n -= 1023; }
-    while (n < -1022) { x = x * pow2i(-1022); n += 1022; }
-    return x * pow2i(n);
+    n = clampi(n, -3 * 1022, 3 * 1023);
+    const int n1 = clampi(n, -1022, 1023);
+    const int n2 = clampi(n - n1, -1022, 1023);
+    return x * pow2i(n1) * pow2i(n2) * pow2i(n - n1 - n2);
 }
 
 // The exponent k with 2^k <= |x| < 2^(k+1) of a normal x.
@@ -25,8 +30,21 @@ __device__ __forceinline__ int ilogb_twin(double x) {
     return (int)((__double_as_longlong(x) >> 52) & 0x7ff) - 1023;
 }
 
-__device__ int perturb_count(const double* __restrict__ zr, const double* __restrict__ zi, int last, double dcr,
-                             double dci, int dce, int iters) {
+// The reference: Z (zr, zi), what rounding Z to double left out (zr_lo, zi_lo, used when a
+// pixel rebases) and |Z|^2 - 4 (mag4, for an escape test that keeps its precision near |z| = 2).
+struct Orbit {
+    const double* __restrict__ zr;
+    const double* __restrict__ zi;
+    const double* __restrict__ zr_lo;
+    const double* __restrict__ zi_lo;
+    const double* __restrict__ mag4;
+    int last;
+};
+
+__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters) {
+    const double* __restrict__ zr = o.zr;
+    const double* __restrict__ zi = o.zi;
+    const int last = o.last;
     const double plain_dcr = ldexp_twin(dcr, dce);
     const double plain_dci = ldexp_twin(dci, dce);
     const double plain_min = pow2i(PLAIN_MIN_EXP);
@@ -40,15 +58,18 @@ __device__ int perturb_count(const double* __restrict__ zr, const double* __rest
         const double di = scaled ? ldexp_twin(wi, e) : wi;
         const double fr = rr + dr;
         const double fi = ri + di;
+        const double dd = dr * dr + di * di;
+        if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) return k;
         const double mag = fr * fr + fi * fi;
-        if (mag >= 4.0) return k;
-        if (m == last || mag < dr * dr + di * di) {
+        if (m == last || mag < dd) {
+            const double gr = fr + o.zr_lo[m];
+            const double gi = fi + o.zi_lo[m];
             rr = 0.0; ri = 0.0; m = 0;
-            wr = fr; wi = fi; e = 0; scaled = false;
-            const double q = fmax(fabs(fr), fabs(fi));
+            wr = gr; wi = gi; e = 0; scaled = false;
+            const double q = fmax(fabs(gr), fabs(gi));
             if (q < plain_min && q > 0.0) {
                 const int s = ilogb_twin(q);
-                wr = ldexp_twin(fr, -s); wi = ldexp_twin(fi, -s); e = s; scaled = true;
+                wr = ldexp_twin(gr, -s); wi = ldexp_twin(gi, -s); e = s; scaled = true;
             }
         }
         if (scaled) {
@@ -88,7 +109,8 @@ __device__ int perturb_count(const double* __restrict__ zr, const double* __rest
 // iterations executed, min(count + 1, iters) per pixel, to *total with one atomicAdd.
 extern "C" __global__ void __launch_bounds__(256)
     mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
-                        int last, int exp, double ax, double bx, double ay, double by, int iters,
+                        const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
+                        const double* __restrict__ mag4, int last, int exp, double ax, double bx, double ay, double by, int iters,
                         int* __restrict__ counts, unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
     const int y = blockIdx.y * 8 + threadIdx.y;
@@ -96,7 +118,8 @@ extern "C" __global__ void __launch_bounds__(256)
     if (x < width && y < height) {
         const double dcr = ax + (double)x * bx;
         const double dci = ay + (double)y * by;
-        const int count = perturb_count(zr, zi, last, dcr, dci, exp, iters);
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last};
+        const int count = perturb_count(o, dcr, dci, exp, iters);
         counts[(long long)y * width + x] = count;
         executed = (unsigned long long)(count < iters ? count + 1 : iters);
     }

@@ -23,9 +23,11 @@ struct Params {
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
+// Z_m.
 @group(0) @binding(1) var<storage, read> orbit: array<vec2<real>>;
-// ax, bx, ay, by.
-@group(0) @binding(2) var<storage, read> grid: array<real, 4>;
+// aux[0]: the grid (ax, bx, ay, by); aux[1 + m]: what rounding Z_m left out (re, im, used when
+// a pixel rebases) and |Z_m|^2 - 4 (for an escape test that keeps its precision near |z| = 2).
+@group(0) @binding(2) var<storage, read> aux: array<vec4<real>>;
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 2>;
 
@@ -34,19 +36,17 @@ var<workgroup> wg_hi: atomic<u32>;
 
 //#include DELTA
 
-// x * 2^n for any n, in steps inside the type's range (as the CPU twin's `Real::ldexp`).
-fn ldexp_twin(x0: real, n0: i32) -> real {
-    var x = x0;
-    var n = n0;
-    while n > MAX_EXP {
-        x = x * pow2i(MAX_EXP);
-        n -= MAX_EXP;
-    }
-    while n < MIN_EXP {
-        x = x * pow2i(MIN_EXP);
-        n -= MIN_EXP;
-    }
-    return x * pow2i(n);
+// x * 2^n for any n (as the CPU twin's `Real::ldexp`): n clamped to three times the type's
+// exponent range (beyond it the result is 0 or infinity anyway), then three multiplications by
+// powers of two in range. No loop: llvmpipe counts the iterations of an inner loop across the
+// whole invocation and ends the kernel's outer loop after 65535 of them (measured: deep pixels
+// stopped at ~1100 steps with their count at `iters`).
+fn ldexp_twin(x: real, n0: i32) -> real {
+    let n = clamp(n0, 3 * MIN_EXP, 3 * MAX_EXP);
+    let n1 = clamp(n, MIN_EXP, MAX_EXP);
+    let n2 = clamp(n - n1, MIN_EXP, MAX_EXP);
+    let n3 = n - n1 - n2;
+    return x * pow2i(n1) * pow2i(n2) * pow2i(n3);
 }
 
 fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
@@ -69,23 +69,27 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         }
         let fr = rr + dr;
         let fi = ri + di;
-        let mag = fr * fr + fi * fi;
-        if mag >= real(4.0) {
+        let dd = dr * dr + di * di;
+        let a = aux[m + 1u];
+        if a.z + (real(2.0) * (rr * dr + ri * di) + dd) >= real(0.0) {
             return k;
         }
-        if m == params.last || mag < dr * dr + di * di {
+        let mag = fr * fr + fi * fi;
+        if m == params.last || mag < dd {
+            let gr = fr + a.x;
+            let gi = fi + a.y;
             rr = real(0.0);
             ri = real(0.0);
             m = 0u;
-            wr = fr;
-            wi = fi;
+            wr = gr;
+            wi = gi;
             e = 0;
             scaled = false;
-            let q = max(abs(fr), abs(fi));
+            let q = max(abs(gr), abs(gi));
             if q < plain_min && q > real(0.0) {
                 let s = ilogb_of(q);
-                wr = ldexp_twin(fr, -s);
-                wi = ldexp_twin(fi, -s);
+                wr = ldexp_twin(gr, -s);
+                wi = ldexp_twin(gi, -s);
                 e = s;
                 scaled = true;
             }
@@ -139,8 +143,9 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
     let y = gid.y;
     var executed = 0u;
     if x < params.width && y < params.height {
-        let dcr = grid[0] + real(x) * grid[1];
-        let dci = grid[2] + real(y) * grid[3];
+        let grid = aux[0];
+        let dcr = grid.x + real(x) * grid.y;
+        let dci = grid.z + real(y) * grid.w;
         let count = perturb_count(dcr, dci, params.exp, params.iters);
         counts[y * params.width + x] = count;
         executed = min(count + 1u, params.iters);

@@ -87,17 +87,12 @@ impl Real for f64 {
 
     #[inline]
     fn ldexp(self, n: i32) -> Self {
+        // As the kernels: n clamped to three times the exponent range, three exact steps.
         let pow2 = |n: i32| f64::from_bits(((n + 1023) as u64) << 52);
-        let (mut x, mut n) = (self, n);
-        while n > 1023 {
-            x *= pow2(1023);
-            n -= 1023;
-        }
-        while n < -1022 {
-            x *= pow2(-1022);
-            n += 1022;
-        }
-        x * pow2(n)
+        let n = n.clamp(-3 * 1022, 3 * 1023);
+        let n1 = n.clamp(-1022, 1023);
+        let n2 = (n - n1).clamp(-1022, 1023);
+        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
     }
 
     #[inline]
@@ -132,16 +127,10 @@ impl Real for f32 {
     #[inline]
     fn ldexp(self, n: i32) -> Self {
         let pow2 = |n: i32| f32::from_bits(((n + 127) as u32) << 23);
-        let (mut x, mut n) = (self, n);
-        while n > 127 {
-            x *= pow2(127);
-            n -= 127;
-        }
-        while n < -126 {
-            x *= pow2(-126);
-            n += 126;
-        }
-        x * pow2(n)
+        let n = n.clamp(-3 * 126, 3 * 127);
+        let n1 = n.clamp(-126, 127);
+        let n2 = (n - n1).clamp(-126, 127);
+        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
     }
 
     #[inline]
@@ -171,8 +160,21 @@ impl Real for f32 {
 pub struct ReferenceOrbit {
     pub re: Vec<f64>,
     pub im: Vec<f64>,
+    /// What rounding to `f64` left out (`Z - re`, `Z - im`): a rebasing pixel whose `z` is
+    /// much smaller than `Z` needs it (`z = (Z_hi + dz) + Z_lo`), else `z` keeps only the
+    /// absolute precision of `Z`.
+    pub re_lo: Vec<f64>,
+    pub im_lo: Vec<f64>,
     pub re32: Vec<f32>,
     pub im32: Vec<f32>,
+    pub re32_lo: Vec<f32>,
+    pub im32_lo: Vec<f32>,
+    /// `|Z|^2 - 4`, rounded from arbitrary precision: the escape test
+    /// `|Z + dz|^2 >= 4` is done as `(|Z|^2 - 4) + (2 Re(conj(Z) dz) + |dz|^2) >= 0`, which
+    /// keeps its precision where `|z|` is near 2 (at the tip `c = -2` the orbit sits on the
+    /// escape circle, and `|z|^2` in `f64` cannot tell `4 - 1e-30` from 4).
+    pub mag4: Vec<f64>,
+    pub mag4_32: Vec<f32>,
     /// Index of the last entry usable with `f64` deltas (at least 1).
     pub last_f64: usize,
     /// Index of the last entry usable with `f32` deltas (at least 1).
@@ -189,7 +191,8 @@ impl ReferenceOrbit {
         let start = std::time::Instant::now();
         let p = bits;
         let mut o = Self::default();
-        o.push(0.0, 0.0);
+        let zero = BigFloat::from_u64(0, p);
+        o.push(&zero, &zero, p);
         let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
         let four = BigFloat::from_u64(4, p);
         for _ in 0..iters {
@@ -198,7 +201,7 @@ impl ReferenceOrbit {
             let prod = zr.mul(&zi, p, RM);
             zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
             zi = prod.add(&prod, p, RM).add(ci, p, RM);
-            o.push(to_f64(&zr), to_f64(&zi));
+            o.push(&zr, &zi, p);
             let mag = zr.mul(&zr, p, RM).add(&zi.mul(&zi, p, RM), p, RM);
             if mag.cmp(&four).is_none_or(|c| c >= 0) {
                 break;
@@ -211,11 +214,29 @@ impl ReferenceOrbit {
         o
     }
 
-    fn push(&mut self, re: f64, im: f64) {
+    fn push(&mut self, zr: &BigFloat, zi: &BigFloat, p: usize) {
+        let split64 = |v: &BigFloat| {
+            let hi = to_f64(v);
+            (hi, to_f64(&v.sub(&BigFloat::from_f64(hi, p), p, RM)))
+        };
+        let split32 = |v: &BigFloat| {
+            let hi = to_f64(v) as f32;
+            (hi, to_f64(&v.sub(&BigFloat::from_f32(hi, p), p, RM)) as f32)
+        };
+        let ((re, re_lo), (im, im_lo)) = (split64(zr), split64(zi));
+        let mag4 = zr.mul(zr, p, RM).add(&zi.mul(zi, p, RM), p, RM).sub(&BigFloat::from_u64(4, p), p, RM);
+        let mag4 = to_f64(&mag4);
+        self.mag4.push(mag4);
+        self.mag4_32.push(mag4 as f32);
+        let ((re32, re32_lo), (im32, im32_lo)) = (split32(zr), split32(zi));
         self.re.push(re);
         self.im.push(im);
-        self.re32.push(re as f32);
-        self.im32.push(im as f32);
+        self.re_lo.push(re_lo);
+        self.im_lo.push(im_lo);
+        self.re32.push(re32);
+        self.im32.push(im32);
+        self.re32_lo.push(re32_lo);
+        self.im32_lo.push(im32_lo);
     }
 
     /// The last index before the first `m >= 2` whose value is below `2^exp` (at least 1).
@@ -236,7 +257,8 @@ impl ReferenceOrbit {
 /// `|z_{k+1}|^2 >= 4`, else `iters`.
 #[inline]
 #[must_use]
-pub fn perturb_count<T: Real>(zr: &[T], zi: &[T], last: usize, dcr: T, dci: T, dce: i32, iters: u32) -> u32 {
+pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> u32 {
+    let (zr, zi, last) = (d.zr, d.zi, d.last);
     let plain_dcr = dcr.ldexp(dce);
     let plain_dci = dci.ldexp(dce);
     // z_1 = c = Z_1 + dc.
@@ -248,12 +270,15 @@ pub fn perturb_count<T: Real>(zr: &[T], zi: &[T], last: usize, dcr: T, dci: T, d
         let (dr, di) = if scaled { (wr.ldexp(e), wi.ldexp(e)) } else { (wr, wi) };
         let fr = rr + dr;
         let fi = ri + di;
-        let mag = fr * fr + fi * fi;
-        if mag >= T::FOUR {
+        let dd = dr * dr + di * di;
+        if d.mag4[m] + (T::TWO * (rr * dr + ri * di) + dd) >= T::ZERO {
             return k;
         }
-        if m == last || mag < dr * dr + di * di {
-            // Rebase: the pixel goes on from the reference's start, Z_0 = 0, dz = z.
+        let mag = fr * fr + fi * fi;
+        if m == last || mag < dd {
+            // Rebase: the pixel goes on from the reference's start, Z_0 = 0, dz = z, with
+            // the part of Z that rounding left out added back.
+            let (fr, fi) = (fr + d.zr_lo[m], fi + d.zi_lo[m]);
             (rr, ri, m) = (T::ZERO, T::ZERO, 0);
             (wr, wi, e, scaled) = (fr, fi, 0, false);
             let q = fr.abs().max(fi.abs());
@@ -307,6 +332,9 @@ pub const F32_DEEP_MISMATCH: f64 = 0.1;
 pub struct Deltas<'a, T> {
     pub zr: &'a [T],
     pub zi: &'a [T],
+    pub zr_lo: &'a [T],
+    pub zi_lo: &'a [T],
+    pub mag4: &'a [T],
     pub last: usize,
 }
 
@@ -314,24 +342,27 @@ impl super::deep::DeepJob {
     /// The orbit in `f64`.
     #[must_use]
     pub fn deltas_f64(&self) -> Deltas<'_, f64> {
-        Deltas { zr: &self.orbit.re, zi: &self.orbit.im, last: self.orbit.last_f64 }
+        let o = &self.orbit;
+        Deltas { zr: &o.re, zi: &o.im, zr_lo: &o.re_lo, zi_lo: &o.im_lo, mag4: &o.mag4, last: o.last_f64 }
     }
 
     /// The orbit in `f32`.
     #[must_use]
     pub fn deltas_f32(&self) -> Deltas<'_, f32> {
-        Deltas { zr: &self.orbit.re32, zi: &self.orbit.im32, last: self.orbit.last_f32 }
+        let o = &self.orbit;
+        Deltas { zr: &o.re32, zi: &o.im32, zr_lo: &o.re32_lo, zi_lo: &o.im32_lo, mag4: &o.mag4_32, last: o.last_f32 }
     }
 }
 
 /// Row `y` of `job` by perturbation in `T` into `row`; returns the iterations executed.
 pub fn perturb_row<T: Real>(job: &super::deep::DeepJob, d: &Deltas<'_, T>, y: usize, row: &mut [i32]) -> u64 {
     let g = &job.grid;
-    let dci = T::from_f64(g.ay + y as f64 * g.by);
+    // In T, as the kernels compute it.
+    let dci = T::from_f64(g.ay) + T::from_f64(y as f64) * T::from_f64(g.by);
     let mut total = 0;
     for (x, out) in row.iter_mut().enumerate() {
-        let dcr = T::from_f64(g.ax + x as f64 * g.bx);
-        let count = perturb_count(d.zr, d.zi, d.last, dcr, dci, g.exp, job.iters);
+        let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
+        let count = perturb_count(d, dcr, dci, g.exp, job.iters);
         total += super::mandelbrot::iterations_executed(count, job.iters);
         *out = count as i32;
     }

@@ -30,9 +30,10 @@ pub(super) fn mandelbrot_deep(
     let what = format!("deep mandelbrot {}x{}", job.width, job.height);
     let orbit = &job.orbit;
     let last = orbit.last_f64 + 1;
-    check_free(dev, &what, 4 * n as u64 + 16 * last as u64)?;
-    let zr = stream.clone_htod(&orbit.re[..last]).map_err(|e| runtime("copying the reference orbit", e))?;
-    let zi = stream.clone_htod(&orbit.im[..last]).map_err(|e| runtime("copying the reference orbit", e))?;
+    check_free(dev, &what, 4 * n as u64 + 40 * last as u64)?;
+    let up = |v: &[f64]| stream.clone_htod(&v[..last]).map_err(|e| runtime("copying the reference orbit", e));
+    let (zr, zi, zr_lo, zi_lo, mag4) =
+        (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
     let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
     let mut total = stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?;
     let events = Events::new(&dev.ctx)?;
@@ -46,9 +47,9 @@ pub(super) fn mandelbrot_deep(
     };
     events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
     let mut launch = stream.launch_builder(&dev.mandelbrot_deep_f64);
-    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&last_i32).arg(&g.exp);
+    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32).arg(&g.exp);
     launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts).arg(&mut total);
-    // SAFETY: the arguments match the kernel's signature; `zr`/`zi` hold `last + 1` values
+    // SAFETY: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
     // and the kernel reads indices 0..=last; `dev_counts` holds width*height values.
     unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot_deep_f64", e))?;
     events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;

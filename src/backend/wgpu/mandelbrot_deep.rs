@@ -114,24 +114,32 @@ pub(crate) fn run(
     let start = Instant::now();
     let o = &job.orbit;
     let g = job.grid;
+    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues and |Z_m|^2 - 4.
     let (last, orbit_bytes, grid_bytes): (usize, Vec<u8>, Vec<u8>) = match mantissa {
         Mantissa::F64 => {
             let last = o.last_f64;
             let orbit: Vec<f64> = (0..=last).flat_map(|m| [o.re[m], o.im[m]]).collect();
-            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&[g.ax, g.bx, g.ay, g.by]).to_vec())
+            let aux: Vec<f64> = [g.ax, g.bx, g.ay, g.by]
+                .into_iter()
+                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], 0.0]))
+                .collect();
+            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
         Mantissa::F32 => {
             let last = o.last_f32;
             let orbit: Vec<f32> = (0..=last).flat_map(|m| [o.re32[m], o.im32[m]]).collect();
-            let grid = [g.ax as f32, g.bx as f32, g.ay as f32, g.by as f32];
-            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&grid).to_vec())
+            let aux: Vec<f32> = [g.ax as f32, g.bx as f32, g.ay as f32, g.by as f32]
+                .into_iter()
+                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], 0.0]))
+                .collect();
+            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
     };
     use wgpu::BufferUsages as U;
     let count_bytes = 4 * n as u64;
     let params_buf = gpu.buffer("deep params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
     let orbit_buf = gpu.buffer("deep orbit", orbit_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
-    let grid_buf = gpu.buffer("deep grid", grid_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let grid_buf = gpu.buffer("deep orbit residues", grid_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
     let counts_buf = gpu.buffer("deep counts", count_bytes, U::STORAGE | U::COPY_SRC)?;
     let total_buf = gpu.buffer("deep total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
     let staging = gpu.buffer("deep readback", count_bytes + 8, U::MAP_READ | U::COPY_DST)?;
