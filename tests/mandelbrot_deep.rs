@@ -237,3 +237,99 @@ fn cli_bad_views_exit_2_with_one_line() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn cli_locations_render_save_and_refuse_bad_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let locations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&locations).unwrap() {
+        let path = entry.unwrap().path();
+        found += 1;
+        let saved = dir.path().join("saved.toml");
+        wavebrot()
+            .args(["render", "mandelbrot", "--width", "12", "--height", "8", "--backend", "cpu", "--location"])
+            .arg(&path)
+            .arg("--save-location")
+            .arg(&saved)
+            .assert()
+            .success();
+        let original = wavebrot::sim::deep::Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let again = wavebrot::sim::deep::Location::from_toml(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+        assert_eq!(original, again, "{}", path.display());
+    }
+    assert!(found >= 3, "{found} locations shipped");
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "re = \"-0.5\"\nim = \"zero\"\nzoom = \"1\"\niters = 10\n").unwrap();
+    for file in [bad, dir.path().join("missing.toml")] {
+        let out =
+            wavebrot().args(["render", "mandelbrot", "--backend", "cpu1", "--location"]).arg(&file).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("location file"), "{err}");
+    }
+}
+
+/// `v` as C's `%a` reads it (hexadecimal, exact).
+fn hex(v: f64) -> String {
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0x0p+0".into() } else { "0x0p+0".into() };
+    }
+    let bits = v.to_bits();
+    let sign = if bits >> 63 == 1 { "-" } else { "" };
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let mant = bits & ((1 << 52) - 1);
+    if exp == 0 { format!("{sign}0x0.{mant:013x}p-1022") } else { format!("{sign}0x1.{mant:013x}p{}", exp - 1023) }
+}
+
+#[test]
+fn cuda_kernel_source_equals_the_cpu_twin_on_the_host() {
+    // kernels/mandelbrot_deep.cu compiled as host C++ (a mock of CUDA's built-ins, no
+    // contraction of multiply-adds, as NVRTC's --fmad=false) must give the Rust twin's counts
+    // bit for bit: the kernel's logic checked on a machine without a GPU. Needs a C++ compiler
+    // (the build needs one anyway).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("harness");
+    let out = std::process::Command::new("c++")
+        .args(["-std=c++17", "-O2", "-ffp-contract=off", "-w", "-include"])
+        .arg(root.join("tests/host/cuda_mock.h"))
+        .arg("-include")
+        .arg(root.join("kernels/mandelbrot_deep.cu"))
+        .arg(root.join("tests/host/mandelbrot_deep_harness.cpp"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("a C++ compiler (c++) to compile the kernel on the host");
+    assert!(out.status.success(), "compiling the kernel as host C++:\n{}", String::from_utf8_lossy(&out.stderr));
+    for (view, iters) in [(near_i(20), 2000), (near_i(320), 3000), (seahorse(), 8000)] {
+        let job = DeepJob::prepare(&view, 64, 40, iters).unwrap();
+        let (o, g) = (&job.orbit, job.grid);
+        let mut text = format!(
+            "{} {} {iters} {} {} {} {} {} {}\n",
+            job.width,
+            job.height,
+            o.last_f64,
+            g.exp,
+            hex(g.ax),
+            hex(g.bx),
+            hex(g.ay),
+            hex(g.by)
+        );
+        for m in 0..=o.last_f64 {
+            let row = [o.re[m], o.im[m], o.re_lo[m], o.im_lo[m], o.mag4[m]].map(hex).join(" ");
+            text.push_str(&row);
+            text.push('\n');
+        }
+        let file = dir.path().join("job.txt");
+        std::fs::write(&file, text).unwrap();
+        let run = std::process::Command::new(&exe).arg(&file).output().unwrap();
+        assert!(run.status.success(), "the host harness failed");
+        let kernel: Vec<i32> = String::from_utf8_lossy(&run.stdout).lines().map(|l| l.parse().unwrap()).collect();
+        let twin = cpu_counts(&job, Mantissa::F64);
+        let differ = kernel.iter().zip(&twin).filter(|(a, b)| a != b).count();
+        println!("zoom {}: the CUDA kernel on the host differs from the CPU twin on {differ} pixels", view.zoom);
+        assert_eq!(kernel.len(), twin.len());
+        assert_eq!(differ, 0, "zoom {}: {differ} pixels differ from the CPU twin", view.zoom);
+    }
+}

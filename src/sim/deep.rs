@@ -287,6 +287,60 @@ impl View {
     }
 }
 
+/// A saved place (bookmark): a view and its iterations, as a small TOML file:
+///
+/// ```toml
+/// name = "Seahorse valley minibrot"
+/// re = "-0.743643887037158704752191506114774"
+/// im = "0.131825904205311970493132056385139"
+/// zoom = "1e17"
+/// iters = 8000
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Location {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    pub re: String,
+    pub im: String,
+    pub zoom: String,
+    pub iters: u32,
+}
+
+impl Location {
+    /// The location's view.
+    #[must_use]
+    pub fn view(&self) -> View {
+        View { re: self.re.clone(), im: self.im.clone(), zoom: self.zoom.clone() }
+    }
+
+    /// Parses and checks a location file's text.
+    ///
+    /// # Errors
+    /// A one-line message: bad TOML (with where), a missing or unknown key, a bad number.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let loc: Self = toml::from_str(text).map_err(|e| e.message().to_owned() + &span_note(text, e.span()))?;
+        loc.view().validate()?;
+        if loc.iters == 0 || loc.iters > i32::MAX as u32 {
+            return Err(format!("iters {} must be in 1..={}", loc.iters, i32::MAX));
+        }
+        Ok(loc)
+    }
+
+    /// The location as TOML text.
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+}
+
+fn span_note(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    span.map_or(String::new(), |r| {
+        let line = text[..r.start.min(text.len())].lines().count().max(1);
+        format!(" (line {line})")
+    })
+}
+
 /// A view's centre and bounds in arbitrary precision.
 #[derive(Clone, Debug)]
 pub struct BigBounds {
@@ -446,6 +500,19 @@ mod tests {
         let _ = e;
         assert_eq!(format_zoom(123.0), "1e123");
         assert_eq!(format_zoom(0.0), "1");
+    }
+
+    #[test]
+    fn locations_round_trip_and_refuse_bad_files() {
+        let loc = Location { name: "x".into(), re: "-0.75".into(), im: "0.1".into(), zoom: "1e300".into(), iters: 500 };
+        assert_eq!(Location::from_toml(&loc.to_toml()).unwrap(), loc);
+        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\n").unwrap_err();
+        assert!(e.contains("iters"), "{e}");
+        let e = Location::from_toml("re = \"1\"\nim = \"x\"\nzoom = \"1\"\niters = 5\n").unwrap_err();
+        assert!(e.contains("'x'"), "{e}");
+        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolour = 1\n").unwrap_err();
+        assert!(e.contains("colour"), "{e}");
+        assert!(!Location::from_toml("re = ").unwrap_err().contains('\n'));
     }
 
     #[test]
