@@ -456,9 +456,9 @@ pub fn mandelbrot_deep(
     for b in backends.iter_mut() {
         let kind = b.kind();
         r.status(kind.name());
-        if !kind.is_gpu() {
+        if !kind.is_gpu() || b.is_software() {
             r.say(format!(
-                "  {:<5} skipped: timed on the GPU backends only (the CPU twin checks their rows)",
+                "  {:<5} skipped: timed on GPUs only, not on the CPU or a software adapter (the CPU twin checks the GPU rows)",
                 kind.name()
             ));
             continue;
