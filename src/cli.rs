@@ -17,6 +17,7 @@ use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
 use crate::sim::colormap;
+use crate::sim::deep::{Arith, DeepJob, Location, View, format_zoom};
 use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use crate::sim::scene::{PRESETS, Scene, SceneError, preset};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
@@ -110,14 +111,29 @@ pub struct RenderMandelbrot {
     pub width: usize,
     #[arg(long, default_value_t = 1024, value_parser = image_side)]
     pub height: usize,
-    /// Maximum iterations per pixel.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
-    pub iters: u32,
-    /// The region shown: MINX,MAXX,MINY,MAXY.
+    /// Maximum iterations per pixel [default: 20, or the location's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
+    pub iters: Option<u32>,
+    /// The region shown: MINX,MAXX,MINY,MAXY (shallow views; --center and --zoom go deep).
     #[arg(long, default_value = "-2,1,-1,1", allow_hyphen_values = true, value_parser = parse_bounds)]
     pub bounds: Bounds,
-    #[arg(long, value_enum, default_value_t = Precision::F64)]
-    pub precision: Precision,
+    /// The view's centre RE,IM: decimal numbers of any length, kept in arbitrary precision.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "bounds", requires = "zoom")]
+    pub center: Option<String>,
+    /// The zoom (1 is the whole set, 2 high; such as 1e300): the view is RE ± (1/Z)*width/height,
+    /// IM ± 1/Z.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "bounds", requires = "center")]
+    pub zoom: Option<String>,
+    /// A location file (TOML: re, im, zoom, iters; see assets/locations/) instead of --center/--zoom.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bounds", "center", "zoom"])]
+    pub location: Option<PathBuf>,
+    /// Also save the view (centre, zoom, iterations) as a location file.
+    #[arg(long, value_name = "FILE")]
+    pub save_location: Option<PathBuf>,
+    /// Arithmetic: f32, f64 (the seed's rule) or perturbation; default f64 where it resolves
+    /// the pixels, perturbation beyond.
+    #[arg(long, value_enum)]
+    pub precision: Option<Arith>,
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
     /// Write the counts through `hot` (0..iters), imaginary axis up, as PNG.
@@ -459,8 +475,76 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
 }
 
 fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
-    let params =
-        MandelbrotParams { width: a.width, height: a.height, iters: a.iters, bounds: a.bounds, precision: a.precision };
+    let location = match &a.location {
+        Some(path) => {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read location file {}: {e}", path.display());
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            match Location::from_toml(&text) {
+                Ok(loc) => Some(loc),
+                Err(e) => {
+                    eprintln!("error: location file {}: {e}", path.display());
+                    return Ok(ExitCode::from(2));
+                }
+            }
+        }
+        None => None,
+    };
+    let iters = a.iters.or(location.as_ref().map(|l| l.iters)).unwrap_or(20);
+    let view = match (&a.center, &a.zoom, &location) {
+        (_, _, Some(loc)) => Some(loc.view()),
+        (Some(center), Some(zoom), None) => match View::parse(center, zoom) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        _ => None,
+    };
+    if let Some(path) = &a.save_location {
+        let Some(v) = &view else {
+            eprintln!("error: --save-location needs a view given as --center and --zoom (or --location)");
+            return Ok(ExitCode::from(2));
+        };
+        let name = location.as_ref().map(|l| l.name.clone()).unwrap_or_default();
+        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters };
+        output::check_writable(path)?;
+        std::fs::write(path, loc.to_toml()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    let arith = match &view {
+        Some(v) => {
+            let arith = a.precision.unwrap_or_else(|| v.auto_arith(a.width, a.height, iters));
+            if let Err(e) = v.check_arith(arith, a.width, a.height, iters) {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
+            arith
+        }
+        None => a.precision.unwrap_or(Arith::F64),
+    };
+    let Some(precision) = arith.direct() else {
+        let Some(view) = view else {
+            eprintln!("error: --precision perturbation needs a view given as --center RE,IM --zoom Z");
+            return Ok(ExitCode::from(2));
+        };
+        return render_mandelbrot_deep(a, &view, iters);
+    };
+    let bounds = match &view {
+        Some(v) => match v.bounds_f64(a.width, a.height) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+        None => a.bounds,
+    };
+    let params = MandelbrotParams { width: a.width, height: a.height, iters, bounds, precision };
     if let Err(e) = params.validate() {
         eprintln!("error: {e}");
         return Ok(ExitCode::from(2));
@@ -480,8 +564,8 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
         "{}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
         a.width,
         a.height,
-        a.iters,
-        a.precision.name(),
+        iters,
+        precision.name(),
         secs * 1e3,
         run.total_iters as f64 / secs / 1e9,
         b.kind()
@@ -493,15 +577,68 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
              (a pixel here is {px:.3e} x {py:.3e}), so the picture is one colour"
         );
     } else if params.precision_exhausted() {
-        let hint = match a.precision {
+        let hint = match precision {
             Precision::F32 => "; try --precision f64",
             Precision::F64 => "; neighbouring pixels get the same count, so the picture turns blocky",
         };
-        eprintln!("note: the pixels are smaller than {} can resolve here{hint}", a.precision.name());
+        eprintln!("note: the pixels are smaller than {} can resolve here{hint}", precision.name());
     }
     if let Some(path) = &a.png {
         let mut rgba = vec![0u8; params.pixels() * 4];
-        colormap::mandelbrot_rgba(&counts, a.width, a.height, a.iters, &mut rgba);
+        colormap::mandelbrot_rgba(&counts, a.width, a.height, iters, &mut rgba);
+        output::write_png(path, &rgba, a.width, a.height)?;
+    }
+    if let Some(path) = &a.npy {
+        output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `render mandelbrot` of a view too deep for `f64`: perturbation around the centre's orbit.
+fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Result<ExitCode> {
+    for path in a.png.iter().chain(&a.npy) {
+        output::check_writable(path)?;
+    }
+    let mut b = open_backend(a.backend)?;
+    let (_, avail, _) = backend::cpu::host_facts();
+    let pixels = a.width * a.height;
+    backend::check_fits(BackendKind::Cpu, "the counts and picture", pixels as u64 * 8, avail)?;
+    let progress = Progress::spinner("mandelbrot (perturbation)");
+    let start = std::time::Instant::now();
+    let job = match DeepJob::prepare(view, a.width, a.height, iters) {
+        Ok(job) => job,
+        Err(e) => {
+            progress.finish();
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut counts = vec![0i32; pixels];
+    let run = b.mandelbrot_deep(&job, &mut counts)?;
+    let secs = start.elapsed().as_secs_f64();
+    progress.finish();
+    eprintln!(
+        "{}x{}, iters={}, zoom {}, {}: {:.3} ms ({:.3} ms reference orbit of {} steps, {} bits), {:.2} Giter/s ({})",
+        a.width,
+        a.height,
+        iters,
+        format_zoom(job.zoom_log10),
+        b.deep_arith(&job),
+        secs * 1e3,
+        job.orbit.millis,
+        job.orbit.steps(),
+        view.bits(a.height),
+        run.total_iters as f64 / secs / 1e9,
+        b.kind()
+    );
+    if MandelbrotParams::all_escape_at_once(&counts) {
+        eprintln!(
+            "note: every pixel escaped at the first iteration: no pixel of this view lies within distance 2 of 0"
+        );
+    }
+    if let Some(path) = &a.png {
+        let mut rgba = vec![0u8; pixels * 4];
+        colormap::mandelbrot_rgba(&counts, a.width, a.height, iters, &mut rgba);
         output::write_png(path, &rgba, a.width, a.height)?;
     }
     if let Some(path) = &a.npy {

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::deep::DeepJob;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::WaveParams;
@@ -493,6 +494,26 @@ pub trait Backend: Send {
     fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
         let _ = (x, method);
         Err(no_lesson(self.kind(), "reduction"))
+    }
+
+    /// Computes the escape counts of a deep view by perturbation around `job`'s reference
+    /// orbit into `counts` (`width*height`, row 0 at `miny`).
+    ///
+    /// # Errors
+    /// Out of memory, a device failure, or (the default, for a backend without a perturbation
+    /// kernel, such as a test double) [`BackendError::Unavailable`].
+    fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        let _ = (job, counts);
+        Err(BackendError::Unavailable {
+            kind: self.kind(),
+            reason: "deep zoom (perturbation) is not implemented on this backend".to_owned(),
+        })
+    }
+
+    /// The arithmetic [`Backend::mandelbrot_deep`] uses for `job`, in words
+    /// (`perturbation f64`, `perturbation f64, extended exponent`, ...).
+    fn deep_arith(&self, job: &DeepJob) -> String {
+        job.arith_label("f64")
     }
 }
 

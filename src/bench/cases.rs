@@ -9,7 +9,9 @@ use anyhow::Result;
 
 use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim, WaveVariant};
+use crate::sim::deep::{DeepJob, View};
 use crate::sim::mandelbrot::{self, MandelbrotParams};
+use crate::sim::perturb::{Mantissa, perturb_row};
 use crate::sim::scene::Scene;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
@@ -444,6 +446,151 @@ pub fn mandelbrot(
             kernel_giter_per_s: kgiter,
             mismatch_frac: Some(mism),
             repeats: m.repeats,
+            ok,
+            ..Record::default()
+        });
+    }
+    r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
+    Ok(())
+}
+
+/// The deep bench view: the seahorse-valley point that deep-zoom videos use (33 digits) at a
+/// zoom of 1e100. It lies in a minibrot there, so every pixel runs all its iterations: the
+/// heaviest case per pixel a view can be.
+#[must_use]
+pub fn deep_bench_view() -> View {
+    View {
+        re: "-0.743643887037158704752191506114774".into(),
+        im: "0.131825904205311970493132056385139".into(),
+        zoom: "1e100".into(),
+    }
+}
+
+/// One deep view by perturbation on each GPU backend, the reference orbit (arbitrary
+/// precision, on the host) included in the time; checked against the CPU twin on every 16th row.
+pub fn mandelbrot_deep(
+    r: &mut Report,
+    opts: &Options,
+    backends: &mut [Box<dyn Backend>],
+    view: &View,
+    width: usize,
+    height: usize,
+    iters: u32,
+) -> Result<()> {
+    r.say(format!(
+        "\nmandelbrot deep  {width}x{height}, iters={iters}, centre {},{} zoom {}  (time includes the reference \
+         orbit in arbitrary precision and the copy of the counts; no iteration is skipped, so the rule's iterations \
+         are the executed ones; checked against the CPU twin on every 16th row)",
+        view.re, view.im, view.zoom
+    ));
+    let mut ok_all = true;
+    let mut counts = vec![0i32; width * height];
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        r.status(kind.name());
+        if !kind.is_gpu() || b.is_software() {
+            r.say(format!(
+                "  {:<5} skipped: timed on GPUs only, not on the CPU or a software adapter (the CPU twin checks the GPU rows)",
+                kind.name()
+            ));
+            continue;
+        }
+        let device = b.device_info().name;
+        let repeats = if opts.quick { 1 } else { 3 };
+        let mut secs = Vec::new();
+        let mut kernel_secs = Vec::new();
+        let mut total = 0;
+        let mut orbit_ms = 0.0;
+        let mut job = None;
+        let mut failed = None;
+        for _ in 0..repeats {
+            let start = std::time::Instant::now();
+            let prepared = match DeepJob::prepare(view, width, height, iters) {
+                Ok(j) => j,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            match b.mandelbrot_deep(&prepared, &mut counts) {
+                Ok(run) => {
+                    secs.push(start.elapsed().as_secs_f64());
+                    kernel_secs.extend(run.timing.device.map(|d| d.as_secs_f64()));
+                    total = run.total_iters;
+                    orbit_ms = prepared.orbit.millis;
+                    job = Some(prepared);
+                }
+                Err(e) => {
+                    failed = Some(e.to_string());
+                    break;
+                }
+            }
+        }
+        let (Some(job), None) = (job, failed.clone()) else {
+            let e = failed.unwrap_or_default();
+            r.say(format!("  {:<5} {device:<40} failed: {e}", kind.name()));
+            r.fail(format!("deep mandelbrot on {kind}: {e}"));
+            ok_all = false;
+            continue;
+        };
+        secs.sort_by(f64::total_cmp);
+        kernel_secs.sort_by(f64::total_cmp);
+        let seconds = secs[secs.len() / 2];
+        let kernel_seconds = kernel_secs.get(kernel_secs.len() / 2).copied();
+        // The CPU twin on every 16th row.
+        let arith = b.deep_arith(&job);
+        let mantissa = if arith.contains("f32") { Mantissa::F32 } else { Mantissa::F64 };
+        let rows: Vec<usize> = (0..height).step_by(16).collect();
+        let (mut differ, mut checked) = (0usize, 0usize);
+        for &y in &rows {
+            let mut want = vec![0i32; width];
+            match mantissa {
+                Mantissa::F64 => perturb_row(&job, &job.deltas_f64(), y, &mut want),
+                Mantissa::F32 => perturb_row(&job, &job.deltas_f32(), y, &mut want),
+            };
+            differ += want.iter().zip(&counts[y * width..(y + 1) * width]).filter(|(a, b)| a != b).count();
+            checked += width;
+        }
+        let mism = differ as f64 / checked as f64;
+        let tol = if kind == BackendKind::Cuda { 1e-4 } else { 0.01 };
+        let ok = mism <= tol;
+        ok_all &= ok;
+        let giter = total as f64 / seconds / 1e9;
+        r.say(format!(
+            "  {:<5} {device:<40} {:>10}  {:>8.1} Giter/s  {arith}; reference orbit {:.1} ms; kernel {}; \
+             rule iterations {total} = executed {total}; mismatch {:.4}% on {} rows",
+            kind.name(),
+            fmt_time(seconds),
+            giter,
+            orbit_ms,
+            kernel_seconds.map_or("-".to_owned(), fmt_time),
+            mism * 100.0,
+            rows.len()
+        ));
+        if !ok {
+            r.fail(format!(
+                "deep mandelbrot on {kind}: {:.4}% of checked pixels differ (> {}%)",
+                mism * 100.0,
+                tol * 100.0
+            ));
+        }
+        r.records.push(Record {
+            kernel: "mandelbrot_deep".into(),
+            backend: kind.name().into(),
+            device,
+            width: Some(width),
+            height: Some(height),
+            iters: Some(iters),
+            precision: Some("perturbation"),
+            seconds,
+            kernel_seconds,
+            timing_source: "wall clock (reference orbit + render + copy)",
+            giter_per_s: Some(giter),
+            kernel_giter_per_s: kernel_seconds.map(|k| total as f64 / k / 1e9),
+            mismatch_frac: Some(mism),
+            rule_iterations: Some(total),
+            executed_iterations: Some(total),
+            repeats: secs.len(),
             ok,
             ..Record::default()
         });

@@ -84,6 +84,8 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
             let p = MandelbrotParams { width: size, height: size, iters, bounds: Bounds::SEED, precision };
             cases::mandelbrot(&mut r, opts, b, &p, false)?;
         }
+        let (width, height) = if opts.quick { (480, 270) } else { (1920, 1080) };
+        cases::mandelbrot_deep(&mut r, opts, b, &cases::deep_bench_view(), width, height, 50_000)?;
     }
     r.finish(json)
 }

@@ -75,6 +75,13 @@ pub struct Record {
     /// Why a bandwidth figure is above the peak, when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bandwidth_note: Option<String>,
+    /// The rule's iterations, `min(count + 1, iters)` per pixel (deep views).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_iterations: Option<u64>,
+    /// The iterations actually executed (equal to `rule_iterations` while no iteration is
+    /// skipped by series or bilinear approximation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executed_iterations: Option<u64>,
     /// Iterations executed per second over `seconds` (copies included, like the peers), in billions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub giter_per_s: Option<f64>,

@@ -5,7 +5,9 @@
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, BackendError, WaveVariant};
+use crate::sim::deep::{DeepJob, View};
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::perturb::{Mantissa, reference_big};
 use crate::sim::scene::PRESETS;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
@@ -33,6 +35,9 @@ pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
             let p = MandelbrotParams { width, height, iters, bounds, precision };
             mandel_case(backends, &p, &mut failures);
         }
+    }
+    for (view, iters) in deep_views() {
+        deep_case(backends, &view, iters, &mut failures);
     }
     check_line(&failures)
 }
@@ -167,6 +172,68 @@ fn mandel_case(backends: &mut [Box<dyn Backend>], p: &MandelbrotParams, failures
                 }
             }
             Err(backend::BackendError::Invalid(why)) => crate::outln!("skip  {label} {why}"),
+            Err(e) => {
+                crate::outln!("FAIL  {label} {e}");
+                failures.push(format!("{label}: {e}"));
+            }
+        }
+    }
+}
+
+/// Deep views checked by perturbation: near `c = i` at 1e20 and 1e320 (the centre's orbit
+/// escapes early, so pixels rebase), and a minibrot in seahorse valley at 1e17.
+fn deep_views() -> Vec<(View, u32)> {
+    let near_i = |exp: usize| View {
+        re: format!("3e-{}", exp + 1),
+        im: format!("1.{}1", "0".repeat(exp)),
+        zoom: format!("1e{exp}"),
+    };
+    let seahorse = View {
+        re: "-0.743643887037158704752191506114774".into(),
+        im: "0.131825904205311970493132056385139".into(),
+        zoom: "1e17".into(),
+    };
+    vec![(near_i(20), 2000), (near_i(320), 3000), (seahorse, 8000)]
+}
+
+/// A deep view (64x40) on every backend against the direct arbitrary-precision rule.
+fn deep_case(backends: &mut [Box<dyn Backend>], view: &View, iters: u32, failures: &mut Vec<String>) {
+    let (width, height) = (64, 40);
+    let prepared = DeepJob::prepare(view, width, height, iters)
+        .and_then(|job| reference_big(view, width, height, iters).map(|r| (job, r)));
+    let (job, reference) = match prepared {
+        Ok(x) => x,
+        Err(e) => {
+            failures.push(format!("deep view at zoom {}: {e}", view.zoom));
+            return;
+        }
+    };
+    for b in backends.iter_mut() {
+        let kind = b.kind();
+        let arith = b.deep_arith(&job);
+        let label = format!("mandelbrot {width}x{height} iters={iters:<5} zoom {:<5} {:<5}", view.zoom, kind.name());
+        let tol = if arith.contains("f32") { Mantissa::F32 } else { Mantissa::F64 }.mismatch_tolerance();
+        let mut counts = vec![0; job.pixels()];
+        match b.mandelbrot_deep(&job, &mut counts) {
+            Ok(run) => {
+                let m = mandelbrot::mismatch_frac(&counts, &reference);
+                let own_total: u64 =
+                    counts.iter().map(|&c| mandelbrot::iterations_executed(c.max(0) as u32, iters)).sum();
+                if m <= tol && run.total_iters == own_total {
+                    crate::outln!(
+                        "ok    {label} {arith}: mismatch {:.4}% against direct arbitrary precision",
+                        m * 100.0
+                    );
+                } else {
+                    crate::outln!(
+                        "FAIL  {label} {arith}: mismatch {:.4}% (limit {}%), iterations {} vs {own_total}",
+                        m * 100.0,
+                        tol * 100.0,
+                        run.total_iters
+                    );
+                    failures.push(format!("{label}: {:.4}% differ, iteration total {}", m * 100.0, run.total_iters));
+                }
+            }
             Err(e) => {
                 crate::outln!("FAIL  {label} {e}");
                 failures.push(format!("{label}: {e}"));

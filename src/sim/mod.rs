@@ -9,7 +9,9 @@
 
 pub mod analysis;
 pub mod colormap;
+pub mod deep;
 pub mod mandelbrot;
+pub mod perturb;
 pub mod scene;
 pub mod scene_cells;
 pub mod theory;

@@ -8,6 +8,7 @@
 
 pub mod colormap;
 pub mod mandelbrot;
+pub mod mandelbrot_deep;
 pub mod reduction;
 pub mod saxpy;
 pub mod wave;
@@ -17,7 +18,9 @@ use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
     check_fits,
 };
+use crate::sim::deep::DeepJob;
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
@@ -169,6 +172,10 @@ impl Backend for CpuBackend {
             ReduceMethod::Atomic => reduction::reduce_atomic(self.threads, x),
         };
         Ok((sum, LessonTiming { kernel: start.elapsed(), ..LessonTiming::default() }))
+    }
+
+    fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep(self.threads, job, Mantissa::F64, counts)
     }
 }
 

@@ -24,6 +24,7 @@
 mod colormap;
 mod copy;
 mod mandelbrot;
+mod mandelbrot_deep;
 mod reduction;
 mod saxpy;
 mod wave;
@@ -38,6 +39,7 @@ use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
 };
+use crate::sim::deep::DeepJob;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -46,6 +48,7 @@ pub use wave::CudaWave;
 
 const WAVE_CU: &str = include_str!("../../../kernels/wave.cu");
 const MANDELBROT_CU: &str = include_str!("../../../kernels/mandelbrot.cu");
+const MANDELBROT_DEEP_CU: &str = include_str!("../../../kernels/mandelbrot_deep.cu");
 const COLORMAP_CU: &str = include_str!("../../../kernels/colormap.cu");
 
 const KIND: BackendKind = BackendKind::Cuda;
@@ -62,6 +65,7 @@ struct Device {
     wave_rgba: CudaFunction,
     mandelbrot_f64: CudaFunction,
     mandelbrot_f32: CudaFunction,
+    mandelbrot_deep_f64: CudaFunction,
 }
 
 /// Why [`Device`] could not be made; kept (cloned) for every later `open`.
@@ -156,10 +160,12 @@ fn init() -> Result<Device, OpenError> {
     let wave_ptx = compile("wave.cu", WAVE_CU, true, tile.defines())?;
     let colormap_ptx = compile("colormap.cu", COLORMAP_CU, true, Vec::new())?;
     let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
+    let deep_ptx = compile("mandelbrot_deep.cu", MANDELBROT_DEEP_CU, false, Vec::new())?;
     let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
     let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
     let colormap = ctx.load_module(colormap_ptx).map_err(|e| load("colormap.cu", e))?;
     let mandel = ctx.load_module(mandel_ptx).map_err(|e| load("mandelbrot.cu", e))?;
+    let deep = ctx.load_module(deep_ptx).map_err(|e| load("mandelbrot_deep.cu", e))?;
     let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
         m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
     };
@@ -188,6 +194,7 @@ fn init() -> Result<Device, OpenError> {
         wave_rgba: func(&colormap, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
+        mandelbrot_deep_f64: func(&deep, "mandelbrot_deep_f64")?,
         ctx,
         info,
     })
@@ -326,5 +333,9 @@ impl Backend for CudaBackend {
 
     fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
         reduction::run(&self.dev, &self.stream, x, method)
+    }
+
+    fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts)
     }
 }

@@ -19,6 +19,7 @@ pub mod colormap;
 pub mod field;
 mod gpu;
 pub mod mandelbrot;
+mod mandelbrot_deep;
 mod reduction;
 mod saxpy;
 pub mod shader;
@@ -33,7 +34,9 @@ pub use wave::WgpuWave;
 pub(crate) use gpu::{Gpu, Timer, compute_pipeline};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
+use crate::sim::deep::DeepJob;
 use crate::sim::mandelbrot::MandelbrotParams;
+use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
@@ -164,13 +167,14 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
             s.get_or_insert_with(|| e.to_string());
         }
     }));
-    Ok(Box::new(WgpuBackend { gpu: Arc::new(gpu), mandelbrot: None }))
+    Ok(Box::new(WgpuBackend { gpu: Arc::new(gpu), mandelbrot: None, deep: mandelbrot_deep::Pipelines::default() }))
 }
 
 /// The wgpu backend on one device.
 pub struct WgpuBackend {
     gpu: Arc<Gpu>,
     mandelbrot: Option<mandelbrot::Buffers>,
+    deep: mandelbrot_deep::Pipelines,
 }
 
 impl WgpuBackend {
@@ -188,7 +192,11 @@ impl WgpuBackend {
         queue: wgpu::Queue,
         adapter_info: wgpu::AdapterInfo,
     ) -> Result<Self, BackendError> {
-        Ok(Self { gpu: Arc::new(Gpu::new(device, queue, adapter_info)?), mandelbrot: None })
+        Ok(Self {
+            gpu: Arc::new(Gpu::new(device, queue, adapter_info)?),
+            mandelbrot: None,
+            deep: mandelbrot_deep::Pipelines::default(),
+        })
     }
 
     /// The adapter this backend runs on.
@@ -213,6 +221,25 @@ impl WgpuBackend {
     #[must_use]
     pub fn has_f64(&self) -> bool {
         self.gpu.mandelbrot_f64.is_some()
+    }
+
+    /// The deltas' type deep views use here: `f64` where the adapter has it, else `f32`.
+    #[must_use]
+    pub fn deep_mantissa(&self) -> Mantissa {
+        if self.has_f64() { Mantissa::F64 } else { Mantissa::F32 }
+    }
+
+    /// A deep view by perturbation with deltas in `mantissa` (`f64` needs `SHADER_F64`).
+    ///
+    /// # Errors
+    /// `f64` on an adapter without it, a view too large for the device, or a device failure.
+    pub fn mandelbrot_deep_with(
+        &mut self,
+        mantissa: Mantissa,
+        job: &DeepJob,
+        counts: &mut [i32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts)
     }
 
     /// True on a software adapter (llvmpipe/lavapipe, WARP): it runs on the CPU, usually
@@ -280,5 +307,13 @@ impl Backend for WgpuBackend {
         method: crate::backend::ReduceMethod,
     ) -> Result<(u32, crate::backend::LessonTiming), BackendError> {
         reduction::run(&self.gpu, x, method)
+    }
+
+    fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+        self.mandelbrot_deep_with(self.deep_mantissa(), job, counts)
+    }
+
+    fn deep_arith(&self, job: &DeepJob) -> String {
+        job.arith_label(self.deep_mantissa().name())
     }
 }

@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use crate::sim::mandelbrot::Precision;
+use crate::sim::perturb::Mantissa;
 
 macro_rules! shader_file {
     ($path:literal) => {
@@ -29,6 +30,11 @@ const MANDELBROT: &str = shader_file!("mandelbrot.wgsl");
 /// The precision variants of the Mandelbrot body: `real` and `exact`.
 const MANDELBROT_F32: &str = shader_file!("mandelbrot_f32.wgsl");
 const MANDELBROT_F64: &str = shader_file!("mandelbrot_f64.wgsl");
+/// The deep-zoom (perturbation) body, generic over its delta type `real`.
+const MANDELBROT_DEEP: &str = shader_file!("mandelbrot_deep.wgsl");
+/// The delta variants of the deep body: `real`, `pow2i`, `ilogb_of` and the exponent limits.
+const MANDELBROT_DEEP_F32: &str = shader_file!("mandelbrot_deep_f32.wgsl");
+const MANDELBROT_DEEP_F64: &str = shader_file!("mandelbrot_deep_f64.wgsl");
 /// matplotlib's `hot` on the GPU.
 const COLORMAP: &str = shader_file!("colormap.wgsl");
 
@@ -104,6 +110,16 @@ pub fn mandelbrot(precision: Precision) -> String {
     assemble(MANDELBROT, &[("PRECISION", precision)])
 }
 
+/// `shaders/mandelbrot_deep.wgsl` with the delta variant of `mantissa`.
+#[must_use]
+pub fn mandelbrot_deep(mantissa: Mantissa) -> String {
+    let delta = match mantissa {
+        Mantissa::F32 => MANDELBROT_DEEP_F32,
+        Mantissa::F64 => MANDELBROT_DEEP_F64,
+    };
+    assemble(MANDELBROT_DEEP, &[("DELTA", delta)])
+}
+
 /// `shaders/colormap.wgsl`.
 #[must_use]
 pub fn colormap() -> &'static str {
@@ -119,6 +135,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
         ("wave_scene.wgsl", Cow::Owned(wave_scene()), false),
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
+        ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), false),
+        ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), true),
         ("colormap.wgsl", Cow::Borrowed(colormap()), false),
         ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), false),
         ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), false),

@@ -1,0 +1,137 @@
+// Deep-zoom Mandelbrot by perturbation: the CUDA twin of `perturb_count` in
+// src/sim/perturb.rs (run by src/backend/cpu/mandelbrot_deep.rs) and of
+// shaders/mandelbrot_deep.wgsl. Compiled by NVRTC with --fmad=false and written operation for
+// operation like the CPU twin, so the counts are the CPU's, bit for bit.
+//
+// The reference orbit Z_0..Z_last (the view's centre, iterated on the host in arbitrary
+// precision) is shared by all pixels; a pixel iterates only its delta
+// dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc, with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp.
+// Deltas below 2^PLAIN_MIN_EXP are held as mantissa * 2^e (extended exponent); when
+// |Z_m + dz| < |dz| or the reference ends, the pixel rebases: dz = z, m = 0 (Zhuoran).
+
+#define PLAIN_MIN_EXP (-560)
+
+// 2^n built from bits (n in -1022..=1023), for `ldexp_twin`, the CPU twin's `Real::ldexp`.
+__device__ __forceinline__ double pow2i(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
+
+__device__ __forceinline__ int clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// n clamped to three times the exponent range (beyond it the result is 0 or infinity anyway),
+// then three exact multiplications by powers of two in range.
+__device__ __forceinline__ double ldexp_twin(double x, int n) {
+    n = clampi(n, -3 * 1022, 3 * 1023);
+    const int n1 = clampi(n, -1022, 1023);
+    const int n2 = clampi(n - n1, -1022, 1023);
+    return x * pow2i(n1) * pow2i(n2) * pow2i(n - n1 - n2);
+}
+
+// The exponent k with 2^k <= |x| < 2^(k+1) of a normal x.
+__device__ __forceinline__ int ilogb_twin(double x) {
+    return (int)((__double_as_longlong(x) >> 52) & 0x7ff) - 1023;
+}
+
+// The reference: Z (zr, zi), what rounding Z to double left out (zr_lo, zi_lo, used when a
+// pixel rebases) and |Z|^2 - 4 (mag4, for an escape test that keeps its precision near |z| = 2).
+struct Orbit {
+    const double* __restrict__ zr;
+    const double* __restrict__ zi;
+    const double* __restrict__ zr_lo;
+    const double* __restrict__ zi_lo;
+    const double* __restrict__ mag4;
+    int last;
+};
+
+__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters) {
+    const double* __restrict__ zr = o.zr;
+    const double* __restrict__ zi = o.zi;
+    const int last = o.last;
+    const double plain_dcr = ldexp_twin(dcr, dce);
+    const double plain_dci = ldexp_twin(dci, dce);
+    const double plain_min = pow2i(PLAIN_MIN_EXP);
+    bool scaled = dce < PLAIN_MIN_EXP;
+    double wr = scaled ? dcr : plain_dcr, wi = scaled ? dci : plain_dci;
+    int e = scaled ? dce : 0;
+    int m = 1;
+    for (int k = 0; k < iters; ++k) {
+        double rr = zr[m], ri = zi[m];
+        const double dr = scaled ? ldexp_twin(wr, e) : wr;
+        const double di = scaled ? ldexp_twin(wi, e) : wi;
+        const double fr = rr + dr;
+        const double fi = ri + di;
+        const double dd = dr * dr + di * di;
+        if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) return k;
+        const double mag = fr * fr + fi * fi;
+        if (m == last || mag < dd) {
+            const double gr = fr + o.zr_lo[m];
+            const double gi = fi + o.zi_lo[m];
+            rr = 0.0; ri = 0.0; m = 0;
+            wr = gr; wi = gi; e = 0; scaled = false;
+            const double q = fmax(fabs(gr), fabs(gi));
+            if (q < plain_min && q > 0.0) {
+                const int s = ilogb_twin(q);
+                wr = ldexp_twin(gr, -s); wi = ldexp_twin(gi, -s); e = s; scaled = true;
+            }
+        }
+        if (scaled) {
+            const double s = ldexp_twin(1.0, e);
+            const double cr = ldexp_twin(dcr, dce - e);
+            const double ci = ldexp_twin(dci, dce - e);
+            const double nr = 2.0 * (rr * wr - ri * wi) + (wr * wr - wi * wi) * s + cr;
+            const double ni = 2.0 * (rr * wi + ri * wr) + 2.0 * wr * wi * s + ci;
+            wr = nr; wi = ni;
+            const double q = fmax(fabs(nr), fabs(ni));
+            if (q > 0.0) {
+                const int t = ilogb_twin(q);
+                if (e + t >= PLAIN_MIN_EXP) {
+                    wr = ldexp_twin(nr, e); wi = ldexp_twin(ni, e); e = 0; scaled = false;
+                } else if (t < -8 || t > 8) {
+                    wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = e + t;
+                }
+            }
+        } else {
+            const double tr = rr + rr + wr;
+            const double ti = ri + ri + wi;
+            const double nr = tr * wr - ti * wi + plain_dcr;
+            const double ni = tr * wi + ti * wr + plain_dci;
+            wr = nr; wi = ni;
+            const double q = fmax(fabs(nr), fabs(ni));
+            if (q < plain_min && q > 0.0) {
+                const int t = ilogb_twin(q);
+                wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+            }
+        }
+        ++m;
+    }
+    return iters;
+}
+
+// Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
+// iterations executed, min(count + 1, iters) per pixel, to *total with one atomicAdd.
+extern "C" __global__ void __launch_bounds__(256)
+    mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
+                        const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
+                        const double* __restrict__ mag4, int last, int exp, double ax, double bx, double ay, double by, int iters,
+                        int* __restrict__ counts, unsigned long long* __restrict__ total) {
+    const int x = blockIdx.x * 32 + threadIdx.x;
+    const int y = blockIdx.y * 8 + threadIdx.y;
+    unsigned long long executed = 0;
+    if (x < width && y < height) {
+        const double dcr = ax + (double)x * bx;
+        const double dci = ay + (double)y * by;
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last};
+        const int count = perturb_count(o, dcr, dci, exp, iters);
+        counts[(long long)y * width + x] = count;
+        executed = (unsigned long long)(count < iters ? count + 1 : iters);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) executed += __shfl_down_sync(0xffffffffu, executed, o);
+    __shared__ unsigned long long warp_sums[8];
+    if (threadIdx.x == 0) warp_sums[threadIdx.y] = executed;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        unsigned long long s = 0;
+#pragma unroll
+        for (int w = 0; w < 8; ++w) s += warp_sums[w];
+        atomicAdd(total, s);
+    }
+}

@@ -1,0 +1,165 @@
+// Deep-zoom Mandelbrot by perturbation, in the delta type `real` of the variant spliced in
+// below: `mandelbrot_deep_f32.wgsl` (every adapter) or `mandelbrot_deep_f64.wgsl` (needs
+// `SHADER_F64`), which also define `pow2i`, `ilogb_of`, `PLAIN_MIN_EXP`.
+// src/backend/wgpu/shader.rs assembles the two shaders from this one body.
+//
+// CPU twin: `perturb_count` in src/sim/perturb.rs (run by src/backend/cpu/mandelbrot_deep.rs);
+// CUDA twin: kernels/mandelbrot_deep.cu. The reference orbit Z_0..Z_last is iterated on the
+// host in arbitrary precision; each pixel iterates its delta dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc
+// with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp. Deltas below 2^PLAIN_MIN_EXP are held as a
+// mantissa and an i32 exponent; when |Z_m + dz| < |dz| or the reference ends, the pixel rebases
+// (dz = z, m = 0). Drivers may fuse a multiply and an add (WGSL cannot forbid it), so counts
+// can differ from the CPU twin's on a few pixels; the tests bound how many.
+
+struct Params {
+    width: u32,
+    height: u32,
+    iters: u32,
+    last: u32,
+    exp: i32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+// Z_m.
+@group(0) @binding(1) var<storage, read> orbit: array<vec2<real>>;
+// aux[0]: the grid (ax, bx, ay, by); aux[1 + m]: what rounding Z_m left out (re, im, used when
+// a pixel rebases) and |Z_m|^2 - 4 (for an escape test that keeps its precision near |z| = 2).
+@group(0) @binding(2) var<storage, read> aux: array<vec4<real>>;
+@group(0) @binding(3) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 2>;
+
+var<workgroup> wg_lo: atomic<u32>;
+var<workgroup> wg_hi: atomic<u32>;
+
+//#include DELTA
+
+// x * 2^n for any n (as the CPU twin's `Real::ldexp`): n clamped to three times the type's
+// exponent range (beyond it the result is 0 or infinity anyway), then three multiplications by
+// powers of two in range. No loop: llvmpipe counts the iterations of an inner loop across the
+// whole invocation and ends the kernel's outer loop after 65535 of them (measured: deep pixels
+// stopped at ~1100 steps with their count at `iters`).
+fn ldexp_twin(x: real, n0: i32) -> real {
+    let n = clamp(n0, 3 * MIN_EXP, 3 * MAX_EXP);
+    let n1 = clamp(n, MIN_EXP, MAX_EXP);
+    let n2 = clamp(n - n1, MIN_EXP, MAX_EXP);
+    let n3 = n - n1 - n2;
+    return x * pow2i(n1) * pow2i(n2) * pow2i(n3);
+}
+
+fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
+    let plain_dcr = ldexp_twin(dcr, dce);
+    let plain_dci = ldexp_twin(dci, dce);
+    let plain_min = pow2i(PLAIN_MIN_EXP);
+    var scaled = dce < PLAIN_MIN_EXP;
+    var wr = select(plain_dcr, dcr, scaled);
+    var wi = select(plain_dci, dci, scaled);
+    var e = select(0, dce, scaled);
+    var m = 1u;
+    for (var k = 0u; k < iters; k++) {
+        var rr = orbit[m].x;
+        var ri = orbit[m].y;
+        var dr = wr;
+        var di = wi;
+        if scaled {
+            dr = ldexp_twin(wr, e);
+            di = ldexp_twin(wi, e);
+        }
+        let fr = rr + dr;
+        let fi = ri + di;
+        let dd = dr * dr + di * di;
+        let a = aux[m + 1u];
+        if a.z + (real(2.0) * (rr * dr + ri * di) + dd) >= real(0.0) {
+            return k;
+        }
+        let mag = fr * fr + fi * fi;
+        if m == params.last || mag < dd {
+            let gr = fr + a.x;
+            let gi = fi + a.y;
+            rr = real(0.0);
+            ri = real(0.0);
+            m = 0u;
+            wr = gr;
+            wi = gi;
+            e = 0;
+            scaled = false;
+            let q = max(abs(gr), abs(gi));
+            if q < plain_min && q > real(0.0) {
+                let s = ilogb_of(q);
+                wr = ldexp_twin(gr, -s);
+                wi = ldexp_twin(gi, -s);
+                e = s;
+                scaled = true;
+            }
+        }
+        if scaled {
+            let s = ldexp_twin(real(1.0), e);
+            let cr = ldexp_twin(dcr, dce - e);
+            let ci = ldexp_twin(dci, dce - e);
+            let nr = real(2.0) * (rr * wr - ri * wi) + (wr * wr - wi * wi) * s + cr;
+            let ni = real(2.0) * (rr * wi + ri * wr) + real(2.0) * wr * wi * s + ci;
+            wr = nr;
+            wi = ni;
+            let q = max(abs(nr), abs(ni));
+            if q > real(0.0) {
+                let t = ilogb_of(q);
+                if e + t >= PLAIN_MIN_EXP {
+                    wr = ldexp_twin(nr, e);
+                    wi = ldexp_twin(ni, e);
+                    e = 0;
+                    scaled = false;
+                } else if t < -8 || t > 8 {
+                    wr = ldexp_twin(nr, -t);
+                    wi = ldexp_twin(ni, -t);
+                    e = e + t;
+                }
+            }
+        } else {
+            let tr = rr + rr + wr;
+            let ti = ri + ri + wi;
+            let nr = tr * wr - ti * wi + plain_dcr;
+            let ni = tr * wi + ti * wr + plain_dci;
+            wr = nr;
+            wi = ni;
+            let q = max(abs(nr), abs(ni));
+            if q < plain_min && q > real(0.0) {
+                let t = ilogb_of(q);
+                wr = ldexp_twin(nr, -t);
+                wi = ldexp_twin(ni, -t);
+                e = t;
+                scaled = true;
+            }
+        }
+        m += 1u;
+    }
+    return iters;
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let x = gid.x;
+    let y = gid.y;
+    var executed = 0u;
+    if x < params.width && y < params.height {
+        let grid = aux[0];
+        let dcr = grid.x + real(x) * grid.y;
+        let dci = grid.z + real(y) * grid.w;
+        let count = perturb_count(dcr, dci, params.exp, params.iters);
+        counts[y * params.width + x] = count;
+        executed = min(count + 1u, params.iters);
+    }
+    // Each add detects its own carry, so the pair is an exact 64-bit sum.
+    let before = atomicAdd(&wg_lo, executed);
+    if before + executed < before {
+        atomicAdd(&wg_hi, 1u);
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let lo = atomicLoad(&wg_lo);
+        let hi = atomicLoad(&wg_hi);
+        let old = atomicAdd(&total[0], lo);
+        atomicAdd(&total[1], hi + select(0u, 1u, old + lo < old));
+    }
+}

@@ -1,0 +1,45 @@
+//! Deep-zoom Mandelbrot counts on the CPU by perturbation: the twin of
+//! `kernels/mandelbrot_deep.cu` (`f64` deltas) and `shaders/mandelbrot_deep.wgsl` (`f32` or
+//! `f64` deltas), rows of [`crate::sim::perturb::perturb_row`] on one thread or rayon's.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::Threads;
+use crate::backend::{BackendError, MandelbrotRun, Timing};
+use crate::sim::deep::DeepJob;
+use crate::sim::perturb::{Deltas, Mantissa, Real, perturb_row};
+
+/// Counts of `job` into `counts` with deltas in `mantissa` (`F64` for the CPU backend; `F32`
+/// is the twin of the wgpu kernel on adapters without `f64`).
+///
+/// # Errors
+/// `counts` of the wrong length.
+pub fn mandelbrot_deep(
+    threads: Threads,
+    job: &DeepJob,
+    mantissa: Mantissa,
+    counts: &mut [i32],
+) -> Result<MandelbrotRun, BackendError> {
+    if counts.len() != job.pixels() {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), job.pixels())));
+    }
+    let start = Instant::now();
+    let total_iters = match mantissa {
+        Mantissa::F64 => rows(threads, job, &job.deltas_f64(), counts),
+        Mantissa::F32 => rows(threads, job, &job.deltas_f32(), counts),
+    };
+    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+}
+
+fn rows<T: Real + Sync>(threads: Threads, job: &DeepJob, d: &Deltas<'_, T>, counts: &mut [i32]) -> u64 {
+    match threads {
+        Threads::One => {
+            counts.chunks_exact_mut(job.width).enumerate().map(|(y, row)| perturb_row(job, d, y, row)).sum()
+        }
+        Threads::All => {
+            counts.par_chunks_exact_mut(job.width).enumerate().map(|(y, row)| perturb_row(job, d, y, row)).sum()
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Deep-zoom Mandelbrot counts on CUDA by perturbation: `kernels/mandelbrot_deep.cu`
+//! (`mandelbrot_deep_f64`), the twin of `src/backend/cpu/mandelbrot_deep.rs`
+//! ([`crate::sim::perturb::perturb_count`]) and `shaders/mandelbrot_deep.wgsl`.
+//!
+//! The reference orbit is computed on the host (in arbitrary precision, by
+//! [`DeepJob::prepare`]) and copied to the device with each image; the kernel iterates the
+//! pixels' deltas in `f64` with an extended exponent where they are below `f64`'s range.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
+
+use super::{BackendError, Device, Events, check_free, runtime};
+use crate::backend::{MandelbrotRun, Timing, TimingSource};
+use crate::sim::deep::DeepJob;
+
+/// Computes the counts of `job` into `counts` (`width*height`, row 0 at `miny`).
+pub(super) fn mandelbrot_deep(
+    dev: &Device,
+    stream: &Arc<CudaStream>,
+    job: &DeepJob,
+    counts: &mut [i32],
+) -> Result<MandelbrotRun, BackendError> {
+    let n = job.pixels();
+    if counts.len() != n {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
+    }
+    let start = Instant::now();
+    let what = format!("deep mandelbrot {}x{}", job.width, job.height);
+    let orbit = &job.orbit;
+    let last = orbit.last_f64 + 1;
+    check_free(dev, &what, 4 * n as u64 + 40 * last as u64)?;
+    let up = |v: &[f64]| stream.clone_htod(&v[..last]).map_err(|e| runtime("copying the reference orbit", e));
+    let (zr, zi, zr_lo, zi_lo, mag4) =
+        (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
+    let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
+    let mut total = stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?;
+    let events = Events::new(&dev.ctx)?;
+    let g = job.grid;
+    let (width, height, iters) = (job.width as i32, job.height as i32, job.iters as i32);
+    let last_i32 = orbit.last_f64 as i32;
+    let cfg = LaunchConfig {
+        grid_dim: (job.width.div_ceil(32) as u32, job.height.div_ceil(8) as u32, 1),
+        block_dim: (32, 8, 1),
+        shared_mem_bytes: 0,
+    };
+    events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
+    let mut launch = stream.launch_builder(&dev.mandelbrot_deep_f64);
+    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32).arg(&g.exp);
+    launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts).arg(&mut total);
+    // SAFETY: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
+    // and the kernel reads indices 0..=last; `dev_counts` holds width*height values.
+    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot_deep_f64", e))?;
+    events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    stream.memcpy_dtoh(&dev_counts, counts).map_err(|e| runtime("copying counts", e))?;
+    let total = stream.clone_dtoh(&total).map_err(|e| runtime("copying the total", e))?;
+    stream.synchronize().map_err(|e| runtime("waiting for the device", e))?;
+    let device = events.elapsed()?;
+    Ok(MandelbrotRun {
+        total_iters: total.first().copied().unwrap_or(0),
+        timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
+    })
+}

@@ -1,0 +1,205 @@
+//! Deep-zoom Mandelbrot counts on the GPU by perturbation: `shaders/mandelbrot_deep.wgsl` with
+//! its delta variant `mandelbrot_deep_f32.wgsl` (every adapter: an `f32` mantissa and an `i32`
+//! exponent) or `mandelbrot_deep_f64.wgsl` (adapters with `SHADER_F64`, used when present).
+//! CPU twin: `src/backend/cpu/mandelbrot_deep.rs` ([`crate::sim::perturb::perturb_count`]).
+//!
+//! The reference orbit and the pixel grid are computed on the host ([`DeepJob::prepare`]) and
+//! uploaded with each image; pipelines are compiled the first time a variant is used.
+
+use std::time::Instant;
+
+use super::{Gpu, KIND, Timer, runtime};
+use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
+use crate::sim::deep::DeepJob;
+use crate::sim::perturb::Mantissa;
+
+/// Workgroup of the shader (16x16 pixels).
+const TILE: u32 = 16;
+
+/// `Params` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    width: u32,
+    height: u32,
+    iters: u32,
+    last: u32,
+    exp: i32,
+    pad: [u32; 3],
+}
+
+/// One compiled variant.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    pub fn new(device: &wgpu::Device, mantissa: Mantissa) -> Result<Self, BackendError> {
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("mandelbrot_deep"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(2, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
+            ],
+        });
+        let file = match mantissa {
+            Mantissa::F32 => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl",
+            Mantissa::F64 => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
+        };
+        let source = super::shader::mandelbrot_deep(mantissa);
+        let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot_deep", &layout)])?;
+        let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot_deep pipeline"))?;
+        Ok(Self { layout, pipeline })
+    }
+}
+
+/// The variants compiled so far.
+#[derive(Default)]
+pub(crate) struct Pipelines {
+    f32: Option<Pipeline>,
+    f64: Option<Pipeline>,
+}
+
+/// Computes the counts of `job` into `counts` with deltas in `mantissa`.
+pub(crate) fn run(
+    gpu: &Gpu,
+    pipelines: &mut Pipelines,
+    mantissa: Mantissa,
+    job: &DeepJob,
+    counts: &mut [i32],
+) -> Result<MandelbrotRun, BackendError> {
+    let n = job.pixels();
+    if counts.len() != n {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
+    }
+    if mantissa == Mantissa::F64 && gpu.mandelbrot_f64.is_none() {
+        return Err(BackendError::Invalid(format!("this adapter has no f64 (no SHADER_F64 on {})", gpu.adapter.name)));
+    }
+    let slot = match mantissa {
+        Mantissa::F32 => &mut pipelines.f32,
+        Mantissa::F64 => &mut pipelines.f64,
+    };
+    if slot.is_none() {
+        *slot = Some(Pipeline::new(&gpu.device, mantissa)?);
+    }
+    let pipeline = slot.as_ref().ok_or_else(|| runtime("no mandelbrot_deep pipeline"))?;
+    let what = format!("deep mandelbrot {}x{}", job.width, job.height);
+    if n > 1 << 30 {
+        return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
+    }
+    check_fits(
+        KIND,
+        &format!("{what} counts (against the device's largest storage buffer)"),
+        4 * n as u64,
+        Some(gpu.max_storage_bytes()),
+    )?;
+    let groups = ((job.width as u32).div_ceil(TILE), (job.height as u32).div_ceil(TILE));
+    let max = gpu.device.limits().max_compute_workgroups_per_dimension;
+    if groups.0 > max || groups.1 > max {
+        return Err(BackendError::Invalid(format!(
+            "{what} needs {}x{} workgroups, this device allows {max} per dimension",
+            groups.0, groups.1
+        )));
+    }
+    let start = Instant::now();
+    let o = &job.orbit;
+    let g = job.grid;
+    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues and |Z_m|^2 - 4.
+    let (last, orbit_bytes, grid_bytes): (usize, Vec<u8>, Vec<u8>) = match mantissa {
+        Mantissa::F64 => {
+            let last = o.last_f64;
+            let orbit: Vec<f64> = (0..=last).flat_map(|m| [o.re[m], o.im[m]]).collect();
+            let aux: Vec<f64> = [g.ax, g.bx, g.ay, g.by]
+                .into_iter()
+                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], 0.0]))
+                .collect();
+            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
+        }
+        Mantissa::F32 => {
+            let last = o.last_f32;
+            let orbit: Vec<f32> = (0..=last).flat_map(|m| [o.re32[m], o.im32[m]]).collect();
+            let aux: Vec<f32> = [g.ax as f32, g.bx as f32, g.ay as f32, g.by as f32]
+                .into_iter()
+                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], 0.0]))
+                .collect();
+            (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
+        }
+    };
+    use wgpu::BufferUsages as U;
+    let count_bytes = 4 * n as u64;
+    let params_buf = gpu.buffer("deep params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
+    let orbit_buf = gpu.buffer("deep orbit", orbit_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let grid_buf = gpu.buffer("deep orbit residues", grid_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let counts_buf = gpu.buffer("deep counts", count_bytes, U::STORAGE | U::COPY_SRC)?;
+    let total_buf = gpu.buffer("deep total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
+    let staging = gpu.buffer("deep readback", count_bytes + 8, U::MAP_READ | U::COPY_DST)?;
+    let timer = Timer::new(gpu)?;
+    let params = Params {
+        width: job.width as u32,
+        height: job.height as u32,
+        iters: job.iters,
+        last: last as u32,
+        exp: g.exp,
+        pad: [0; 3],
+    };
+    gpu.scoped(&format!("computing {what}"), || {
+        gpu.queue.write_buffer(&params_buf, 0, bytemuck::bytes_of(&params));
+        gpu.queue.write_buffer(&orbit_buf, 0, &orbit_bytes);
+        gpu.queue.write_buffer(&grid_buf, 0, &grid_bytes);
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("mandelbrot_deep"),
+            layout: &pipeline.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: params_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: orbit_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: grid_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: counts_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: total_buf.as_entire_binding() },
+            ],
+        });
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot_deep") });
+        encoder.clear_buffer(&total_buf, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("mandelbrot_deep"),
+                timestamp_writes: timer.as_ref().map(|t| t.writes(true, true)),
+            });
+            pass.set_pipeline(&pipeline.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        if let Some(timer) = &timer {
+            timer.resolve(&mut encoder);
+        }
+        encoder.copy_buffer_to_buffer(&counts_buf, 0, &staging, 0, count_bytes);
+        encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes, 8);
+        gpu.queue.submit([encoder.finish()]);
+    })?;
+    let total_iters = gpu.read_back(&staging, count_bytes + 8, |bytes| {
+        let (c, t) = bytes.split_at(count_bytes as usize);
+        bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        let words: &[u32] = bytemuck::cast_slice(t);
+        u64::from(words[0]) | (u64::from(words[1]) << 32)
+    })?;
+    let device = match &timer {
+        Some(timer) => timer.elapsed(gpu)?,
+        None => None,
+    };
+    let wall = start.elapsed();
+    let timing = match device {
+        Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
+        None => Timing::wall(wall),
+    };
+    Ok(MandelbrotRun { total_iters, timing })
+}

@@ -1,0 +1,30 @@
+// Runs kernels/mandelbrot_deep.cu (included by the test through -include) on the host, one
+// "thread" at a time over the launch grid, for the job in argv[1] (written by
+// tests/mandelbrot_deep.rs), and prints the counts, one a line.
+#include <cstdio>
+#include <vector>
+
+int main(int argc, char** argv) {
+    if (argc < 2) return 2;
+    FILE* f = fopen(argv[1], "r");
+    if (!f) return 2;
+    int w, h, iters, last, exp;
+    double ax, bx, ay, by;
+    if (fscanf(f, "%d %d %d %d %d %la %la %la %la", &w, &h, &iters, &last, &exp, &ax, &bx, &ay, &by) != 9) return 2;
+    std::vector<double> zr(last + 1), zi(last + 1), lr(last + 1), li(last + 1), m4(last + 1);
+    for (int m = 0; m <= last; ++m)
+        if (fscanf(f, "%la %la %la %la %la", &zr[m], &zi[m], &lr[m], &li[m], &m4[m]) != 5) return 2;
+    std::vector<int> counts(w * h, -1);
+    unsigned long long total = 0;
+    for (int gy = 0; gy < (h + 7) / 8; ++gy)
+        for (int gx = 0; gx < (w + 31) / 32; ++gx)
+            for (int ty = 0; ty < 8; ++ty)
+                for (int tx = 0; tx < 32; ++tx) {
+                    blockIdx = {gx, gy, 0};
+                    threadIdx = {tx, ty, 0};
+                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last, exp, ax,
+                                        bx, ay, by, iters, counts.data(), &total);
+                }
+    for (int c : counts) printf("%d\n", c);
+    return 0;
+}
