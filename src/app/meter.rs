@@ -17,9 +17,10 @@ use super::wave_view::{INTENSITY_DECADES, WaveLook};
 /// Samples per source period for the intensity and the probes.
 pub const SAMPLES_PER_PERIOD: f64 = 8.0;
 
-/// Grids above this many cells are measured every few frames only (reading a large field back
-/// every frame would cost more than computing it).
-pub const CELLS_MEASURED_EVERY_FRAME: usize = 2 << 20;
+/// How often the energy and the auto-contrast range are measured: reading both fields back every
+/// frame would cost a GPU backend more than computing them (6 MB a frame at the seed's grid,
+/// 128 MB at 4096²), for readouts nobody reads faster than this.
+pub const MEASURE_EVERY: Duration = Duration::from_millis(200);
 
 /// The worker's measuring state for one running scene.
 #[derive(Default)]
@@ -33,7 +34,7 @@ pub struct Meter {
     /// Time step of the field in `f`, if it is current.
     f_at: Option<u32>,
     next_sample: u32,
-    frames: u64,
+    last_measured: Option<Instant>,
     cost: Duration,
 }
 
@@ -44,6 +45,7 @@ impl Meter {
         self.probes.clear();
         self.f_at = None;
         self.next_sample = 0;
+        self.last_measured = None;
     }
 
     /// Steps between samples when the look needs them (intensity view or probes), else `None`:
@@ -99,7 +101,7 @@ impl Meter {
     }
 
     /// The frame's measurements: energy and auto-contrast range where asked (every frame on
-    /// grids up to [`CELLS_MEASURED_EVERY_FRAME`] cells, every few frames above), the probes'
+    /// at most every [`MEASURE_EVERY`] while running, every `still` frame while paused), the probes'
     /// samples since the last frame, and the colour range the picture is to be drawn with.
     ///
     /// # Errors
@@ -111,12 +113,15 @@ impl Meter {
         look: &WaveLook,
         manual: (f32, f32),
         sample_every: u32,
+        still: bool,
     ) -> Result<Measured, String> {
         let start = Instant::now();
-        self.frames += 1;
         let cells = sim.params().cells();
-        let every = cells.div_ceil(CELLS_MEASURED_EVERY_FRAME).max(1) as u64;
-        let due = self.frames.is_multiple_of(every);
+        // A frame shown while paused stays on screen: its readouts are its own.
+        let due = still || self.last_measured.is_none_or(|t| t.elapsed() >= MEASURE_EVERY);
+        if due {
+            self.last_measured = Some(start);
+        }
         let mut energy_now = None;
         if look.energy && due {
             self.g.resize(cells, 0.0);

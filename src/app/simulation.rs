@@ -553,7 +553,8 @@ impl SimLoop {
         }
         let tstep = sim.tstep();
         let manual = (self.vmin, self.vmax);
-        let measured = match self.meter.finish(sim, &self.scene, &self.look, manual, every.unwrap_or(0)) {
+        let measured = match self.meter.finish(sim, &self.scene, &self.look, manual, every.unwrap_or(0), !self.playing)
+        {
             Ok(m) => m,
             Err(e) => return Msg::Error(e),
         };

@@ -51,7 +51,9 @@ impl Meters {
                 push(trace, [f64::from(t), f64::from(v)]);
             }
         }
-        self.last = Some(Measured { probes: Vec::new(), ..m.clone() });
+        // Frames between two energy measurements keep showing the last one.
+        let energy = m.energy.or(self.last.as_ref().and_then(|l| l.energy));
+        self.last = Some(Measured { probes: Vec::new(), energy, ..m.clone() });
     }
 
     /// The energy readout and plot, the Courant number, and the probes' oscilloscope.
