@@ -18,6 +18,9 @@
 //! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
 //! - [`timing_panel`]: measurements and their plot.
 //! - [`controls`]: backend picker and colour bar.
+//! - [`pages`]: the classroom pages: [`race`] / [`race_view`] (two backends side by side),
+//!   [`scaling`] / [`scaling_view`] (the sweep, plotted log-log), [`lessons`] / [`lessons_view`]
+//!   (SAXPY, reduction, device), each a worker-thread file and a UI file.
 //! - [`window_process`]: the window in a child process, restarted on a safer display adapter
 //!   when a GPU driver crashes while it opens.
 //!
@@ -27,11 +30,18 @@
 pub mod compare;
 pub mod controls;
 pub mod display;
+pub mod lessons;
+pub mod lessons_view;
 pub mod mandelbrot_view;
 pub mod messages;
 pub mod meter;
 pub mod options;
+pub mod pages;
 mod panels;
+pub mod race;
+pub mod race_view;
+pub mod scaling;
+pub mod scaling_view;
 pub mod settings;
 pub mod simulation;
 pub mod timing_panel;
@@ -117,6 +127,13 @@ pub struct WavebrotApp {
     panels_hidden: bool,
     /// The key list is shown (F1 or ?).
     help: bool,
+    /// A classroom page shown instead of the demos, and their states.
+    page: Option<pages::Page>,
+    race: race_view::RaceView,
+    scaling: scaling_view::ScalingView,
+    lessons: lessons_view::LessonsView,
+    /// The waves were playing when a page opened (they play again when it closes).
+    resume_play: bool,
     /// Time steps the last computed frame advanced.
     last_steps: Option<u32>,
     /// The last check against the CPU and when it came; when the last one was asked.
@@ -263,6 +280,11 @@ impl WavebrotApp {
             last_steps: None,
             panels_hidden: false,
             help: false,
+            page: None,
+            race: race_view::RaceView::default(),
+            scaling: scaling_view::ScalingView::default(),
+            lessons: lessons_view::LessonsView::default(),
+            resume_play: false,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -480,7 +502,7 @@ impl WavebrotApp {
 
     /// Keeps the CPU comparison on the problem the active backend runs.
     fn steer_compare(&mut self, ctx: &egui::Context) {
-        let job = if !self.settings.cpu_compare {
+        let job = if !self.settings.cpu_compare || self.page.is_some() {
             CompareJob::Off
         } else {
             match self.settings.view {
@@ -597,10 +619,14 @@ impl eframe::App for WavebrotApp {
         if self.help {
             panels::help_window(&ctx, &mut self.help);
         }
-        if !self.panels_hidden {
-            self.side_panels_ui(ui, &ctx);
+        if let Some(page) = self.page {
+            egui::CentralPanel::default().show(ui, |ui| self.page_ui(ui, page));
+        } else {
+            if !self.panels_hidden {
+                self.side_panels_ui(ui, &ctx);
+            }
+            egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         }
-        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         self.screenshot(&ctx);
         if self.settings.view == Demo::Wave && self.settings.wave.playing {
             ctx.request_repaint();
@@ -724,6 +750,13 @@ mod tests {
             ("compare.rs", include_str!("compare.rs")),
             ("controls.rs", include_str!("controls.rs")),
             ("display.rs", include_str!("display.rs")),
+            ("lessons.rs", include_str!("lessons.rs")),
+            ("lessons_view.rs", include_str!("lessons_view.rs")),
+            ("pages.rs", include_str!("pages.rs")),
+            ("race.rs", include_str!("race.rs")),
+            ("race_view.rs", include_str!("race_view.rs")),
+            ("scaling.rs", include_str!("scaling.rs")),
+            ("scaling_view.rs", include_str!("scaling_view.rs")),
             ("mandelbrot_view.rs", include_str!("mandelbrot_view.rs")),
             ("messages.rs", include_str!("messages.rs")),
             ("mod.rs", include_str!("mod.rs")),

@@ -7,6 +7,7 @@ use crate::sim::theory::Theory;
 
 use super::messages::Command;
 use super::options::Demo;
+use super::pages::Page;
 use super::wave_lab::LabOutcome;
 use super::{WavebrotApp, controls, mandelbrot_view, wave_view};
 
@@ -25,6 +26,14 @@ impl WavebrotApp {
                 i.key_pressed(egui::Key::Delete),
             )
         });
+        let (three, four, five) = ctx.input(|i| {
+            (i.key_pressed(egui::Key::Num3), i.key_pressed(egui::Key::Num4), i.key_pressed(egui::Key::Num5))
+        });
+        for (pressed, page) in [(three, Page::Race), (four, Page::Scaling), (five, Page::Lessons)] {
+            if pressed {
+                self.set_page(Some(page));
+            }
+        }
         let (help, hide, full, check) = ctx.input(|i| {
             (
                 i.key_pressed(egui::Key::F1) || i.key_pressed(egui::Key::Questionmark),
@@ -48,10 +57,15 @@ impl WavebrotApp {
             self.worker.send(Command::Check);
         }
         if one {
+            self.set_page(None);
             self.set_view(Demo::Wave);
         }
         if two {
+            self.set_page(None);
             self.set_view(Demo::Mandelbrot);
+        }
+        if self.page.is_some() {
+            return;
         }
         match self.settings.view {
             Demo::Wave => {
@@ -81,9 +95,21 @@ impl WavebrotApp {
     pub(super) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             let mut view = self.settings.view;
-            ui.selectable_value(&mut view, Demo::Wave, "Waves (1)");
-            ui.selectable_value(&mut view, Demo::Mandelbrot, "Mandelbrot (2)");
+            let on_demo = self.page.is_none();
+            if ui.add(egui::Button::selectable(on_demo && view == Demo::Wave, "Waves (1)")).clicked() {
+                view = Demo::Wave;
+                self.set_page(None);
+            }
+            if ui.add(egui::Button::selectable(on_demo && view == Demo::Mandelbrot, "Mandelbrot (2)")).clicked() {
+                view = Demo::Mandelbrot;
+                self.set_page(None);
+            }
             self.set_view(view);
+            for (page, label) in Page::ALL {
+                if ui.add(egui::Button::selectable(self.page == Some(page), label)).clicked() {
+                    self.set_page(Some(page));
+                }
+            }
             ui.separator();
             let mut choice = self.settings.backend;
             if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
@@ -290,8 +316,9 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 14] = [
+    const KEYS: [(&str, &str); 15] = [
         ("1 / 2", "waves / Mandelbrot"),
+        ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
         ("R", "reset the field (Mandelbrot: the whole set)"),

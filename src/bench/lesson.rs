@@ -64,18 +64,31 @@ fn saxpy_on(b: &mut dyn Backend, n: usize, want: &[f32]) -> Result<(LessonTiming
 /// A backend asked for by name is unavailable.
 pub fn run_lesson(lesson: Lesson, asked: &[BackendKind], elements: usize) -> Result<ExitCode> {
     let mut backends = super::open_backends(asked)?;
-    let mut failures = Vec::new();
-    match lesson {
-        Lesson::Saxpy => saxpy(&mut backends, elements, &mut failures),
-        Lesson::Reduction => reduction(&mut backends, elements, &mut failures),
-        Lesson::Device => device(&mut backends, elements, &mut failures),
-    }
+    let failures = teach(lesson, &mut backends, elements, &mut |l| crate::outln!("{l}"));
     Ok(check_line(&failures))
 }
 
-fn saxpy(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>) {
-    crate::outln!("SAXPY: y = a*x + y on {n} floats ({} MiB per array)", (4 * n) >> 20);
-    crate::outln!("Each element reads x and y and writes y (12 B) for 2 flops: the kernel waits on memory.");
+/// Runs `lesson` on `backends` with `elements` elements, handing each line of what it teaches to
+/// `say` (the CLI prints them, the app's Lessons view shows them); returns the failures (empty:
+/// every result matched the CPU's).
+pub fn teach(
+    lesson: Lesson,
+    backends: &mut [Box<dyn Backend>],
+    elements: usize,
+    say: &mut dyn FnMut(String),
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    match lesson {
+        Lesson::Saxpy => saxpy(backends, elements, &mut failures, say),
+        Lesson::Reduction => reduction(backends, elements, &mut failures, say),
+        Lesson::Device => device(backends, elements, &mut failures, say),
+    }
+    failures
+}
+
+fn saxpy(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>, say: &mut dyn FnMut(String)) {
+    say(format!("SAXPY: y = a*x + y on {n} floats ({} MiB per array)", (4 * n) >> 20));
+    say("Each element reads x and y and writes y (12 B) for 2 flops: the kernel waits on memory.".to_owned());
     let (a, x, mut want) = saxpy_inputs(n);
     cpu::saxpy::saxpy(cpu::Threads::One, a, &x, &mut want);
     let mut ratios = Vec::new();
@@ -102,33 +115,33 @@ fn saxpy(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>
                 } else {
                     line.push_str("  no copies: the data is in host memory already");
                 }
-                crate::outln!("{line}  max rel diff {diff:.1e}");
+                say(format!("{line}  max rel diff {diff:.1e}"));
                 if diff > SAXPY_TOLERANCE {
                     failures.push(format!("saxpy on {kind}: max relative difference {diff:.3e} > {SAXPY_TOLERANCE:e}"));
                 }
             }
             Err(e) => {
-                crate::outln!("  {:<5} failed: {e:#}", kind.name());
+                say(format!("  {:<5} failed: {e:#}", kind.name()));
                 failures.push(format!("saxpy on {kind}: {e:#}"));
             }
         }
     }
     for (kind, r) in ratios {
         if r > 1.0 {
-            crate::outln!("On {kind} the copies cost {r:.1} x the kernel: keep data on the device between kernels.");
+            say(format!("On {kind} the copies cost {r:.1} x the kernel: keep data on the device between kernels."));
         } else {
-            crate::outln!(
+            say(format!(
                 "On {kind} the copies cost less than the kernel ({r:.1} x): a software adapter's \"device\" is host memory."
-            );
+            ));
         }
     }
 }
 
-fn reduction(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>) {
-    crate::outln!("Sum reduction of {n} u32 values (wrapping): a tree of partial sums against atomics on one counter");
+fn reduction(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>, say: &mut dyn FnMut(String)) {
+    say(format!("Sum reduction of {n} u32 values (wrapping): a tree of partial sums against atomics on one counter"));
     let x = reduction_input(n);
     let want = cpu::reduction::reduce_tree(cpu::Threads::One, &x);
-    crate::outln!("  reference sum (cpu1): {want}");
+    say(format!("  reference sum (cpu1): {want}"));
     for b in backends.iter_mut() {
         let kind = b.kind();
         let mut kernels = Vec::new();
@@ -137,33 +150,32 @@ fn reduction(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<Str
             match run {
                 Ok((sum, t)) => {
                     let secs = t.kernel.as_secs_f64();
-                    crate::outln!(
+                    say(format!(
                         "  {:<5} {:<8} sum {sum:>10}  kernel {:>10}  ({:.2} Gelem/s, {})",
                         kind.name(),
                         method.name(),
                         fmt_time(secs),
                         n as f64 / secs / 1e9,
                         t.source.label()
-                    );
+                    ));
                     kernels.push(secs);
                     if sum != want {
                         failures.push(format!("reduction ({}) on {kind}: {sum} != {want}", method.name()));
                     }
                 }
                 Err(e) => {
-                    crate::outln!("  {:<5} {:<8} failed: {e:#}", kind.name(), method.name());
+                    say(format!("  {:<5} {:<8} failed: {e:#}", kind.name(), method.name()));
                     failures.push(format!("reduction ({}) on {kind}: {e:#}", method.name()));
                 }
             }
         }
         if let [tree, atomic] = kernels[..] {
-            crate::outln!("        atomics take {:.1} x the tree's time here", atomic / tree);
+            say(format!("        atomics take {:.1} x the tree's time here", atomic / tree));
         }
     }
-    crate::outln!(
-        "A tree adds in parallel and touches memory once per element; atomics on one address queue the adds \
+    say("A tree adds in parallel and touches memory once per element; atomics on one address queue the adds \
          one after another in the memory system."
-    );
+        .to_owned());
 }
 
 /// FP32 cores per SM by compute capability (NVIDIA's CUDA programming guide, "Compute
@@ -181,16 +193,16 @@ fn detail<'a>(details: &'a [(String, String)], label: &str) -> Option<&'a str> {
     details.iter().find(|(k, _)| k == label).map(|(_, v)| v.as_str())
 }
 
-fn device(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>) {
-    crate::outln!("The devices of this machine, and the memory bandwidth the SAXPY kernel reaches on each");
+fn device(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String>, say: &mut dyn FnMut(String)) {
+    say("The devices of this machine, and the memory bandwidth the SAXPY kernel reaches on each".to_owned());
     let (a, x, mut want) = saxpy_inputs(n);
     cpu::saxpy::saxpy(cpu::Threads::One, a, &x, &mut want);
     for b in backends.iter_mut() {
         let kind = b.kind();
         let info = b.device_info();
-        crate::outln!("\n{:<5} {}", kind.name(), info.name);
+        say(format!("\n{:<5} {}", kind.name(), info.name));
         for (k, v) in &info.details {
-            crate::outln!("       {k}: {v}");
+            say(format!("       {k}: {v}"));
         }
         let sms = detail(&info.details, "SMs").and_then(|s| s.parse::<u32>().ok());
         let cc = detail(&info.details, "compute capability").and_then(|s| {
@@ -200,10 +212,10 @@ fn device(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String
         if let (Some(sms), Some((maj, min))) = (sms, cc)
             && let Some(per) = fp32_cores_per_sm(maj, min)
         {
-            crate::outln!("       FP32 cores: {} ({sms} SMs x {per})", sms * per);
+            say(format!("       FP32 cores: {} ({sms} SMs x {per})", sms * per));
         }
         if let Some(c) = info.cache_bytes {
-            crate::outln!("       last-level cache: {} MiB", c >> 20);
+            say(format!("       last-level cache: {} MiB", c >> 20));
         }
         match saxpy_on(b.as_mut(), n, &want) {
             Ok((t, diff)) => {
@@ -213,13 +225,13 @@ fn device(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<String
                     Some(p) => format!(" (above the {p:.0} GB/s peak: the arrays were served from cache)"),
                     None => String::new(),
                 };
-                crate::outln!("       measured: SAXPY moves {gbps:.1} GB/s{peak} ({})", t.source.label());
+                say(format!("       measured: SAXPY moves {gbps:.1} GB/s{peak} ({})", t.source.label()));
                 if diff > SAXPY_TOLERANCE {
                     failures.push(format!("saxpy on {kind}: max relative difference {diff:.3e}"));
                 }
             }
             Err(e) => {
-                crate::outln!("       measured: SAXPY failed: {e:#}");
+                say(format!("       measured: SAXPY failed: {e:#}"));
                 failures.push(format!("saxpy on {kind}: {e:#}"));
             }
         }

@@ -51,7 +51,7 @@ pub const DEFAULT_MAX_SIDE: usize = 16_384;
 /// Sides up to this are checked against the CPU reference.
 const CHECK_MAX_SIDE: usize = 1024;
 /// A backend stops growing once one timed call takes longer than this (seconds).
-const SLOW_CALL_SECS: f64 = 3.0;
+pub const SLOW_CALL_SECS: f64 = 3.0;
 /// Mandelbrot: iterations per pixel at every size (the seed's view).
 const MANDELBROT_ITERS: u32 = 200;
 
@@ -102,10 +102,7 @@ pub fn run_sweep(o: &SweepOptions) -> Result<ExitCode> {
         r.say(format!("\n{:<5} {}", b.kind().name(), info.name));
         for &n in &sizes {
             r.status(format!("{} {n}x{n}", b.kind()));
-            let point = match o.kernel {
-                SweepKernel::Wave => wave_point(b.as_ref(), &info.name, n, plan),
-                SweepKernel::Mandelbrot => mandelbrot_point(b.as_mut(), &info.name, n, plan),
-            };
+            let point = point(o.kernel, b.as_mut(), &info.name, n, plan);
             match point {
                 Ok((rec, call_secs)) => {
                     r.say(line(&rec));
@@ -121,7 +118,7 @@ pub fn run_sweep(o: &SweepOptions) -> Result<ExitCode> {
                         break;
                     }
                 }
-                Err(e) if matches!(e.downcast_ref(), Some(BackendError::OutOfMemory { .. })) => {
+                Err(e) if is_out_of_memory(&e) => {
                     r.say(format!("  stops at {n}x{n}: {e}"));
                     break;
                 }
@@ -150,7 +147,7 @@ pub fn run_sweep(o: &SweepOptions) -> Result<ExitCode> {
 }
 
 /// One wave size on one backend: the record and the longest timed call (seconds).
-fn wave_point(b: &dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Record, f64)> {
+pub fn wave_point(b: &dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Record, f64)> {
     let p = WaveParams::new(n, n, wave::DEFAULT_FREQ);
     let mut sim = b.new_wave(&p)?;
     let k = steps_per_call(p.cells());
@@ -203,8 +200,8 @@ fn wave_point(b: &dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Re
     Ok((rec, warm.wall.as_secs_f64().max(m.seconds)))
 }
 
-/// One Mandelbrot size on one backend.
-fn mandelbrot_point(b: &mut dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Record, f64)> {
+/// One Mandelbrot size on one backend: the record and the longest timed call (seconds).
+pub fn mandelbrot_point(b: &mut dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Record, f64)> {
     let p = MandelbrotParams {
         width: n,
         height: n,
@@ -251,8 +248,27 @@ fn mandelbrot_point(b: &mut dyn Backend, device: &str, n: usize, plan: Plan) -> 
     Ok((rec, warm.wall.as_secs_f64().max(m.seconds)))
 }
 
+/// One size on one backend (the app's Scaling view measures with this too): the record and
+/// the longest timed call (seconds).
+///
+/// # Errors
+/// The device refused the size (`BackendError::OutOfMemory` inside) or failed.
+pub fn point(kernel: SweepKernel, b: &mut dyn Backend, device: &str, n: usize, plan: Plan) -> Result<(Record, f64)> {
+    match kernel {
+        SweepKernel::Wave => wave_point(b, device, n, plan),
+        SweepKernel::Mandelbrot => mandelbrot_point(b, device, n, plan),
+    }
+}
+
+/// True when `e` says the device cannot hold the size (the sweep stops growing there).
+#[must_use]
+pub fn is_out_of_memory(e: &anyhow::Error) -> bool {
+    matches!(e.downcast_ref(), Some(BackendError::OutOfMemory { .. }))
+}
+
 /// A table line for one point.
-fn line(r: &Record) -> String {
+#[must_use]
+pub fn line(r: &Record) -> String {
     let n = r.nx.unwrap_or(0);
     let check = match (r.max_abs_diff, r.mismatch_frac) {
         (Some(d), _) => format!("  max|diff| {d:.1e}"),
@@ -278,7 +294,8 @@ fn line(r: &Record) -> String {
 }
 
 /// The time a point is plotted and compared by: per update (wave) or per image (Mandelbrot).
-fn plotted_secs(r: &Record) -> Option<f64> {
+#[must_use]
+pub fn plotted_secs(r: &Record) -> Option<f64> {
     match r.kernel.as_str() {
         "wave" => r.per_step_us.map(|u| u * 1e-6),
         _ => Some(r.kernel_seconds.unwrap_or(r.seconds)),

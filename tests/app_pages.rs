@@ -1,0 +1,138 @@
+//! The classroom pages driven as a user drives them (egui_kittest): Race mode (two backends
+//! side by side, started together), the Scaling view (the sweep on a worker thread) and the
+//! Lessons view (SAXPY, reduction), each checked against what its thread measured.
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use wavebrot::app::pages::Page;
+use wavebrot::app::{Demo, WavebrotApp};
+use wavebrot::backend::BackendKind;
+use wavebrot::bench::lesson::Lesson;
+
+fn harness() -> Harness<'static, WavebrotApp> {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 720.0])
+        .build_eframe(|cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    h.run_steps(2);
+    h
+}
+
+/// Runs frames until `done` holds, at most `secs` seconds; true when it held.
+fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < end {
+        h.run_steps(1);
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn race_starts_both_sides_together_and_counts_their_steps() {
+    let mut h = harness();
+    h.key_press(egui::Key::Num3);
+    h.run_steps(2);
+    assert_eq!(h.state().page(), Some(Page::Race));
+    assert!(!h.state().settings().wave.playing, "the waves pause while a page measures");
+    // No GPU is probed in tests: the race is the CPU's cores against one thread.
+    assert_eq!(h.state().race().kinds, [BackendKind::Cpu, BackendKind::Cpu1]);
+    assert!(
+        run_until(&mut h, 20, |a| a.race().sides().len() == 2
+            && a.race().sides().iter().all(|s| s.status().device.is_some())),
+        "both backends open"
+    );
+    assert!(h.query_by_label_contains("cores").is_some(), "the page says how the sides share the cores");
+    h.get_by_label("Start").click();
+    h.run_steps(1);
+    assert!(h.state().race().running());
+    std::thread::sleep(Duration::from_millis(800));
+    assert!(
+        run_until(&mut h, 20, |a| a.race().sides().iter().all(|s| s.status().steps > 0 && s.status().picture_seq > 1)),
+        "both sides step and send pictures"
+    );
+    let st: Vec<_> = h.state().race().sides().iter().map(wavebrot::app::race::RaceSide::status).collect();
+    for s in &st {
+        let rate = s.steps_per_sec().unwrap();
+        assert!(s.error.is_none(), "{s:?}");
+        assert!(rate > 0.0 && s.secs > 0.5, "steps/s {rate} over {} s", s.secs);
+        // The rate is the steps over the time since the common start.
+        assert!((rate - s.steps as f64 / s.secs).abs() < 1e-9);
+    }
+    // Started together: their clocks differ only by when each last reported (a call of ~15 ms,
+    // up to one picture of 512² on a loaded machine).
+    assert!((st[0].secs - st[1].secs).abs() < 0.5, "clocks {} and {} s", st[0].secs, st[1].secs);
+    assert_eq!(h.query_all_by_label_contains("step ").count(), 2, "a step counter under each picture");
+    h.get_by_label("Reset").click();
+    assert!(
+        run_until(&mut h, 20, |a| !a.race().running() && a.race().sides().iter().all(|s| s.status().steps == 0)),
+        "Reset puts both sides back at rest"
+    );
+    h.key_press(egui::Key::Num1);
+    h.run_steps(2);
+    assert_eq!(h.state().page(), None);
+    assert!(h.state().race().sides().is_empty(), "leaving the race ends its threads");
+    assert!(!h.state().settings().wave.playing, "the test app started paused and stays so");
+}
+
+#[test]
+fn scaling_view_sweeps_on_a_thread_and_plots_every_point() {
+    let mut h = harness();
+    h.get_by_label("Scaling (4)").click();
+    h.run_steps(2);
+    assert_eq!(h.state().page(), Some(Page::Scaling));
+    let s = h.state_mut().scaling_mut();
+    assert_eq!(s.kinds, vec![BackendKind::Cpu], "the available backends are ticked");
+    s.kinds.push(BackendKind::Cpu1);
+    s.max_side = 128;
+    s.quick = true;
+    h.run_steps(1);
+    h.get_by_label("Run sweep").click();
+    assert!(run_until(&mut h, 50, |a| a.scaling_progress().is_some_and(|p| p.finished)), "the sweep finishes");
+    let p = h.state().scaling_progress().unwrap();
+    assert!(p.failures.is_empty(), "{:?}", p.failures);
+    assert_eq!((p.done, p.total), (4, 4), "2 backends × sides 64, 128");
+    let mut got: Vec<(String, usize)> = p.records.iter().map(|r| (r.backend.clone(), r.nx.unwrap())).collect();
+    got.sort();
+    assert_eq!(got, [("cpu".into(), 64), ("cpu".into(), 128), ("cpu1".into(), 64), ("cpu1".into(), 128)]);
+    for r in &p.records {
+        let us = r.per_step_us.unwrap();
+        assert!(us > 0.0 && us.is_finite(), "{} {:?}: {us} µs/update", r.backend, r.nx);
+        assert_eq!(r.max_abs_diff, Some(0.0), "the CPU backends compute the reference's bits");
+    }
+    let marks = p.marks.expect("marks once finished");
+    assert!(!marks.compared, "no GPU in the sweep: no crossover is sought");
+    assert!(h.query_by_label_contains("crossover: needs a GPU").is_some());
+}
+
+#[test]
+fn lessons_run_on_the_chosen_backend_and_check_against_the_cpu() {
+    let mut h = harness();
+    h.key_press(egui::Key::Num5);
+    h.run_steps(2);
+    assert_eq!(h.state().page(), Some(Page::Lessons));
+    for (lesson, kind, needle) in
+        [(Lesson::Saxpy, BackendKind::Cpu, "GB/s"), (Lesson::Reduction, BackendKind::Cpu1, "Gelem/s")]
+    {
+        let l = h.state_mut().lessons_mut();
+        l.lesson = lesson;
+        l.backend = Some(kind);
+        l.elements = 1 << 16;
+        h.run_steps(1);
+        h.get_by_label("Run lesson").click();
+        assert!(run_until(&mut h, 30, |a| a.lesson_progress().is_some_and(|p| p.finished)), "{lesson:?} finishes");
+        h.run_steps(2);
+        let p = h.state().lesson_progress().unwrap();
+        assert!(p.failures.is_empty(), "{lesson:?}: {:?}", p.failures);
+        assert_eq!(p.check_line(), Some("Check result: OK!"));
+        let measured = p.lines.iter().find(|l| l.contains(kind.name()) && l.contains(needle));
+        assert!(measured.is_some(), "{lesson:?} reports the {needle} measured on {kind}: {:?}", p.lines);
+        assert!(h.query_by_label("Check result: OK!").is_some(), "the check is shown");
+    }
+}
