@@ -136,3 +136,21 @@ fn lessons_run_on_the_chosen_backend_and_check_against_the_cpu() {
         assert!(h.query_by_label("Check result: OK!").is_some(), "the check is shown");
     }
 }
+
+#[test]
+fn the_frame_profile_splits_a_running_frame_into_its_stages() {
+    let mut h = harness();
+    h.key_press(egui::Key::Space);
+    assert!(
+        run_until(&mut h, 30, |a| a.frame_profile().frames() >= 10
+            && a.frame_profile().average().is_some_and(|s| s[0] > 0.0 && s[1] > 0.0 && s[3] > 0.0 && s[4] > 0.0)),
+        "compute, colour, upload and ui measured: {:?}",
+        h.state().frame_profile().average()
+    );
+    let avg = h.state().frame_profile().average().unwrap();
+    for (name, s) in wavebrot::app::profile::STAGES.iter().zip(avg) {
+        assert!(s.is_finite() && (0.0..1.0).contains(&s), "{name}: {s} s per frame");
+    }
+    let flame = h.state().frame_profile().flame();
+    assert!(flame.iter().any(|s| s.name == "ui" && s.depth == 0), "the UI thread's frame is a top scope: {flame:?}");
+}

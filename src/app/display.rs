@@ -108,6 +108,7 @@ impl Display {
             }
             None => {}
         }
+        puffin::profile_scope!("colour");
         let (nx, ny) = (sim.params().nx, sim.params().ny);
         let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
         let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
@@ -129,6 +130,7 @@ impl Display {
     /// `vmax`, subsampled like a field.
     #[must_use]
     pub fn host_frame(&mut self, values: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32) -> (FrameSource, Timing) {
+        puffin::profile_scope!("colour");
         let start = Instant::now();
         let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
         let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
@@ -180,6 +182,7 @@ impl Display {
             self.native = Some(NativeFrame { texture, id, size: (nx, ny) });
         }
         let n = self.native.as_ref()?;
+        puffin::profile_scope!("colour");
         let start = Instant::now();
         let r = wave.colormap_into(vmin, vmax, &n.texture);
         Some(

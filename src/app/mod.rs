@@ -38,6 +38,8 @@ pub mod meter;
 pub mod options;
 pub mod pages;
 mod panels;
+pub mod profile;
+pub mod profile_view;
 pub mod race;
 pub mod race_view;
 pub mod scaling;
@@ -134,6 +136,9 @@ pub struct WavebrotApp {
     lessons: lessons_view::LessonsView,
     /// The waves were playing when a page opened (they play again when it closes).
     resume_play: bool,
+    /// Where each frame's time goes (puffin), and whether the flame view is open.
+    profile: profile::FrameProfile,
+    flame: bool,
     /// Time steps the last computed frame advanced.
     last_steps: Option<u32>,
     /// The last check against the CPU and when it came; when the last one was asked.
@@ -285,6 +290,8 @@ impl WavebrotApp {
             scaling: scaling_view::ScalingView::default(),
             lessons: lessons_view::LessonsView::default(),
             resume_play: false,
+            profile: profile::FrameProfile::start(),
+            flame: false,
             grid,
             mandel_tex: None,
             mandel_shown: None,
@@ -371,6 +378,12 @@ impl WavebrotApp {
     #[must_use]
     pub fn wave_is_zero_copy(&self) -> bool {
         self.wave_tex.as_ref().is_some_and(|s| s.handle.is_none())
+    }
+
+    /// Where the app's frames spend their time (puffin scopes per stage).
+    #[must_use]
+    pub fn frame_profile(&self) -> &profile::FrameProfile {
+        &self.profile
     }
 
     /// The last message shown to the user (a refusal or failure).
@@ -463,6 +476,7 @@ impl WavebrotApp {
 
     /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
     fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: &egui::Context) {
+        puffin::profile_scope!("upload");
         match pixels {
             FrameSource::Rgba { rgba, width, height } => {
                 let image = egui::ColorImage::from_rgba_unmultiplied([width, height], &rgba);
@@ -607,6 +621,8 @@ impl WavebrotApp {
 impl eframe::App for WavebrotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        profile::FrameProfile::new_frame();
+        puffin::profile_scope!("ui");
         self.frames += 1;
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
@@ -618,6 +634,9 @@ impl eframe::App for WavebrotApp {
         egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));
         if self.help {
             panels::help_window(&ctx, &mut self.help);
+        }
+        if self.flame {
+            profile_view::flame_window(&ctx, &self.profile, &mut self.flame);
         }
         if let Some(page) = self.page {
             egui::CentralPanel::default().show(ui, |ui| self.page_ui(ui, page));
@@ -655,7 +674,10 @@ impl WavebrotApp {
             });
         });
         egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| timing_panel::timing_panel_ui(ui, &self.timing));
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                timing_panel::timing_panel_ui(ui, &self.timing);
+                profile_view::stage_bar_ui(ui, &self.profile, &mut self.flame, self.start.freeze_timings);
+            });
         });
     }
 }
@@ -753,6 +775,8 @@ mod tests {
             ("lessons.rs", include_str!("lessons.rs")),
             ("lessons_view.rs", include_str!("lessons_view.rs")),
             ("pages.rs", include_str!("pages.rs")),
+            ("profile.rs", include_str!("profile.rs")),
+            ("profile_view.rs", include_str!("profile_view.rs")),
             ("race.rs", include_str!("race.rs")),
             ("race_view.rs", include_str!("race_view.rs")),
             ("scaling.rs", include_str!("scaling.rs")),

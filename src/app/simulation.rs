@@ -519,6 +519,7 @@ impl SimLoop {
             let turn = std::sync::Arc::clone(&self.turn);
             let advanced = {
                 let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                puffin::profile_scope!("compute");
                 sim.advance(chunk)
             };
             match advanced {

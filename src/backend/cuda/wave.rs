@@ -428,6 +428,9 @@ impl WaveSim for CudaWave {
         let (nx, ny) = (self.params.nx, self.params.ny);
         colormap::wave_rgba(&self.dev, &self.stream, f, nx, ny, vmin, vmax, &self.lut, dev_rgba)?;
         self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        // The app's frame profile tells colouring from copying: the copy starts once the colours are done.
+        self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
+        puffin::profile_scope!("copy");
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
         let (src, _guard) = dev_rgba.device_ptr(&self.stream);
         copy_chunked(

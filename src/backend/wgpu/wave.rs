@@ -475,6 +475,10 @@ impl WaveSim for WgpuWave {
             self.frame.encode_buffer(&gpu, &mut encoder, &staging);
             gpu.queue.submit([encoder.finish()]);
         })?;
+        // The app's frame profile tells colouring (and the copy into the staging buffer) from
+        // the copy to the host.
+        gpu.wait()?;
+        puffin::profile_scope!("copy");
         gpu.read_back(&staging, bytes as u64, |b| rgba.copy_from_slice(b))?;
         Ok(Timing::wall(start.elapsed()))
     }
