@@ -30,6 +30,7 @@
 pub mod compare;
 pub mod controls;
 pub mod display;
+pub mod headless;
 pub mod lessons;
 pub mod lessons_view;
 pub mod mandelbrot_view;
@@ -772,6 +773,7 @@ mod tests {
             ("compare.rs", include_str!("compare.rs")),
             ("controls.rs", include_str!("controls.rs")),
             ("display.rs", include_str!("display.rs")),
+            ("headless.rs", include_str!("headless.rs")),
             ("lessons.rs", include_str!("lessons.rs")),
             ("lessons_view.rs", include_str!("lessons_view.rs")),
             ("pages.rs", include_str!("pages.rs")),

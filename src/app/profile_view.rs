@@ -40,7 +40,8 @@ pub fn stage_bar_ui(ui: &mut egui::Ui, profile: &FrameProfile, flame: &mut bool,
     resp.on_hover_text(legend_text(&avg));
     ui.horizontal_wrapped(|ui| {
         for (i, name) in STAGES.iter().enumerate() {
-            ui.colored_label(COLOURS[i], "■");
+            let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            ui.painter().rect_filled(r, 1.0, COLOURS[i]);
             ui.label(format!("{name} {:.2} ms", avg[i] * 1e3));
         }
     });

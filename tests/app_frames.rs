@@ -1,0 +1,46 @@
+//! The headless app harness (`tests/support/app_frames.rs`) in a small run that CI can afford:
+//! the real app drawn by wgpu (lavapipe here) on the CPU and wgpu backends at 64×64, checking
+//! that every stage of the frame profile is reported and frames arrive. The GPU-sized runs are
+//! `examples/app_frames.rs` (docs/PERFORMANCE.md says how to run them).
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+#[path = "support/app_frames.rs"]
+mod harness;
+
+use harness::{COLUMNS, Case, run, table};
+use wavebrot::backend::BackendChoice;
+
+#[test]
+fn the_headless_harness_reports_frames_per_second_and_every_stage() {
+    let required = std::env::var("WAVEBROT_REQUIRE_WGPU").is_ok_and(|v| v == "1");
+    let mut rows = Vec::new();
+    for backend in [BackendChoice::Cpu, BackendChoice::Wgpu] {
+        let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5 };
+        match run(case) {
+            Ok(r) => rows.push(r),
+            Err(e) if e.starts_with("no wgpu adapter") && !required => {
+                println!("skipped: {e}");
+                return;
+            }
+            Err(e) => panic!("{backend:?}: {e}"),
+        }
+    }
+    let t = table(&rows);
+    println!("{t}");
+    for c in COLUMNS {
+        assert!(t.lines().next().unwrap().contains(c), "the table has a {c} column: {t}");
+    }
+    for r in &rows {
+        assert!(r.frames_per_s > 0.0 && r.ui_fps >= r.frames_per_s, "{r:?}");
+        assert!(r.updates_per_s > 0.0, "{r:?}");
+        // The worker advances exactly the steps asked per picture.
+        assert!((r.updates_per_frame - 10.0).abs() < 1e-9, "{} updates per picture", r.updates_per_frame);
+        assert!(r.compute_ms > 0.0 && r.colour_ms > 0.0 && r.ui_ms > 0.0 && r.paint_ms > 0.0, "{r:?}");
+        assert!(!r.device.is_empty() && !r.display_adapter.is_empty(), "{r:?}");
+        let json = serde_json::to_value(r).unwrap();
+        assert!(json["frames_per_s"].as_f64().unwrap() > 0.0);
+    }
+    // The CPU picture is uploaded from the host; wgpu's goes straight into the display texture.
+    assert!(rows[0].upload_ms > 0.0, "{:?}", rows[0]);
+}
