@@ -154,3 +154,21 @@ fn the_frame_profile_splits_a_running_frame_into_its_stages() {
     let flame = h.state().frame_profile().flame();
     assert!(flame.iter().any(|s| s.name == "ui" && s.depth == 0), "the UI thread's frame is a top scope: {flame:?}");
 }
+
+#[test]
+fn the_check_button_works_in_the_mandelbrot_view() {
+    let mut h = Harness::builder()
+        .with_size([1200.0, 720.0])
+        .build_eframe(|cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
+    assert!(run_until(&mut h, 30, |a| a.mandelbrot_shown().is_some()), "an image is shown");
+    h.get_by_label("Check").click();
+    assert!(run_until(&mut h, 60, |a| a.last_mandelbrot_check().is_some()), "the check answers");
+    h.run_steps(2);
+    let r = h.state().last_mandelbrot_check().unwrap().clone();
+    assert!(r.error.is_none(), "{r:?}");
+    assert_eq!((r.backend, r.against), (BackendKind::Cpu, BackendKind::Cpu1));
+    assert_eq!(r.params, h.state().mandelbrot_shown().unwrap(), "the image shown is checked");
+    assert!(r.ok() && r.share == 0.0, "the CPU against itself: no pixel differs, got {r:?}");
+    assert_eq!(r.budget, wavebrot::sim::mandelbrot::mismatch_tolerance(r.params.precision));
+    assert!(h.query_by_label_contains("of pixels differ").is_some(), "the result is shown");
+}

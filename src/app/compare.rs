@@ -9,6 +9,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
+use crate::sim::mandelbrot::{self, MandelbrotParams};
 use crate::sim::scene::Scene;
 
 use super::messages::{CompareJob, CompareSample, ComputeTurn};
@@ -196,4 +197,63 @@ fn compare_loop(
             }
         }
     }
+}
+
+/// The Mandelbrot check: the active backend's counts against the CPU reference's for the image
+/// shown (same parameters), as the share of pixels that differ against the budget of
+/// [`mandelbrot::mismatch_tolerance`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MandelCheck {
+    pub backend: BackendKind,
+    pub against: BackendKind,
+    pub params: MandelbrotParams,
+    /// Share of pixels whose escape counts differ.
+    pub share: f64,
+    /// The budget for the precision.
+    pub budget: f64,
+    pub error: Option<String>,
+}
+
+impl MandelCheck {
+    /// True when the share is within the budget.
+    #[must_use]
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.share <= self.budget
+    }
+}
+
+/// Checks `kind` against `cpu1` on `params` on the `wavebrot-mandel-check` thread (each on a
+/// backend of its own, taking the compute turn); the answer comes on the returned channel.
+///
+/// # Errors
+/// The thread could not be spawned.
+pub fn check_mandelbrot(
+    kind: BackendKind,
+    params: MandelbrotParams,
+    turn: ComputeTurn,
+    wake: impl Fn() + Send + 'static,
+) -> std::io::Result<Receiver<MandelCheck>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new().name("wavebrot-mandel-check".into()).spawn(move || {
+        let against = BackendKind::Cpu1;
+        let run = || -> Result<f64, String> {
+            let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut got = vec![0i32; params.pixels()];
+            let mut want = vec![0i32; params.pixels()];
+            backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got)).map_err(|e| e.to_string())?;
+            backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want)).map_err(|e| e.to_string())?;
+            Ok(mandelbrot::mismatch_frac(&got, &want))
+        };
+        let r = run();
+        let _ = tx.send(MandelCheck {
+            backend: kind,
+            against,
+            params,
+            share: r.as_ref().map_or(f64::NAN, |s| *s),
+            budget: mandelbrot::mismatch_tolerance(params.precision),
+            error: r.err(),
+        });
+        wake();
+    })?;
+    Ok(rx)
 }

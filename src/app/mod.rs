@@ -145,6 +145,9 @@ pub struct WavebrotApp {
     /// The last check against the CPU and when it came; when the last one was asked.
     check: Option<(messages::CheckResult, Instant)>,
     check_asked: Option<Instant>,
+    /// The Mandelbrot check: the last result and the one running.
+    mandel_check: Option<compare::MandelCheck>,
+    mandel_check_rx: Option<Receiver<compare::MandelCheck>>,
     /// Where the wave field was drawn last (for tests that point at cells).
     field_map: Option<wave_view::CellMap>,
     grid: (usize, usize),
@@ -284,6 +287,8 @@ impl WavebrotApp {
             check: None,
             check_asked: None,
             last_steps: None,
+            mandel_check: None,
+            mandel_check_rx: None,
             panels_hidden: false,
             help: false,
             page: None,
@@ -337,6 +342,12 @@ impl WavebrotApp {
     #[must_use]
     pub fn field_point(&self, x: f64, y: f64) -> Option<egui::Pos2> {
         self.field_map.map(|m| m.point(x, y))
+    }
+
+    /// The last Mandelbrot check of the active backend against the CPU.
+    #[must_use]
+    pub fn last_mandelbrot_check(&self) -> Option<&compare::MandelCheck> {
+        self.mandel_check.as_ref()
     }
 
     /// The last check of the active backend against the CPU.
@@ -507,6 +518,12 @@ impl WavebrotApp {
                 break;
             }
         }
+        if let Some(rx) = &self.mandel_check_rx
+            && let Ok(r) = rx.try_recv()
+        {
+            self.mandel_check = Some(r);
+            self.mandel_check_rx = None;
+        }
         if let Some(c) = &self.compare {
             for s in c.drain() {
                 self.timing.record_cpu(&s);
@@ -671,6 +688,7 @@ impl WavebrotApp {
                     if mandelbrot_view::mandelbrot_controls_ui(ui, &mut self.settings.mandelbrot, shown.as_ref()) {
                         ctx.request_repaint();
                     }
+                    self.mandel_check_ui(ui);
                 }
             });
         });

@@ -52,9 +52,14 @@ impl WavebrotApp {
             let now = ctx.input(|i| i.viewport().fullscreen.unwrap_or(false));
             ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(!now));
         }
-        if check && self.settings.view == Demo::Wave {
-            self.check_asked = Some(std::time::Instant::now());
-            self.worker.send(Command::Check);
+        if check && self.page.is_none() {
+            match self.settings.view {
+                Demo::Wave => {
+                    self.check_asked = Some(std::time::Instant::now());
+                    self.worker.send(Command::Check);
+                }
+                Demo::Mandelbrot => self.start_mandel_check(),
+            }
         }
         if one {
             self.set_page(None);
@@ -231,6 +236,57 @@ impl WavebrotApp {
         }
     }
 
+    /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
+    pub(super) fn start_mandel_check(&mut self) {
+        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel_shown) else { return };
+        if self.mandel_check_rx.is_some() {
+            return;
+        }
+        let wake = self.ctx.clone();
+        match super::compare::check_mandelbrot(kind, p, std::sync::Arc::clone(&self.turn), move || {
+            wake.request_repaint()
+        }) {
+            Ok(rx) => self.mandel_check_rx = Some(rx),
+            Err(e) => self.say(format!("cannot start the check: {e}")),
+        }
+    }
+
+    /// The Mandelbrot check: a button and the last result, the differing-pixel share against the
+    /// budget, in green or red.
+    pub(super) fn mandel_check_ui(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        ui.horizontal(|ui| {
+            let asked = ui
+                .button("Check")
+                .on_hover_text("render the image shown on the active backend and on the CPU (cpu1) and count the pixels that differ")
+                .clicked();
+            if asked {
+                self.start_mandel_check();
+            }
+            if self.mandel_check_rx.is_some() {
+                ui.spinner();
+            }
+        });
+        if let Some(r) = &self.mandel_check {
+            let text = match &r.error {
+                Some(e) => format!("check failed to run: {e}"),
+                None => format!(
+                    "{} vs {}, {}×{} {}: {:.4}% of pixels differ (budget {:.2}%): {}",
+                    r.backend,
+                    r.against,
+                    r.params.width,
+                    r.params.height,
+                    r.params.precision.name(),
+                    r.share * 100.0,
+                    r.budget * 100.0,
+                    if r.ok() { "OK" } else { "MISMATCH" }
+                ),
+            };
+            let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
+            ui.colored_label(colour, text);
+        }
+    }
+
     /// Sends what the lab changed to the simulation thread, and says what needs saying.
     pub(super) fn apply_lab(&mut self, out: LabOutcome) {
         let s = &mut self.settings.wave;
@@ -322,7 +378,7 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
         ("R", "reset the field (Mandelbrot: the whole set)"),
-        ("C", "check the active backend against the CPU"),
+        ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
         ("H", "hide or show the side panels (presenter mode)"),
         ("F11", "full screen"),

@@ -77,6 +77,8 @@ pub struct TimingStats {
     t0: Instant,
     /// Hide every number (snapshot tests).
     pub frozen: bool,
+    /// The rule's iterations of the last Mandelbrot image (`min(count + 1, iters)` a pixel).
+    pub rule_iters: Option<f64>,
     /// The UI's own frame rate, smoothed.
     pub ui_fps: Option<f64>,
     /// False when the user switched the CPU comparison off.
@@ -108,6 +110,7 @@ impl TimingStats {
             last_push: f64::NEG_INFINITY,
             t0: Instant::now(),
             frozen,
+            rule_iters: None,
             ui_fps: None,
             cpu_enabled: true,
             dram_bytes_per_update: None,
@@ -171,6 +174,12 @@ impl TimingStats {
         }
     }
 
+    /// The rule's iterations of the last Mandelbrot image where they differ from the executed
+    /// ones (a kernel that skips iterations by approximation, or runs extra ones).
+    pub fn set_rule_iters(&mut self, rule: u64) {
+        self.rule_iters = Some(rule as f64);
+    }
+
     /// A wave frame from the active backend.
     pub fn record_wave(&mut self, kind: BackendKind, device: &str, f: &WaveFrame) {
         if f.steps == 0 || self.demo != Demo::Wave {
@@ -186,11 +195,13 @@ impl TimingStats {
         self.push_history();
     }
 
-    /// A Mandelbrot image from the active backend.
+    /// A Mandelbrot image from the active backend. Its executed iterations are the rule's
+    /// (`min(count + 1, iters)` a pixel) until [`Self::set_rule_iters`] says otherwise.
     pub fn record_mandelbrot(&mut self, kind: BackendKind, device: &str, f: &MandelbrotFrame) {
         if self.demo != Demo::Mandelbrot {
             return;
         }
+        self.rule_iters = Some(f.total_iters as f64);
         let secs = f.timing.best().as_secs_f64();
         let problem = (f.params.width, f.params.height);
         // Each image is its own problem: no smoothing across different views.
@@ -305,7 +316,18 @@ pub fn rate_lines(stats: &TimingStats, r: &Rate, active: bool) -> Vec<String> {
     };
     let mut lines = vec![format!("{} {per}", fmt_secs(r.secs)), format!("{:.3} {unit}", r.giga_per_s())];
     if stats.demo == Demo::Mandelbrot {
-        lines[1].push_str(" (the rule's iterations, min(count+1, iters) a pixel)");
+        lines[1].push_str(" executed");
+        // The CPU comparison runs the rule exactly; the active backend's rule count is its frame's.
+        let rule = if active { stats.rule_iters.unwrap_or(r.work) } else { r.work };
+        let same = (rule - r.work).abs() < 0.5;
+        lines.push(format!(
+            "{:.3} {unit} of the rule's iterations (min(count+1, iters) a pixel){}",
+            rule / r.secs / 1e9,
+            if same { ": the same, every iteration the rule asks is run" } else { "" }
+        ));
+        if !same {
+            lines.push(format!("executed {:.0} of the rule's {:.0} iterations per image", r.work, rule));
+        }
         return lines;
     }
     let bw = stats.bandwidth(r, active);
@@ -516,5 +538,42 @@ mod tests {
         assert!(launch_bound_hint(5e-6, 1.1e-6, 0).is_none());
         s.demo = Demo::Mandelbrot;
         assert!(s.launch_hint().is_none());
+    }
+}
+
+#[cfg(test)]
+mod mandelbrot_tests {
+    use super::*;
+
+    fn frame(total_iters: u64, secs: f64) -> MandelbrotFrame {
+        MandelbrotFrame {
+            pixels: FrameSource::Rgba { rgba: Vec::new(), width: 100, height: 50 },
+            params: crate::sim::mandelbrot::MandelbrotParams {
+                width: 100,
+                height: 50,
+                iters: 200,
+                bounds: crate::sim::mandelbrot::Bounds::SEED,
+                precision: crate::sim::mandelbrot::Precision::F32,
+            },
+            total_iters,
+            timing: Timing::wall(std::time::Duration::from_secs_f64(secs)),
+        }
+    }
+
+    #[test]
+    fn mandelbrot_rates_say_executed_and_rule_iterations() {
+        let mut s = TimingStats::new(false);
+        s.clear(Demo::Mandelbrot);
+        // 3e9 iterations in 1.5 s: 2 Giter/s, executed and by the rule.
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &frame(3_000_000_000, 1.5));
+        let text = rate_lines(&s, s.active.as_ref().unwrap(), true).join("\n");
+        assert!(text.contains("2.000 Giter/s executed"), "{text}");
+        assert!(text.contains("2.000 Giter/s of the rule's iterations") && text.contains("the same"), "{text}");
+        // A kernel that skips a third of the rule's iterations: the rule's rate is higher.
+        s.set_rule_iters(4_500_000_000);
+        let text = rate_lines(&s, s.active.as_ref().unwrap(), true).join("\n");
+        assert!(text.contains("2.000 Giter/s executed"), "{text}");
+        assert!(text.contains("3.000 Giter/s of the rule's iterations"), "{text}");
+        assert!(text.contains("executed 3000000000 of the rule's 4500000000"), "{text}");
     }
 }
