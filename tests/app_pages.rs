@@ -172,3 +172,38 @@ fn the_check_button_works_in_the_mandelbrot_view() {
     assert_eq!(r.budget, wavebrot::sim::mandelbrot::mismatch_tolerance(r.params.precision));
     assert!(h.query_by_label_contains("of pixels differ").is_some(), "the result is shown");
 }
+
+#[test]
+fn record_writes_the_pictures_shown_to_a_gif_when_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("waves.gif");
+    let mut h = harness();
+    h.state_mut().sync();
+    h.run_steps(2);
+    h.state_mut().set_record_path(path.to_str().unwrap());
+    h.get_by_label("Record").click();
+    h.run_steps(1);
+    assert!(h.state().recording().is_some(), "recording: {:?}", h.state().message());
+    for _ in 0..3 {
+        h.key_press(egui::Key::S);
+        h.run_steps(1);
+        h.state_mut().sync();
+        h.run_steps(1);
+    }
+    let sent = h.state().recording().unwrap().sent;
+    assert_eq!(sent, 3, "one frame per picture shown");
+    assert!(!path.exists(), "nothing is written until the recording stops");
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    assert!(h.state().recording().is_none());
+    let file = std::fs::File::open(&path).expect("the GIF is written");
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut d = opts.read_info(file).unwrap();
+    assert_eq!((d.width(), d.height()), (160, 120), "the picture's size");
+    let mut frames = 0;
+    while d.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, sent, "every frame handed over is in the file");
+}

@@ -43,6 +43,7 @@ pub mod profile;
 pub mod profile_view;
 pub mod race;
 pub mod race_view;
+pub mod recorder;
 pub mod scaling;
 pub mod scaling_view;
 pub mod settings;
@@ -137,6 +138,10 @@ pub struct WavebrotApp {
     lessons: lessons_view::LessonsView,
     /// The waves were playing when a page opened (they play again when it closes).
     resume_play: bool,
+    /// The GIF recording under way, where the next one goes, and the size of the last wave picture.
+    recorder: Option<recorder::Recorder>,
+    record_path: String,
+    wave_size: Option<(usize, usize)>,
     /// Where each frame's time goes (puffin), and whether the flame view is open.
     profile: profile::FrameProfile,
     flame: bool,
@@ -296,6 +301,9 @@ impl WavebrotApp {
             scaling: scaling_view::ScalingView::default(),
             lessons: lessons_view::LessonsView::default(),
             resume_play: false,
+            recorder: None,
+            record_path: "wavebrot.gif".to_owned(),
+            wave_size: None,
             profile: profile::FrameProfile::start(),
             flame: false,
             grid,
@@ -456,6 +464,8 @@ impl WavebrotApp {
                     self.timing.record_wave(*k, &name, &f);
                 }
                 self.content_frames += 1;
+                self.wave_size = Some(f.pixels.size());
+                self.record(&f.pixels);
                 Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, &self.ctx);
             }
             Msg::Mandelbrot(f) => {
@@ -484,6 +494,67 @@ impl WavebrotApp {
             Msg::Check(r) => self.check = Some((r, Instant::now())),
             Msg::Pong(_) => {}
         }
+    }
+
+    /// Hands a wave picture to the recording, if one is under way.
+    fn record(&mut self, pixels: &FrameSource) {
+        let Some(rec) = &mut self.recorder else { return };
+        let why = match pixels {
+            FrameSource::Rgba { rgba, width, height } => {
+                if rec.push(rgba, *width, *height) {
+                    return;
+                }
+                "the picture changed size"
+            }
+            FrameSource::Native { .. } => {
+                "wgpu draws the picture straight into the display texture, so it never reaches the host: record on CUDA or the CPU"
+            }
+        };
+        self.stop_recording(Some(why));
+    }
+
+    /// Starts recording the wave view to `record_path`.
+    pub fn start_recording(&mut self) {
+        if self.recorder.is_some() {
+            return;
+        }
+        let Some((w, h)) = self.wave_size else {
+            self.say("nothing to record yet: no wave picture has been shown".to_owned());
+            return;
+        };
+        if self.wave_is_zero_copy() {
+            self.say("recording needs the picture on the host, and wgpu draws it straight into the display texture: record on CUDA or the CPU".to_owned());
+            return;
+        }
+        match recorder::Recorder::start(std::path::Path::new(&self.record_path), w, h) {
+            Ok(r) => self.recorder = Some(r),
+            Err(e) => self.say(format!("cannot record: {e:#}")),
+        }
+    }
+
+    /// Stops the recording and writes the GIF (`why`: it was stopped for this reason).
+    pub fn stop_recording(&mut self, why: Option<&str>) {
+        let Some(rec) = self.recorder.take() else { return };
+        let (path, dropped) = (rec.path.clone(), rec.dropped);
+        let m = match (rec.stop(), why) {
+            (Ok(n), None) => {
+                format!("wrote {} ({n} frames, {dropped} dropped while the encoder was busy)", path.display())
+            }
+            (Ok(n), Some(why)) => format!("recording stopped: {why}; wrote {} ({n} frames)", path.display()),
+            (Err(e), _) => format!("the recording failed, no file written: {e:#}"),
+        };
+        self.say(m);
+    }
+
+    /// Where the next recording goes (the field beside Record).
+    pub fn set_record_path(&mut self, path: &str) {
+        path.clone_into(&mut self.record_path);
+    }
+
+    /// The recording under way, if any.
+    #[must_use]
+    pub fn recording(&self) -> Option<&recorder::Recorder> {
+        self.recorder.as_ref()
     }
 
     /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
@@ -799,6 +870,7 @@ mod tests {
             ("profile_view.rs", include_str!("profile_view.rs")),
             ("race.rs", include_str!("race.rs")),
             ("race_view.rs", include_str!("race_view.rs")),
+            ("recorder.rs", include_str!("recorder.rs")),
             ("scaling.rs", include_str!("scaling.rs")),
             ("scaling_view.rs", include_str!("scaling_view.rs")),
             ("mandelbrot_view.rs", include_str!("mandelbrot_view.rs")),

@@ -34,6 +34,13 @@ impl WavebrotApp {
                 self.set_page(Some(page));
             }
         }
+        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.page.is_none() && self.settings.view == Demo::Wave {
+            if self.recorder.is_some() {
+                self.stop_recording(None);
+            } else {
+                self.start_recording();
+            }
+        }
         let (help, hide, full, check) = ctx.input(|i| {
             (
                 i.key_pressed(egui::Key::F1) || i.key_pressed(egui::Key::Questionmark),
@@ -176,6 +183,7 @@ impl WavebrotApp {
             out.look = true;
         }
         self.check_ui(ui);
+        self.record_ui(ui);
         ui.separator();
         let lab = self.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
@@ -188,6 +196,26 @@ impl WavebrotApp {
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.meters.ui(ui, scene, self.settings.wave.look.energy);
+    }
+
+    /// Record (G): the pictures shown go to an animated GIF, written when the recording stops.
+    fn record_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| match &self.recorder {
+            Some(r) => {
+                let text = format!("recording {} frames to {}", r.sent, r.path.display());
+                if ui.button("Stop recording").on_hover_text("write the GIF (G)").clicked() {
+                    self.stop_recording(None);
+                }
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            }
+            None => {
+                if ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G)").clicked() {
+                    self.start_recording();
+                }
+                ui.add(egui::TextEdit::singleline(&mut self.record_path).desired_width(140.0))
+                    .on_hover_text("the GIF file");
+            }
+        });
     }
 
     /// The check against the CPU: a button, a periodic check while running, and the last result
@@ -372,7 +400,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 15] = [
+    const KEYS: [(&str, &str); 16] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -380,6 +408,7 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("R", "reset the field (Mandelbrot: the whole set)"),
         ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
+        ("G", "record the waves to an animated GIF, or stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),
         ("F11", "full screen"),
         ("Ctrl + / Ctrl -", "larger or smaller text and controls"),

@@ -1,0 +1,92 @@
+//! Recording the wave view as an animated GIF (the Record button, key G): the pictures shown are
+//! handed to the `wavebrot-gif` thread, which encodes them as they come with
+//! [`crate::output::write_hot_gif`] (hot's palette, exact colours) into a temporary file that
+//! becomes the GIF when the recording stops (written whole or not at all). A frame that comes
+//! while the encoder is still busy with earlier ones is dropped and counted, so recording never
+//! slows the simulation down or fills the memory.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::thread::JoinHandle;
+
+/// Frames waiting for the encoder at most.
+const QUEUE: usize = 8;
+/// Hundredths of a second between GIF frames (25 per second, as `render wave --gif`).
+pub const DELAY_CS: u16 = 4;
+
+/// A recording under way.
+pub struct Recorder {
+    pub path: PathBuf,
+    pub size: (usize, usize),
+    frames: Option<SyncSender<Vec<u8>>>,
+    thread: Option<JoinHandle<anyhow::Result<usize>>>,
+    /// Frames handed to the encoder and frames dropped because it was busy.
+    pub sent: usize,
+    pub dropped: usize,
+}
+
+impl Recorder {
+    /// Starts recording `width`×`height` pictures to `path`.
+    ///
+    /// # Errors
+    /// The path cannot be written, or the thread could not be started.
+    pub fn start(path: &Path, width: usize, height: usize) -> anyhow::Result<Self> {
+        crate::output::check_writable(path)?;
+        let (tx, rx): (SyncSender<Vec<u8>>, Receiver<Vec<u8>>) = mpsc::sync_channel(QUEUE);
+        let p = path.to_owned();
+        let thread = std::thread::Builder::new().name("wavebrot-gif".to_owned()).spawn(move || {
+            crate::output::write_hot_gif(&p, width, height, DELAY_CS, |push| {
+                for frame in rx {
+                    push(&frame)?;
+                }
+                Ok(())
+            })
+        })?;
+        Ok(Self {
+            path: path.to_owned(),
+            size: (width, height),
+            frames: Some(tx),
+            thread: Some(thread),
+            sent: 0,
+            dropped: 0,
+        })
+    }
+
+    /// Adds a picture (RGBA, the recording's size); false when its size differs (the grid changed).
+    pub fn push(&mut self, rgba: &[u8], width: usize, height: usize) -> bool {
+        if (width, height) != self.size {
+            return false;
+        }
+        if let Some(tx) = &self.frames {
+            match tx.try_send(rgba.to_vec()) {
+                Ok(()) => self.sent += 1,
+                Err(TrySendError::Full(_)) => self.dropped += 1,
+                Err(TrySendError::Disconnected(_)) => {}
+            }
+        }
+        true
+    }
+
+    /// Stops: the encoder finishes the frames it has and the file is put in place. Returns the
+    /// frames written.
+    ///
+    /// # Errors
+    /// Encoding or writing failed (no file is left).
+    pub fn stop(mut self) -> anyhow::Result<usize> {
+        self.frames = None;
+        match self.thread.take().map(JoinHandle::join) {
+            Some(Ok(r)) => r,
+            Some(Err(_)) => anyhow::bail!("the GIF encoder stopped unexpectedly"),
+            None => Ok(0),
+        }
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        self.frames = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
