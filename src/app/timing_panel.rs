@@ -422,8 +422,9 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
         );
     } else {
         ui.weak(
-            "Rates count the rule's iterations; a GPU executes more (a warp runs until its slowest pixel \
-             is done), which is not measured here.",
+            "Rates count iterations per pixel: those the kernel executed and the rule's, min(count+1, iters) \
+             (the same for the plain kernels; fewer executed where iterations are skipped by approximation). \
+             A GPU's lanes also sit idle while a warp waits for its slowest pixel; that is not counted.",
         );
     }
     ui.weak(
