@@ -75,13 +75,29 @@ struct Medium {
     float c2, a, b;
 };
 
+// A scene tile of several materials, walls or forced cells run in registers (`wave_scene_steps`,
+// kind SCENE_MIXED), its per-cell data in shared memory.
+struct Mixed {
+    // Material ids, two per word: the thread's two columns of tile row r at [r * WAVE_TJ/2 + lane].
+    const unsigned* ids;
+    // (c2, a, b, mur) per material id.
+    const float4* mat;
+    // The source forcing each cell of the tile (0xffff: none).
+    const unsigned short* src;
+    // This launch's source values, `sources` per step (NaN: not forcing).
+    const float* values;
+    int sources;
+};
+
 // Half a time step on registers: a = update(a, b) for the thread's R x CW cells.
 // Vertical neighbours past the thread's strip come through shared memory (one barrier,
 // double-buffered by `parity`), horizontal ones from the neighbouring lanes by shuffles.
 // DAMPED picks `scene_cell` with the medium's (a, b); else `update_cell` (the same bits for a = b = 1).
-template <bool MASK, bool DAMPED>
+// MIXED takes each cell's material from `mx` (walls held at 0).
+template <bool MASK, bool DAMPED, bool MIXED>
 __device__ __forceinline__ void half_step(Medium md, float (&a)[WAVE_R][WAVE_CW], const float (&b)[WAVE_R][WAVE_CW],
-                                          unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], int parity) {
+                                          unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], int parity,
+                                          const Mixed& mx) {
     const int lane = threadIdx.x, w = threadIdx.y;
 #pragma unroll
     for (int c = 0; c < WAVE_CW; ++c) {
@@ -100,23 +116,39 @@ __device__ __forceinline__ void half_step(Medium md, float (&a)[WAVE_R][WAVE_CW]
     for (int r = 0; r < WAVE_R; ++r) {
         const float left = __shfl_up_sync(0xffffffffu, b[r][WAVE_CW - 1], 1);
         const float right = __shfl_down_sync(0xffffffffu, b[r][0], 1);
+        unsigned pair = 0;
+        if (MIXED) pair = mx.ids[(w * WAVE_R + r) * (WAVE_TJ / 2) + lane];
 #pragma unroll
         for (int c = 0; c < WAVE_CW; ++c) {
             const float up = r > 0 ? b[r - 1][c] : above[c];
             const float down = r < WAVE_R - 1 ? b[r + 1][c] : below[c];
             const float l = c > 0 ? b[r][c - 1] : left;
             const float rt = c < WAVE_CW - 1 ? b[r][c + 1] : right;
-            const float v = DAMPED ? scene_cell(md.c2, md.a, md.b, a[r][c], b[r][c], up, down, l, rt)
-                                   : update_cell(md.c2, a[r][c], b[r][c], up, down, l, rt);
+            float v;
+            if (MIXED) {
+                const unsigned id = c == 0 ? pair & 0xffffu : pair >> 16;
+                if (id == 0xffffu) {
+                    v = 0.0f;  // a wall
+                } else {
+                    const float4 m = mx.mat[id];
+                    v = scene_cell(m.x, m.y, m.z, a[r][c], b[r][c], up, down, l, rt);
+                }
+            } else {
+                v = DAMPED ? scene_cell(md.c2, md.a, md.b, a[r][c], b[r][c], up, down, l, rt)
+                           : update_cell(md.c2, a[r][c], b[r][c], up, down, l, rt);
+            }
             if (!MASK || (interior & (1u << (r * WAVE_CW + c)))) a[r][c] = v;
         }
     }
 }
 
-template <bool MASK, bool DAMPED>
+// `forced`: with MIXED, 1 bit per cell of the thread (as `interior`) where a source forces it.
+template <bool MASK, bool DAMPED, bool MIXED>
 __device__ __forceinline__ void run_steps(Medium md, float (&F)[WAVE_R][WAVE_CW], float (&G)[WAVE_R][WAVE_CW],
                                           unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], bool has_src,
-                                          int sr, int sc, const float* __restrict__ svals, int nsteps) {
+                                          int sr, int sc, const float* __restrict__ svals, int nsteps,
+                                          const Mixed& mx, unsigned forced) {
+    const int ti0 = threadIdx.y * WAVE_R, tj0 = threadIdx.x * WAVE_CW;
     for (int s = 0; s < nsteps; ++s) {
         if (has_src) {
             const float v = svals[s];
@@ -126,8 +158,18 @@ __device__ __forceinline__ void run_steps(Medium md, float (&F)[WAVE_R][WAVE_CW]
                 for (int c = 0; c < WAVE_CW; ++c)
                     if (r == sr && c == sc) G[r][c] = v;
         }
-        half_step<MASK, DAMPED>(md, F, G, interior, edge, 0);
-        half_step<MASK, DAMPED>(md, G, F, interior, edge, 1);
+        if (MIXED && forced != 0u) {
+#pragma unroll
+            for (int r = 0; r < WAVE_R; ++r)
+#pragma unroll
+                for (int c = 0; c < WAVE_CW; ++c)
+                    if (forced & (1u << (r * WAVE_CW + c))) {
+                        const float v = mx.values[s * mx.sources + mx.src[(ti0 + r) * WAVE_TJ + tj0 + c]];
+                        if (v == v) G[r][c] = v;
+                    }
+        }
+        half_step<MASK, DAMPED, MIXED>(md, F, G, interior, edge, 0, mx);
+        half_step<MASK, DAMPED, MIXED>(md, G, F, interior, edge, 1, mx);
     }
 }
 
@@ -137,12 +179,12 @@ __device__ __forceinline__ void run_steps(Medium md, float (&F)[WAVE_R][WAVE_CW]
 // (f_out, g_out). Reads and writes go to different buffers, so blocks never race.
 // Each step first sets g at the source to svals[step] (the value the CPU stores), then
 // runs update(f, g) and update(g, f), exactly the seed's loop.
-template <bool DAMPED>
+template <bool DAMPED, bool MIXED = false>
 __device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, const float* __restrict__ f_in,
                                                   const float* __restrict__ g_in, float* __restrict__ f_out,
                                                   float* __restrict__ g_out, int src_i, int src_j,
                                                   const float* __restrict__ svals, int nsteps,
-                                                  float (*edge)[2][WAVE_WARPS][WAVE_TJ]) {
+                                                  float (*edge)[2][WAVE_WARPS][WAVE_TJ], const Mixed& mx = Mixed{}) {
     const int lane = threadIdx.x, w = threadIdx.y;
     const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;  // thread's first cell in the tile
     const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
@@ -194,10 +236,19 @@ __device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, con
     // Blocks whose whole tile is interior (most of a large grid) skip the border mask.
     const bool all_interior =
         ti_first >= 1 && ti_first + WAVE_TI <= nx - 1 && tj_first >= 1 && tj_first + WAVE_TJ <= ny - 1;
-    if (all_interior)
-        run_steps<false, DAMPED>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
-    else
-        run_steps<true, DAMPED>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
+    unsigned forced = 0;
+    if (MIXED) {
+#pragma unroll
+        for (int r = 0; r < WAVE_R; ++r)
+#pragma unroll
+            for (int c = 0; c < WAVE_CW; ++c)
+                if (mx.src[(ti0 + r) * WAVE_TJ + tj0 + c] != 0xffffu) forced |= 1u << (r * WAVE_CW + c);
+        run_steps<true, false, true>(md, F, G, interior, edge, false, 0, 0, svals, nsteps, mx, forced);
+    } else if (all_interior) {
+        run_steps<false, DAMPED, false>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps, mx, 0u);
+    } else {
+        run_steps<true, DAMPED, false>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps, mx, 0u);
+    }
 #if WAVE_CW == 2
     if (vec) {
         if (tj0 >= WAVE_K && tj0 < WAVE_TJ - WAVE_K) {
@@ -322,9 +373,12 @@ extern "C" __global__ void wave_scene_sources(float* __restrict__ g, const long 
 // - a material id: every interior cell of the tile (halo included) has that id, which is not a
 //   wall or an edge cell, and no forced cell lies in it: the tile runs in registers exactly as
 //   `wave_steps` does, with that material's (c2, a, b) — most of a large scene;
-// - SCENE_GENERAL / SCENE_GENERAL_EDGES (walls, several media, forced cells; and absorbing-edge
-//   cells): the tile runs in shared memory, cell by cell by the scene rule, the edge cells after
-//   the others.
+// - SCENE_MIXED: walls, several media or forced cells, but no absorbing-edge cell: the tile runs
+//   in registers as above, each cell's material id read from shared memory (walls held at 0)
+//   and the forced cells written before each step;
+// - SCENE_GENERAL_EDGES: a tile with absorbing-edge cells (or a mixed tile of a scene with more
+//   than SCENE_SMEM_MATERIALS materials) runs in shared memory, cell by cell by the scene rule,
+//   the edge cells after the others.
 // Every cell computes the same operations as `wave_scene_update`/`wave_scene_edges`, so the
 // result is bit for bit the CPU's. `mat4` holds (c2, a, b, mur) per material id.
 //
@@ -334,7 +388,7 @@ extern "C" __global__ void wave_scene_sources(float* __restrict__ g, const long 
 // most (WAVE_K-1)/2 steps per launch (`steps_per_launch`).
 
 #define SCENE_FROZEN 0xfffeu  // a cell the general path never updates (border, outside, tile rim)
-#define SCENE_GENERAL 0xfffeu
+#define SCENE_MIXED 0xfffeu
 #define SCENE_GENERAL_EDGES 0xffffu
 #define SCENE_TILE_CELLS (WAVE_TI * WAVE_TJ)
 #define SCENE_SMEM_MATERIALS 128  // material table entries kept in shared memory
@@ -392,7 +446,38 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     __shared__ float4 smem4[(2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4 + SCENE_SMEM_MATERIALS];
     float* smem = reinterpret_cast<float*>(smem4);
     const unsigned kind = kinds[blockIdx.y * gridDim.x + blockIdx.x];
-    if (kind < SCENE_GENERAL) {
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
+    const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
+    float4* smat = smem4 + (2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4;
+    if (kind == SCENE_MIXED && n_mat <= SCENE_SMEM_MATERIALS) {
+        // After `edge` (2048 floats): the ids in pairs, then the forcing source of each cell.
+        unsigned* sid32 = reinterpret_cast<unsigned*>(smem + 2048);
+        unsigned short* ssrc = reinterpret_cast<unsigned short*>(smem + 4096);
+        for (int k = tid; k < n_mat; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
+        for (int k = tid; k < SCENE_TILE_CELLS / 2; k += 32 * WAVE_WARPS) {
+            const int r = k / (WAVE_TJ / 2), c = 2 * (k % (WAVE_TJ / 2));
+            const int i = ti_first + r, j = tj_first + c;
+            const bool row = i >= 0 && i < nx;
+            const unsigned lo = row && j >= 0 && j < ny ? ids[(long long)i * ny + j] : 0u;
+            const unsigned hi = row && j + 1 >= 0 && j + 1 < ny ? ids[(long long)i * ny + j + 1] : 0u;
+            sid32[k] = lo | (hi << 16);
+            reinterpret_cast<unsigned*>(ssrc)[k] = 0xffffffffu;
+        }
+        __syncthreads();
+        for (unsigned q = first + tid; q < last; q += 32 * WAVE_WARPS) {
+            const unsigned e = tile_entries[q];
+            ssrc[e >> 16] = (unsigned short)(e & 0xffffu);
+        }
+        __syncthreads();
+        auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
+        const Mixed mx{sid32, smat, ssrc, values, sources};
+        tile_in_registers<false, true>(nx, ny, Medium{1.0f, 1.0f, 1.0f}, f_in, g_in, f_out, g_out, NO_SOURCE,
+                                       NO_SOURCE, values, nsteps, edge, mx);
+        return;
+    }
+    if (kind < SCENE_MIXED) {
         const float4 m = mat4[kind];
         const Medium md{m.x, m.y, m.z};
         auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
@@ -405,10 +490,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     float* sf = smem;
     float* sg = smem + SCENE_TILE_CELLS;
     unsigned short* sid = reinterpret_cast<unsigned short*>(smem + 2 * SCENE_TILE_CELLS);
-    float4* smat = smem4 + (2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4;
     const float4* mat = n_mat <= SCENE_SMEM_MATERIALS ? smat : mat4;
-    const int tid = threadIdx.y * 32 + threadIdx.x;
-    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
     for (int k = tid; k < n_mat && k < SCENE_SMEM_MATERIALS; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
     for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
         const int r = k / WAVE_TJ, c = k % WAVE_TJ;
@@ -423,8 +505,6 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     }
     __syncthreads();
     const bool edges = kind == SCENE_GENERAL_EDGES;
-    const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
-    const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
     for (int s = 0; s < nsteps; ++s) {
         // The forced cells of this tile: (place in the tile) << 16 | source.
         for (unsigned q = first + tid; q < last; q += 32 * WAVE_WARPS) {

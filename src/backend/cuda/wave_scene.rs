@@ -147,9 +147,10 @@ pub(super) fn tile_grid(nx: usize, ny: usize) -> (u32, u32) {
     (ny.div_ceil(oj as usize) as u32, nx.div_ceil(oi as usize) as u32)
 }
 
-/// `wave_scene_steps`' kind of a tile run in shared memory (`kernels/wave.cu`).
-pub(super) const GENERAL: u16 = 0xfffe;
-/// The same, with absorbing-edge cells in it.
+/// `wave_scene_steps`' kind of a tile of walls, several materials or forced cells, run in registers
+/// with per-cell materials (`kernels/wave.cu`).
+pub(super) const MIXED: u16 = 0xfffe;
+/// The kind of a tile with absorbing-edge cells, run in shared memory.
 pub(super) const GENERAL_EDGES: u16 = 0xffff;
 /// An 8x8 square with no interior cell.
 const EMPTY: u16 = 0xfffd;
@@ -166,7 +167,7 @@ fn tiles_holding(x: i64, out: u32, size: u32, tiles: u32) -> (i64, i64) {
 
 /// The kind of each tile (row-major, `tile_grid` of them) from the scene's cells, forced cells not
 /// counted: the material id where every interior cell of the tile (halo included) has it and it
-/// is neither a wall nor an absorbing-edge cell (the tile runs in registers), else [`GENERAL`] or
+/// is neither a wall nor an absorbing-edge cell (the tile runs in registers), else [`MIXED`] or
 /// [`GENERAL_EDGES`]. Tiles start `TILE.out()` apart at `-TILE.halo` and are `TILE.width() x
 /// TILE.height()`, all multiples of 8, so the interior is first folded into 8x8 squares.
 #[must_use]
@@ -175,7 +176,7 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
     let (sq_i, sq_j) = (nx.div_ceil(8), ny.div_ceil(8));
     let kind_of = |id: u16| -> u16 {
         if id == WALL {
-            GENERAL
+            MIXED
         } else if cells.material(id).edge != EDGE_NONE {
             GENERAL_EDGES
         } else {
@@ -187,7 +188,7 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
             (EMPTY, x) | (x, EMPTY) => x,
             (GENERAL_EDGES, _) | (_, GENERAL_EDGES) => GENERAL_EDGES,
             (x, y) if x == y => x,
-            _ => GENERAL,
+            _ => MIXED,
         }
     };
     let mut squares = vec![EMPTY; sq_i * sq_j];
@@ -225,7 +226,7 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
 
 /// The forced cells of each tile, for `wave_scene_steps`: `offsets[t]..offsets[t+1]` index
 /// `entries`, each `(r*TILE.width() + c) << 16 | source` (the cell's place in the tile, the
-/// source that forces it). Marks those tiles [`GENERAL`] in `kinds`.
+/// source that forces it). Marks those tiles [`MIXED`] in `kinds`.
 pub(super) fn tile_sources(
     kinds: &mut [u16],
     nx: usize,
@@ -244,7 +245,7 @@ pub(super) fn tile_sources(
             for bj in bj0..=bj1 {
                 let t = (bi * i64::from(tj) + bj) as usize;
                 if kinds[t] != GENERAL_EDGES {
-                    kinds[t] = GENERAL;
+                    kinds[t] = MIXED;
                 }
                 let r = i - (bi * i64::from(oi) - halo);
                 let cc = j - (bj * i64::from(oj) - halo);
@@ -336,7 +337,7 @@ c2 = 0.125
                         assert!(mine.contains(&e), "tile ({bi}, {bj}) lacks forced cell {} as {e:#x}", c.cell);
                     }
                     let k = kinds[t];
-                    if k < GENERAL {
+                    if k < MIXED {
                         uniform += 1;
                         assert!(footprint.iter().all(|&c| cells.ids[c] == k), "tile ({bi}, {bj}) is not all id {k}");
                         assert_eq!(cells.material(k).edge, EDGE_NONE);
