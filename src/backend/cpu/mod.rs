@@ -12,6 +12,7 @@ pub mod mandelbrot_deep;
 pub mod reduction;
 pub mod saxpy;
 pub mod wave;
+pub mod wave_blocked;
 pub mod wave_scene;
 
 use super::{
@@ -24,7 +25,7 @@ use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
-pub use wave::{wave_tstep, wave_update};
+pub use wave::{auto_depth, wave_tsteps_blocked, wave_tstep, wave_update};
 
 /// How many threads a CPU backend uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
