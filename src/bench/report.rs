@@ -84,6 +84,10 @@ pub struct Record {
     /// the file written, synced and renamed into place.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_gbps: Option<f64>,
+    /// `file_bytes` over the time of `read_field` into a fresh (never touched) host buffer, GB/s
+    /// (`wave_to_file`): the copy to the host without the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_gbps: Option<f64>,
     /// The rule's iterations, `min(count + 1, iters)` per pixel (deep views).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule_iterations: Option<u64>,

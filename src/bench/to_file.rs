@@ -66,7 +66,8 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// The wave field of an `n x n` grid from the device to a `.npy` file: the time from "the result
 /// is in device memory" (after the time steps finished) to "the file is written, synced and
-/// renamed into place", as `render wave --npy` does it.
+/// renamed into place", as `render wave --npy` does it; and, apart, the copy into a fresh
+/// (pageable, never touched) host buffer, as `read_field` does it.
 ///
 /// # Errors
 /// Never for a backend's failure (that is reported and the run marked failed); only the report.
@@ -94,8 +95,14 @@ pub fn wave_to_file(r: &mut Report, quick: bool, backends: &mut [Box<dyn Backend
                 continue;
             }
         };
-        let run = || -> Result<f64> {
+        // (to the file, to a fresh host buffer) per repeat.
+        let run = || -> Result<(f64, f64)> {
             sim.advance(2)?;
+            let start = Instant::now();
+            let mut host = vec![0.0f32; p.cells()];
+            sim.read_field(&mut host)?;
+            let to_host = start.elapsed().as_secs_f64();
+            drop(host);
             let start = Instant::now();
             write_field_npy(sim.as_mut(), &file.0)?;
             let secs = start.elapsed().as_secs_f64();
@@ -108,12 +115,14 @@ pub fn wave_to_file(r: &mut Report, quick: bool, backends: &mut [Box<dyn Backend
                 let (got, _) = output::read_npy::<f32>(&file.0)?;
                 anyhow::ensure!(got == want, "the file differs from the field");
             }
-            Ok(secs)
+            Ok((secs, to_host))
         };
-        let mut times = Vec::new();
+        let (mut times, mut host_times) = (Vec::new(), Vec::new());
         let mut run = run;
         let outcome: Result<()> = (0..repeats(quick)).try_for_each(|_| {
-            times.push(run()?);
+            let (secs, to_host) = run()?;
+            times.push(secs);
+            host_times.push(to_host);
             Ok(())
         });
         if let Err(e) = outcome {
@@ -121,11 +130,16 @@ pub fn wave_to_file(r: &mut Report, quick: bool, backends: &mut [Box<dyn Backend
             r.fail(format!("wave to file {n}x{n} on {kind}: {e:#}"));
             continue;
         }
-        let secs = median(times);
-        let gbps = bytes as f64 / secs / 1e9;
-        r.say(format!("  {:<5} {device:<40} {:>10}  {gbps:6.2} GB/s device to file", kind.name(), fmt_time(secs)));
+        let (secs, host_secs) = (median(times), median(host_times));
+        let (gbps, host_gbps) = (bytes as f64 / secs / 1e9, bytes as f64 / host_secs / 1e9);
+        r.say(format!(
+            "  {:<5} {device:<40} {:>10}  {gbps:6.2} GB/s device to file  ({host_gbps:.2} GB/s into a fresh host buffer)",
+            kind.name(),
+            fmt_time(secs)
+        ));
         r.records.push(Record {
             kernel: "wave_to_file".into(),
+            host_gbps: Some(host_gbps),
             backend: kind.name().into(),
             device,
             nx: Some(n),
