@@ -91,10 +91,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File
 /// [`write_atomically`], telling `write` whether the file is a fresh regular file (`true`: it may
 /// also be written at offsets, [`std::os::unix::fs::FileExt::write_all_at`], from several
 /// threads) or a stream, opened for appending (`false`: bytes in order only).
-fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<&mut File>, bool) -> Result<()>,
-) -> Result<()> {
+fn write_atomically_with(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File>, bool) -> Result<()>) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
     match resolve(path)? {
         Target::Stream => {
@@ -269,9 +266,10 @@ pub fn write_npy_streamed<T: NpyElement>(
             let base = header.len() as u64;
             produce(&mut |offset, bytes| {
                 anyhow::ensure!(offset == done, "piece at byte {offset}, expected {done}");
-                bytes.par_chunks(WRITE_PIECE).enumerate().try_for_each(|(k, piece)| {
-                    file.write_all_at(piece, base + (offset + k * WRITE_PIECE) as u64)
-                })?;
+                bytes
+                    .par_chunks(WRITE_PIECE)
+                    .enumerate()
+                    .try_for_each(|(k, piece)| file.write_all_at(piece, base + (offset + k * WRITE_PIECE) as u64))?;
                 done += bytes.len();
                 Ok(())
             })?;

@@ -194,6 +194,9 @@ pub enum BackendError {
     Invalid(String),
 }
 
+/// Where [`WaveSim::stream_field`] hands a field's bytes: `(byte offset, bytes)`, in order.
+pub type ByteSink<'a> = dyn FnMut(usize, &[u8]) -> Result<(), BackendError> + 'a;
+
 /// Facts about one backend's device, for `info` and the app.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DeviceInfo {
@@ -243,7 +246,7 @@ pub trait WaveSim: Send {
     ///
     /// # Errors
     /// A device failure, or the first error `sink` returned.
-    fn stream_field(&mut self, sink: &mut dyn FnMut(usize, &[u8]) -> Result<(), BackendError>) -> Result<Timing, BackendError> {
+    fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
         let mut f = vec![0.0f32; self.params().cells()];
         let timing = self.read_field(&mut f)?;
         sink(0, bytemuck::cast_slice(&f))?;

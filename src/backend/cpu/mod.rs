@@ -25,7 +25,7 @@ use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
-pub use wave::{auto_depth, wave_tsteps_blocked, wave_tstep, wave_update};
+pub use wave::{auto_depth, wave_tstep, wave_tsteps_blocked, wave_update};
 
 /// How many threads a CPU backend uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

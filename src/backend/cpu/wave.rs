@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::Threads;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
-use crate::backend::{BackendError, Timing, WaveSim};
+use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
 use crate::sim::wave::{WaveParams, source_value, update_row};
 
 /// A wave problem in host memory.
@@ -307,7 +307,7 @@ impl WaveSim for CpuWave {
     }
 
     /// The field is in host memory already: handed over as it is.
-    fn stream_field(&mut self, sink: &mut dyn FnMut(usize, &[u8]) -> Result<(), BackendError>) -> Result<Timing, BackendError> {
+    fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
         let start = Instant::now();
         sink(0, bytemuck::cast_slice(&self.f))?;
         Ok(Timing::wall(start.elapsed()))
@@ -392,7 +392,10 @@ mod tests {
                         });
                         let n = pool.current_num_threads();
                         let bad = got.iter().zip(&want).position(|(a, b)| a.to_bits() != b.to_bits());
-                        assert!(bad.is_none(), "{nx}x{ny}, source ({si},{sj}), {n} threads, depth {depth}: cell {bad:?}");
+                        assert!(
+                            bad.is_none(),
+                            "{nx}x{ny}, source ({si},{sj}), {n} threads, depth {depth}: cell {bad:?}"
+                        );
                     }
                 }
             }

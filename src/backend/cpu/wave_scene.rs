@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::Threads;
 use super::wave::banded_tstep;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
-use crate::backend::{BackendError, Timing, WaveSim};
+use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
 use crate::sim::colormap;
 use crate::sim::scene::{Scene, Source, SourceCell};
 use crate::sim::scene_cells::{
@@ -277,7 +277,18 @@ impl WaveSim for CpuSceneWave {
                 let (cells, runs) = (&self.cells, &self.runs);
                 let (f, g, halo) = (&mut self.f, &mut self.g, &mut self.halo);
                 let first = self.tstep + 1;
-                wave_scene_tsteps_blocked(&self.scene, cells, runs, &self.source_cells, f, g, halo, first, tsteps, depth);
+                wave_scene_tsteps_blocked(
+                    &self.scene,
+                    cells,
+                    runs,
+                    &self.source_cells,
+                    f,
+                    g,
+                    halo,
+                    first,
+                    tsteps,
+                    depth,
+                );
                 self.tstep += tsteps;
             }
         }
@@ -298,7 +309,7 @@ impl WaveSim for CpuSceneWave {
     }
 
     /// The field is in host memory already: handed over as it is.
-    fn stream_field(&mut self, sink: &mut dyn FnMut(usize, &[u8]) -> Result<(), BackendError>) -> Result<Timing, BackendError> {
+    fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
         let start = Instant::now();
         sink(0, bytemuck::cast_slice(&self.f))?;
         Ok(Timing::wall(start.elapsed()))

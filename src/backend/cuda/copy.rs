@@ -176,7 +176,9 @@ mod tests {
     /// read before its copy, and at most `slots` copies are in flight.
     #[test]
     fn the_ring_copies_every_chunk_once_in_order_with_copies_in_flight() {
-        for (n, chunk, slots) in [(10_000usize, 1000usize, 4usize), (10_001, 1000, 4), (999, 1000, 4), (5000, 1000, 1), (3000, 1000, 8)] {
+        for (n, chunk, slots) in
+            [(10_000usize, 1000usize, 4usize), (10_001, 1000, 4), (999, 1000, 4), (5000, 1000, 1), (3000, 1000, 8)]
+        {
             let src: Vec<u8> = (0..n).map(|k| (k * 7 % 251) as u8).collect();
             let chunks = n.div_ceil(chunk);
             let mut ring: Vec<Option<(usize, Vec<u8>)>> = vec![None; slots];
