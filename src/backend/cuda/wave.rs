@@ -242,11 +242,8 @@ impl CudaWave {
     fn launch_scene_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
         let per = self.steps_per_launch();
         let Some(sc) = self.scene.as_ref() else { return Ok(()) };
-        let cfg = LaunchConfig {
-            grid_dim: (sc.tiles.0, sc.tiles.1, 1),
-            block_dim: (32, TILE.warps, 1),
-            shared_mem_bytes: 0,
-        };
+        let cfg =
+            LaunchConfig { grid_dim: (sc.tiles.0, sc.tiles.1, 1), block_dim: (32, TILE.warps, 1), shared_mem_bytes: 0 };
         let (nx, ny) = (self.params.nx as i32, self.params.ny as i32);
         let n_mat = sc.n_mat as i32;
         let sources = sc.scene.sources.len();

@@ -52,7 +52,8 @@ impl SceneData {
         let edges = raster.materials.iter().any(|m| m.edge != EDGE_NONE);
         let tiles = tile_grid(scene.nx, scene.ny);
         let walls_and_media = tile_kinds(&raster);
-        let kinds = stream.alloc_zeros::<u16>(walls_and_media.len()).map_err(|e| runtime("allocating tile kinds", e))?;
+        let kinds =
+            stream.alloc_zeros::<u16>(walls_and_media.len()).map_err(|e| runtime("allocating tile kinds", e))?;
         let mat4: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b, m.mur]).collect();
         let n_mat = raster.materials.len();
         let mat4 = stream.clone_htod(&mat4).map_err(|e| runtime("uploading the scene's materials", e))?;
@@ -343,11 +344,15 @@ c2 = 0.125
                         assert_eq!(cells.material(k).edge, EDGE_NONE);
                     } else {
                         general += 1;
-                        let edges = footprint.iter().any(|&c| cells.ids[c] != WALL && cells.material(cells.ids[c]).edge != EDGE_NONE);
+                        let edges = footprint
+                            .iter()
+                            .any(|&c| cells.ids[c] != WALL && cells.material(cells.ids[c]).edge != EDGE_NONE);
                         assert_eq!(k == GENERAL_EDGES, edges, "tile ({bi}, {bj}): edge cells {edges}, kind {k:#x}");
                         let one = footprint.iter().all(|&c| cells.ids[c] == cells.ids[footprint[0]]);
-                        assert!(!one || edges || !mine.is_empty() || cells.ids[footprint[0]] == WALL,
-                            "tile ({bi}, {bj}) is uniform but marked general");
+                        assert!(
+                            !one || edges || !mine.is_empty() || cells.ids[footprint[0]] == WALL,
+                            "tile ({bi}, {bj}) is uniform but marked general"
+                        );
                     }
                 }
             }
