@@ -163,6 +163,11 @@ pub struct BenchArgs {
     /// kernel shape); `auto` is each backend's default. `wavebrot info` lists them.
     #[arg(long, value_enum)]
     pub variant: Vec<WaveVariant>,
+    /// Side N of the to-file cases (the N x N wave field and Mandelbrot counts from the device to
+    /// a .npy file in the temporary folder, in GB/s); default 16384 (1 GiB each), 2048 with
+    /// --quick; 0 leaves them out.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=65_536))]
+    pub file_size: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -315,7 +320,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
         Command::Bench(args) => {
             let variants = if args.variant.is_empty() { vec![WaveVariant::Auto] } else { args.variant.clone() };
-            let opts = bench::Options { quick: args.quick, variants };
+            let file_size = args.file_size.map(|n| n as usize);
+            let opts = bench::Options { quick: args.quick, variants, file_size };
             bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
         }
         Command::Verify(args) => bench::run_verify(&args.backend),
@@ -460,16 +466,30 @@ fn render_wave(a: &RenderWave) -> Result<ExitCode> {
         }
         None => run(&mut |_| Ok(()))?,
     }
-    let mut f = vec![0.0f32; nx * ny];
-    sim.read_field(&mut f)?;
+    // The picture needs the field in memory; a .npy alone gets it straight from the backend's
+    // chunks (`bench::to_file`).
+    let mut f = Vec::new();
+    if a.png.is_some() || a.npy.is_none() {
+        f = vec![0.0f32; nx * ny];
+        sim.read_field(&mut f)?;
+    }
     let elapsed = start.elapsed();
     progress.finish();
-    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, incl. final copy)", tmax, elapsed.as_secs_f64(), b.kind());
+    let copy = if f.is_empty() { "final copy with the .npy below" } else { "incl. final copy" };
+    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, {copy})", tmax, elapsed.as_secs_f64(), b.kind());
     if let Some(path) = &a.png {
         output::write_wave_png(path, &f, nx, ny, -0.1, 0.1)?;
     }
     if let Some(path) = &a.npy {
-        output::write_npy(path, &f, &[nx as u64, ny as u64])?;
+        let start = std::time::Instant::now();
+        if f.is_empty() {
+            bench::to_file::write_field_npy(sim.as_mut(), path)?;
+        } else {
+            output::write_npy(path, &f, &[nx as u64, ny as u64])?;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let bytes = (4 * nx * ny) as f64;
+        eprintln!("wrote {}: {:.3} s, {:.2} GB/s", path.display(), secs, bytes / secs / 1e9);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -85,12 +85,19 @@ fn folder_of(path: &Path) -> &Path {
 /// # Errors
 /// The folder cannot be written, `write` failed, or the device refused the bytes.
 pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File>) -> Result<()>) -> Result<()> {
+    write_atomically_with(path, |w, _| write(w))
+}
+
+/// [`write_atomically`], telling `write` whether the file is a fresh regular file (`true`: it may
+/// also be written at offsets, [`std::os::unix::fs::FileExt::write_all_at`], from several
+/// threads) or a stream, opened for appending (`false`: bytes in order only).
+fn write_atomically_with(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File>, bool) -> Result<()>) -> Result<()> {
     let cannot = || format!("cannot write {}", path.display());
     match resolve(path)? {
         Target::Stream => {
             let mut file = OpenOptions::new().append(true).open(path).with_context(cannot)?;
             let mut w = BufWriter::new(&mut file);
-            write(&mut w).with_context(cannot)?;
+            write(&mut w, false).with_context(cannot)?;
             w.flush().with_context(cannot)?;
         }
         Target::Regular { path: target, existing } => {
@@ -103,7 +110,7 @@ pub fn write_atomically(path: &Path, write: impl FnOnce(&mut BufWriter<&mut File
             }
             {
                 let mut w = BufWriter::new(tmp.file_mut());
-                write(&mut w).with_context(cannot)?;
+                write(&mut w, true).with_context(cannot)?;
                 w.flush().with_context(cannot)?;
             }
             // On disk before the rename, so a crash cannot leave an empty file in its place.
@@ -194,22 +201,99 @@ pub fn write_hot_gif(
     Ok(count)
 }
 
-/// Writes `data` as a little-endian `.npy` array of `shape` (`<f4` for `f32`, `<i4` for `i32`).
+/// Values `.npy` files hold: plain little-endian numbers (this is an x86-64/aarch64 program, both
+/// little-endian), written as their bytes.
+pub trait NpyElement: bytemuck::Pod {
+    /// numpy's type string.
+    const DESCR: &'static str;
+}
+
+impl NpyElement for f32 {
+    const DESCR: &'static str = "<f4";
+}
+
+impl NpyElement for i32 {
+    const DESCR: &'static str = "<i4";
+}
+
+/// The header of a version 1.0 `.npy` file of C-order `shape` and type `descr`, padded with
+/// spaces to a multiple of 64 bytes as numpy writes it (so the data starts aligned).
+#[must_use]
+pub fn npy_header(descr: &str, shape: &[u64]) -> Vec<u8> {
+    let dims = match shape {
+        [n] => format!("({n},)"),
+        _ => format!("({})", shape.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")),
+    };
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {dims}, }}");
+    let unpadded = 10 + dict.len() + 1;
+    dict.extend(std::iter::repeat_n(' ', unpadded.next_multiple_of(64) - unpadded));
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&u16::try_from(dict.len()).unwrap_or(u16::MAX).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out
+}
+
+/// Bytes each thread writes at once to a regular file (large writes, many of them in flight).
+const WRITE_PIECE: usize = 4 << 20;
+
+/// Writes a `.npy` array of `shape` and type `T` whose `nbytes` data bytes come in pieces:
+/// `produce` is handed a sink and calls it with `(offset, bytes)` for every piece, in order of
+/// offset (a backend copying from device memory through pinned chunks passes them straight on, so
+/// the array never sits whole in pageable memory). A regular file gets each piece written at its
+/// offset by all cores at once; a stream gets the bytes in order. Atomic like
+/// [`write_atomically`]; a sink error or a short total fails the write.
+///
+/// # Errors
+/// The file cannot be written, `produce` failed, or the pieces do not cover `nbytes` in order.
+pub fn write_npy_streamed<T: NpyElement>(
+    path: &Path,
+    shape: &[u64],
+    nbytes: usize,
+    produce: impl FnOnce(&mut dyn FnMut(usize, &[u8]) -> Result<()>) -> Result<()>,
+) -> Result<()> {
+    use rayon::prelude::*;
+    use std::os::unix::fs::FileExt;
+    let header = npy_header(T::DESCR, shape);
+    let values: u64 = shape.iter().product();
+    anyhow::ensure!(values * size_of::<T>() as u64 == nbytes as u64, "{nbytes} bytes do not hold shape {shape:?}");
+    write_atomically_with(path, |out, regular| {
+        out.write_all(&header)?;
+        out.flush()?;
+        let mut done = 0usize;
+        if regular {
+            let file: &File = out.get_ref();
+            let base = header.len() as u64;
+            produce(&mut |offset, bytes| {
+                anyhow::ensure!(offset == done, "piece at byte {offset}, expected {done}");
+                bytes
+                    .par_chunks(WRITE_PIECE)
+                    .enumerate()
+                    .try_for_each(|(k, piece)| file.write_all_at(piece, base + (offset + k * WRITE_PIECE) as u64))?;
+                done += bytes.len();
+                Ok(())
+            })?;
+        } else {
+            produce(&mut |offset, bytes| {
+                anyhow::ensure!(offset == done, "piece at byte {offset}, expected {done}");
+                out.write_all(bytes)?;
+                done += bytes.len();
+                Ok(())
+            })?;
+        }
+        anyhow::ensure!(done == nbytes, "wrote {done} of {nbytes} bytes");
+        Ok(())
+    })
+}
+
+/// Writes `data` as a little-endian `.npy` array of `shape` (`<f4` for `f32`, `<i4` for `i32`),
+/// the data bytes written at their offsets by all cores at once ([`write_npy_streamed`]).
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_npy<T: npyz::Serialize + npyz::AutoSerialize + Copy>(
-    path: &Path,
-    data: &[T],
-    shape: &[u64],
-) -> Result<()> {
-    write_atomically(path, |out| {
-        use npyz::WriterBuilder;
-        let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(out).begin_nd()?;
-        w.extend(data.iter().copied())?;
-        w.finish()?;
-        Ok(())
-    })
+pub fn write_npy<T: NpyElement>(path: &Path, data: &[T], shape: &[u64]) -> Result<()> {
+    let bytes: &[u8] = bytemuck::cast_slice(data);
+    write_npy_streamed::<T>(path, shape, bytes.len(), |sink| sink(0, bytes))
 }
 
 /// Reads a `.npy` array and its shape.
@@ -282,4 +366,56 @@ macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::output::print_line(format_args!($($arg)*))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_path(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("wavebrot-output-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn npy_files_read_back_whole() {
+        let path = temp_path("a.npy");
+        // Over one write piece, so several threads write it.
+        let (h, w) = (3, (WRITE_PIECE / 4) + 17);
+        let data: Vec<f32> = (0..h * w).map(|k| k as f32 * 0.5 - 7.0).collect();
+        write_npy(&path, &data, &[h as u64, w as u64]).unwrap();
+        let (back, shape) = read_npy::<f32>(&path).unwrap();
+        assert_eq!(shape, [h as u64, w as u64]);
+        assert!(back == data, "the array differs after a round trip");
+        let counts: Vec<i32> = (0..11).map(|k| k * k - 3).collect();
+        write_npy(&path, &counts, &[11]).unwrap();
+        assert_eq!(read_npy::<i32>(&path).unwrap(), (counts, vec![11]));
+        let bytes = std::fs::read(&path).unwrap();
+        let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+        assert_eq!((10 + header_len) % 64, 0, "data aligned as numpy writes it");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn streamed_pieces_land_at_their_offsets() {
+        let path = temp_path("b.npy");
+        let data: Vec<i32> = (0..100_000).collect();
+        let bytes: &[u8] = bytemuck::cast_slice(&data);
+        write_npy_streamed::<i32>(&path, &[100, 1000], bytes.len(), |sink| {
+            for (k, piece) in bytes.chunks(40_000).enumerate() {
+                sink(k * 40_000, piece)?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert!(read_npy::<i32>(&path).unwrap().0 == data);
+        // A gap, a short total or a failing producer leave the old file as it was.
+        let gap = write_npy_streamed::<i32>(&path, &[100, 1000], bytes.len(), |sink| sink(8, &bytes[8..]));
+        assert!(format!("{:#}", gap.unwrap_err()).contains("piece at byte 8, expected 0"));
+        let short = write_npy_streamed::<i32>(&path, &[100, 1000], bytes.len(), |sink| sink(0, &bytes[..400]));
+        assert!(format!("{:#}", short.unwrap_err()).contains("wrote 400 of 400000 bytes"));
+        let failed = write_npy_streamed::<i32>(&path, &[100, 1000], bytes.len(), |_| anyhow::bail!("device lost"));
+        assert!(format!("{:#}", failed.unwrap_err()).contains("device lost"));
+        assert!(read_npy::<i32>(&path).unwrap().0 == data);
+        std::fs::remove_file(&path).unwrap();
+    }
 }

@@ -160,6 +160,11 @@ fn bench_quick_writes_json_records() {
     let records: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let records = records.as_array().unwrap();
     assert!(!records.is_empty());
+    // The to-file case (2048² with --quick): the counts' bytes and the rate they reached the file at.
+    let (to_file, records): (Vec<_>, Vec<_>) = records.iter().partition(|r| r["kernel"] == "mandelbrot_to_file");
+    assert_eq!(to_file.len(), 1, "{to_file:?}");
+    assert_eq!(to_file[0]["file_bytes"], 2048 * 2048 * 4);
+    assert!(to_file[0]["file_gbps"].as_f64().is_some_and(|g| g > 0.0), "{}", to_file[0]);
     for r in records {
         for key in
             ["kernel", "backend", "device", "seconds", "giter_per_s", "mismatch_frac", "width", "height", "iters"]

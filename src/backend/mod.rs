@@ -195,6 +195,9 @@ pub enum BackendError {
     Invalid(String),
 }
 
+/// Where [`WaveSim::stream_field`] hands a field's bytes: `(byte offset, bytes)`, in order.
+pub type ByteSink<'a> = dyn FnMut(usize, &[u8]) -> Result<(), BackendError> + 'a;
+
 /// Facts about one backend's device, for `info` and the app.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DeviceInfo {
@@ -236,6 +239,20 @@ pub trait WaveSim: Send {
     /// # Errors
     /// A device failure.
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError>;
+
+    /// Hands the field `f` to `sink` as little-endian bytes in pieces `(byte offset, bytes)`, in
+    /// order of offset, covering all `4*nx*ny` bytes: the way to a file without the field ever
+    /// sitting whole in pageable memory (a GPU backend passes its pinned chunks straight on).
+    /// This default reads the field into a buffer and hands it over at once.
+    ///
+    /// # Errors
+    /// A device failure, or the first error `sink` returned.
+    fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
+        let mut f = vec![0.0f32; self.params().cells()];
+        let timing = self.read_field(&mut f)?;
+        sink(0, bytemuck::cast_slice(&f))?;
+        Ok(timing)
+    }
 
     /// Copies both fields, `f` and `g` (the last two time levels: what
     /// [`crate::sim::scene_cells::energy`] needs).

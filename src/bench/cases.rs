@@ -25,6 +25,9 @@ pub struct Options {
     pub quick: bool,
     /// Wave kernel variants to time on backends that have them (`Auto`: each backend's default).
     pub variants: Vec<WaveVariant>,
+    /// The side of the to-file cases ([`super::to_file`]); `None`: 16384 (1 GiB), 2048 with
+    /// `quick`; `Some(0)` leaves them out.
+    pub file_size: Option<usize>,
 }
 
 /// The variants of `b` to time: those asked for that it has (its default where it has one).

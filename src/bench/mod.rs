@@ -9,6 +9,7 @@ pub mod lesson;
 pub mod report;
 pub mod runner;
 pub mod sweep;
+pub mod to_file;
 pub mod verify;
 
 use std::path::Path;
@@ -75,6 +76,9 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
             cases::scene(&mut r, opts, b, &cases::budget_scene(8192), 50)?;
             cases::wave_frame(&mut r, opts, b, 4096)?;
         }
+        if let Some(n) = file_size(opts) {
+            to_file::wave_to_file(&mut r, opts.quick, b, n)?;
+        }
     }
     if matches!(suite, Suite::Mandelbrot | Suite::All) {
         for precision in [Precision::F64, Precision::F32] {
@@ -87,8 +91,20 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
         }
         let (width, height) = if opts.quick { (480, 270) } else { (1920, 1080) };
         cases::mandelbrot_deep(&mut r, opts, b, &cases::deep_bench_view(), width, height, 50_000)?;
+        if let Some(n) = file_size(opts) {
+            to_file::mandelbrot_to_file(&mut r, opts.quick, b, n)?;
+        }
     }
     r.finish(json)
+}
+
+/// The side of the to-file cases: `--file-size`, else 16384 (2048 with `--quick`); none for 0.
+fn file_size(opts: &Options) -> Option<usize> {
+    match opts.file_size {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => Some(if opts.quick { 2048 } else { 16_384 }),
+    }
 }
 
 /// `wavebrot verify`: every backend (and each of its wave variants) against `cpu1`.

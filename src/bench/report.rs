@@ -14,7 +14,8 @@ use crate::progress::Progress;
 /// One line of `bench --json`: one (kernel, backend, size).
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Record {
-    /// `wave`, `wave_scene`, `wave_frame` or `mandelbrot`.
+    /// `wave`, `wave_scene`, `wave_frame`, `mandelbrot`, `mandelbrot_deep`, `wave_to_file` or
+    /// `mandelbrot_to_file`.
     pub kernel: String,
     pub backend: String,
     /// The wave kernel variant (`blocked`, `simple`) on backends that have more than one.
@@ -75,6 +76,18 @@ pub struct Record {
     /// Why a bandwidth figure is above the peak, when one is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bandwidth_note: Option<String>,
+    /// Bytes of the array a to-file case (`wave_to_file`, `mandelbrot_to_file`) writes (the
+    /// `.npy` data, header left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_bytes: Option<u64>,
+    /// `file_bytes` over `seconds` of a to-file case, GB/s: from the result in device memory to
+    /// the file written, synced and renamed into place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_gbps: Option<f64>,
+    /// `file_bytes` over the time of `read_field` into a fresh (never touched) host buffer, GB/s
+    /// (`wave_to_file`): the copy to the host without the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_gbps: Option<f64>,
     /// The rule's iterations, `min(count + 1, iters)` per pixel (deep views).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule_iterations: Option<u64>,

@@ -13,6 +13,7 @@ pub mod mandelbrot_deep;
 pub mod reduction;
 pub mod saxpy;
 pub mod wave;
+pub mod wave_blocked;
 pub mod wave_scene;
 
 use super::{
@@ -26,7 +27,7 @@ use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
-pub use wave::{wave_tstep, wave_update};
+pub use wave::{auto_depth, wave_tstep, wave_tsteps_blocked, wave_update};
 
 /// How many threads a CPU backend uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

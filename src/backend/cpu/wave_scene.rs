@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use super::Threads;
 use super::wave::banded_tstep;
-use crate::backend::{BackendError, Timing, WaveSim};
+use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
+use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
 use crate::sim::colormap;
 use crate::sim::scene::{Scene, Source, SourceCell};
 use crate::sim::scene_cells::{
@@ -146,6 +147,53 @@ pub(crate) fn wave_scene_tstep(
     banded_tstep(threads, cells.nx, cells.ny, f, g, halo, row, runs.edge_rows.then_some(&edge));
 }
 
+/// Time steps `first ..= first + steps - 1` of a scene (source writes, `update(f, g)`,
+/// `update(g, f)`) on the current rayon pool, `depth` steps per trip over memory (temporal
+/// blocking, [`super::wave_blocked`]); bit-identical to [`write_sources`] then
+/// [`wave_scene_tstep`] step by step. `source_cells` are sorted by cell, as
+/// [`Scene::source_cells`] gives them; `scratch` holds ghost rows, resized as needed.
+#[expect(clippy::too_many_arguments, reason = "the scene, its two fields, scratch and the steps")]
+pub(crate) fn wave_scene_tsteps_blocked(
+    scene: &Scene,
+    cells: &SceneCells,
+    runs: &RowRuns,
+    source_cells: &[SourceCell],
+    f: &mut [f32],
+    g: &mut [f32],
+    scratch: &mut Vec<f32>,
+    first: u32,
+    steps: u32,
+    depth: u32,
+) {
+    debug_assert!(source_cells.is_sorted_by_key(|c| c.cell));
+    let (nx, ny, materials) = (cells.nx, cells.ny, &cells.materials);
+    let row = |i, f_row: &mut [f32], up: &[f32], mid: &[f32], down: &[f32]| {
+        scene_row(materials, runs.row(i), f_row, up, mid, down);
+    };
+    let edge = |i, x_row: &mut [f32], x_in: &[f32], y_row: &[f32], y_in: &[f32]| {
+        edge_row(cells, i, x_row, x_in, y_row, y_in);
+    };
+    let band = blocked_band_rows(nx);
+    let mut done = 0;
+    while done < steps {
+        let d = depth.max(1).min(steps - done);
+        let t0 = first + done;
+        let values: Vec<Vec<Option<f32>>> = (t0..t0 + d).map(|t| scene.source_values(t)).collect();
+        let sources = |t: u32, i: usize, g_row: &mut [f32]| {
+            let v = &values[(t - t0) as usize];
+            let from = source_cells.partition_point(|c| c.cell < i * ny);
+            for sc in source_cells[from..].iter().take_while(|c| c.cell < (i + 1) * ny) {
+                if let Some(x) = v[sc.source] {
+                    g_row[sc.cell - i * ny] = x;
+                }
+            }
+        };
+        let rules = Rules { row: &row, edge: runs.edge_rows.then_some(&edge), sources: &sources };
+        blocked_tsteps(nx, ny, f, g, scratch, band, t0, d, &rules);
+        done += d;
+    }
+}
+
 /// Writes the values the sources force at step `tstep` into `g`.
 pub fn write_sources(scene: &Scene, source_cells: &[SourceCell], tstep: u32, g: &mut [f32]) {
     let values = scene.source_values(tstep);
@@ -168,6 +216,8 @@ pub(crate) struct CpuSceneWave {
     g: Vec<f32>,
     halo: Vec<f32>,
     tstep: u32,
+    /// Time steps per block on `cpu` ([`block_depth`] when `None`; tests set others).
+    depth: Option<u32>,
 }
 
 impl CpuSceneWave {
@@ -186,6 +236,7 @@ impl CpuSceneWave {
             g,
             halo: Vec::new(),
             tstep: 0,
+            depth: None,
         }
     }
 
@@ -213,10 +264,33 @@ impl WaveSim for CpuSceneWave {
 
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
-        for _ in 0..tsteps {
-            self.tstep += 1;
-            write_sources(&self.scene, &self.source_cells, self.tstep, &mut self.g);
-            wave_scene_tstep(self.threads, &self.cells, &self.runs, &mut self.f, &mut self.g, &mut self.halo);
+        match self.threads {
+            Threads::One => {
+                for _ in 0..tsteps {
+                    self.tstep += 1;
+                    write_sources(&self.scene, &self.source_cells, self.tstep, &mut self.g);
+                    wave_scene_tstep(self.threads, &self.cells, &self.runs, &mut self.f, &mut self.g, &mut self.halo);
+                }
+            }
+            Threads::All => {
+                let depth = self.depth.unwrap_or_else(|| block_depth(self.cells.ny, blocked_band_rows(self.cells.nx)));
+                let (cells, runs) = (&self.cells, &self.runs);
+                let (f, g, halo) = (&mut self.f, &mut self.g, &mut self.halo);
+                let first = self.tstep + 1;
+                wave_scene_tsteps_blocked(
+                    &self.scene,
+                    cells,
+                    runs,
+                    &self.source_cells,
+                    f,
+                    g,
+                    halo,
+                    first,
+                    tsteps,
+                    depth,
+                );
+                self.tstep += tsteps;
+            }
         }
         Ok(Timing::wall(start.elapsed()))
     }
@@ -231,6 +305,13 @@ impl WaveSim for CpuSceneWave {
             )));
         }
         out.copy_from_slice(&self.f);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
+    /// The field is in host memory already: handed over as it is.
+    fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        sink(0, bytemuck::cast_slice(&self.f))?;
         Ok(Timing::wall(start.elapsed()))
     }
 
@@ -331,17 +412,24 @@ mod tests {
             let s = busy_scene(nx, ny);
             let want = scene_reference(&s, 70);
             // Many threads make many bands, thin ones too (the band rules around the edge rows).
-            for (threads, pool) in [(Threads::One, 1), (Threads::All, 2), (Threads::All, 7), (Threads::All, 29)] {
+            // Blocks of 1, 2, 3 and 8 steps, none of which divides 30 + 40 evenly but 1 and 2.
+            let runs = [(Threads::One, 1, None), (Threads::All, 2, None), (Threads::All, 7, Some(3))]
+                .into_iter()
+                .chain([1, 2, 3, 8].map(|d| (Threads::All, 29, Some(d))))
+                .chain([1, 3, 8].map(|d| (Threads::All, 2, Some(d))));
+            for (threads, pool, depth) in runs {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(pool).build().unwrap();
                 let got = pool.install(|| {
                     let mut sim = CpuSceneWave::new(s.clone(), threads, vec![0.0; s.cells()], vec![0.0; s.cells()]);
-                    sim.advance(30).unwrap();
-                    sim.advance(40).unwrap();
+                    sim.depth = depth;
+                    sim.advance(29).unwrap();
+                    sim.advance(41).unwrap();
                     let mut got = vec![0.0; s.cells()];
                     sim.read_field(&mut got).unwrap();
                     got
                 });
-                assert_eq!(got, want, "{threads:?} in {} threads at {nx}x{ny}", pool.current_num_threads());
+                let n = pool.current_num_threads();
+                assert_eq!(got, want, "{threads:?} in {n} threads, depth {depth:?}, at {nx}x{ny}");
                 assert!(got.iter().any(|&v| v != 0.0));
             }
         }

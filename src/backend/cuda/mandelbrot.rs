@@ -12,23 +12,21 @@ use std::time::Instant;
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;
 
-use super::copy::{copy_out, pinned};
+use super::copy::{copy_chunked_to, copy_out, pinned, pinned_ring};
 use super::{BackendError, Device, Events, alloc_error, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource};
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
-
-/// Bytes per chunk of the counts' copy to the host (a multiple of 4).
-const CHUNK_BYTES: usize = 8 << 20;
 
 /// Mandelbrot buffers, kept between calls of the same or a smaller size.
 pub(super) struct MandelBuffers {
     /// Counts as u16 or i32 (see `narrow`), 4 bytes per pixel allocated.
     counts: CudaSlice<u8>,
+    /// The pinned staging ring of the copy back (up to `copy::RING_BYTES`).
     host: PinnedHostSlice<u8>,
     total: CudaSlice<u64>,
     host_total: PinnedHostSlice<u64>,
     events: Events,
-    /// One per chunk of the copy back, so the host can start on the first chunks.
+    /// One per slot of the staging ring.
     chunk_events: Vec<CudaEvent>,
 }
 
@@ -55,7 +53,7 @@ pub(super) fn mandelbrot(
         let dev_counts = unsafe { stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
         *buffers = Some(MandelBuffers {
             counts: dev_counts,
-            host: pinned(dev, &what, 4 * n)?,
+            host: pinned_ring(dev, &what, 4 * n)?,
             total: stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?,
             host_total: pinned(dev, "the iteration total", 1)?,
             events: Events::new(&dev.ctx)?,
@@ -88,40 +86,26 @@ pub(super) fn mandelbrot(
     unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot", e))?;
     m.events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
     stream.memcpy_dtoh(&m.total, &mut m.host_total).map_err(|e| runtime("copying the total", e))?;
-    // The counts come back in chunks, each widened into `counts` while the next is on the bus.
+    // The counts come back in chunks through the pinned ring, each widened into `counts` on all
+    // cores while the next are on the bus.
     let bytes = if narrow { 2 * n } else { 4 * n };
-    let chunks = bytes.div_ceil(CHUNK_BYTES);
-    while m.chunk_events.len() < chunks {
-        m.chunk_events.push(dev.ctx.new_event(None).map_err(|e| runtime("creating an event", e))?);
-    }
     let host = m.host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-    {
-        let (dptr, _guard) = m.counts.device_ptr(stream);
-        for (k, dst) in host[..bytes].chunks_mut(CHUNK_BYTES).enumerate() {
-            // SAFETY: `dst` is pinned host memory that lives in `m` until the copy has
-            // been waited for below; the source range lies inside `counts`.
-            unsafe {
-                cudarc::driver::result::memcpy_dtoh_async(dst, dptr + (k * CHUNK_BYTES) as u64, stream.cu_stream())
-            }
-            .map_err(|e| runtime("copying counts", e))?;
-            m.chunk_events[k].record(stream).map_err(|e| runtime("recording an event", e))?;
-        }
-    }
-    for (k, src) in host[..bytes].chunks(CHUNK_BYTES).enumerate() {
-        m.chunk_events[k].synchronize().map_err(|e| runtime("waiting for counts", e))?;
+    let (dptr, _guard) = m.counts.device_ptr(stream);
+    copy_chunked_to(&dev.ctx, stream, dptr, bytes, host, &mut m.chunk_events, None, |offset, chunk| {
         if narrow {
-            let first = k * CHUNK_BYTES / 2;
-            let src: &[u16] = bytemuck::cast_slice(src);
+            let first = offset / 2;
+            let src: &[u16] = bytemuck::cast_slice(chunk);
             counts[first..first + src.len()]
                 .par_chunks_mut(1 << 16)
                 .zip(src.par_chunks(1 << 16))
                 .for_each(|(o, s)| o.iter_mut().zip(s).for_each(|(o, &s)| *o = i32::from(s)));
         } else {
-            let first = k * CHUNK_BYTES / 4;
-            let src: &[i32] = bytemuck::cast_slice(src);
+            let first = offset / 4;
+            let src: &[i32] = bytemuck::cast_slice(chunk);
             copy_out(src, &mut counts[first..first + src.len()]);
         }
-    }
+        Ok(())
+    })?;
     // The total was copied before the chunks, which have all been waited for.
     let total = m.host_total.as_slice().map_err(|e| runtime("reading the total", e))?[0];
     let device = m.events.elapsed()?;

@@ -151,6 +151,18 @@ impl Gpu {
         polled.map(|_| ()).map_err(|e| runtime(format!("waiting for the GPU: {e}")))
     }
 
+    /// Copies a mapped read-back into `out`: on all cores in 256 KiB pieces beyond 4 MiB (each
+    /// core first-touches its share of a fresh destination's pages), on this thread below.
+    pub fn copy_out(src: &[u8], out: &mut [u8]) {
+        use rayon::prelude::*;
+        const PIECE: usize = 256 << 10;
+        if out.len() <= 4 << 20 {
+            out.copy_from_slice(&src[..out.len()]);
+        } else {
+            out.par_chunks_mut(PIECE).zip(src.par_chunks(PIECE)).for_each(|(o, s)| o.copy_from_slice(&s[..o.len()]));
+        }
+    }
+
     /// Maps `staging` (a `MAP_READ` buffer whose copy was submitted) and hands its first `len`
     /// bytes to `read`.
     pub fn read_back<T>(

@@ -185,7 +185,7 @@ pub(crate) fn run(
     })?;
     let total_iters = gpu.read_back(&b.staging, count_bytes + 8, |bytes| {
         let (c, t) = bytes.split_at(count_bytes as usize);
-        bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        Gpu::copy_out(c, bytemuck::cast_slice_mut::<i32, u8>(counts));
         let words: &[u32] = bytemuck::cast_slice(t);
         u64::from(words[0]) | (u64::from(words[1]) << 32)
     })?;
