@@ -379,8 +379,9 @@ fn smooth_against(counts: &[i32], smooth: &[f32], want: &[i32], want_smooth: &[f
     let mut worst = (f32::NEG_INFINITY, 0);
     for (i, ((&c, &s), (&wc, &ws))) in counts.iter().zip(smooth).zip(want.iter().zip(want_smooth)).enumerate() {
         let excess = (s - ws).abs() - wavebrot::backend::smooth_tolerance(ws);
-        if c == wc && !(excess <= worst.0) {
-            worst = (if excess.is_nan() { f32::INFINITY } else { excess }, i);
+        let excess = if excess.is_nan() { f32::INFINITY } else { excess };
+        if c == wc && excess > worst.0 {
+            worst = (excess, i);
         }
     }
     (mismatch_frac(counts, want), worst.0, worst.1)
