@@ -31,6 +31,7 @@ pub mod mandelbrot_view;
 pub mod messages;
 pub mod meter;
 pub mod options;
+pub mod palette_ui;
 mod panels;
 pub mod settings;
 pub mod simulation;
