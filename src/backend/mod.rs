@@ -360,14 +360,19 @@ pub struct BlockedDesign {
 }
 
 impl BlockedDesign {
+    /// Cells loaded per cell stored (the halo's share of the reads).
+    #[must_use]
+    pub fn halo_ratio(self) -> f64 {
+        f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1)
+    }
+
     /// Bytes per cell update when a call of `tsteps` time steps makes `launches` launches.
     #[must_use]
     pub fn bytes_per_update(self, tsteps: u32, launches: u32) -> f64 {
         if tsteps == 0 {
             return 0.0;
         }
-        let ratio = f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1);
-        let per_launch = 8.0 * ratio + 8.0;
+        let per_launch = 8.0 * self.halo_ratio() + 8.0;
         f64::from(launches) * per_launch / (2.0 * f64::from(tsteps))
     }
 }
@@ -491,6 +496,24 @@ pub trait Backend: Send {
                 reason: "scenes are not implemented on this backend yet".to_owned(),
             }),
         }
+    }
+
+    /// [`Backend::new_scene`] with a chosen kernel variant (a plain scene runs that variant of the
+    /// plain kernel). Backends with one scene kernel take only `Auto`.
+    ///
+    /// # Errors
+    /// As `new_scene`, and [`BackendError::Invalid`] for a variant this backend lacks.
+    fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant == WaveVariant::Auto {
+            self.new_scene(scene)
+        } else {
+            Err(BackendError::Invalid(format!("{} has no wave variant `{}`", self.kind().name(), variant.name())))
+        }
+    }
+
+    /// The scene kernel variants this backend offers besides `Auto` (empty: one scene kernel).
+    fn scene_variants(&self) -> &'static [WaveVariant] {
+        &[]
     }
 
     /// The wave kernel variants this backend offers besides `Auto` (empty: one kernel).
