@@ -41,7 +41,28 @@ struct Orbit {
     int last;
 };
 
-__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters) {
+// `smooth_tail` of src/sim/perturb.rs: from the escaped z_n = (zr, zi), up to 32 more
+// iterations of z^2 + c until |z|^2 >= 65536, then nu = n - log2(log2 |z_n|) clamped to [0, iters]
+// (`smooth_value` in src/sim/mandelbrot.rs).
+__device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double cr, double ci, unsigned n, int iters) {
+    double mag2 = zr * zr + zi * zi;
+    for (int j = 0; j < 32; ++j) {
+        if (mag2 >= 65536.0) break;
+        const double nr = zr * zr - zi * zi + cr;
+        const double ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        mag2 = zr * zr + zi * zi;
+        ++n;
+    }
+    const double nu = (double)n - log2(0.5 * log2(mag2));
+    if (!(nu >= 0.0)) return 0.0f;  // NaN too, as the CPU
+    return (float)fmin(nu, (double)iters);
+}
+
+// The count; when nu is not null, also the smooth value (`perturb_count_smooth`): the orbit
+// goes on from the escaped z = Z_m + dz with c = Z_1 + dc.
+__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters, float* nu) {
     const double* __restrict__ zr = o.zr;
     const double* __restrict__ zi = o.zi;
     const int last = o.last;
@@ -59,7 +80,10 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
         const double fr = rr + dr;
         const double fi = ri + di;
         const double dd = dr * dr + di * di;
-        if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) return k;
+        if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) {
+            if (nu) *nu = deep_smooth_tail(fr, fi, zr[1] + plain_dcr, zi[1] + plain_dci, (unsigned)k + 1u, iters);
+            return k;
+        }
         const double mag = fr * fr + fi * fi;
         if (m == last || mag < dd) {
             const double gr = fr + o.zr_lo[m];
@@ -102,16 +126,19 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
         }
         ++m;
     }
+    if (nu) *nu = (float)iters;
     return iters;
 }
 
 // Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
-// iterations executed, min(count + 1, iters) per pixel, to *total with one atomicAdd.
+// iterations executed, min(count + 1, iters) per pixel, to *total with one atomicAdd. With
+// want_smooth, smooth (width*height floats; any valid pointer otherwise) gets the smooth values.
 extern "C" __global__ void __launch_bounds__(256)
     mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
                         const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
                         const double* __restrict__ mag4, int last, int exp, double ax, double bx, double ay, double by, int iters,
-                        int* __restrict__ counts, unsigned long long* __restrict__ total) {
+                        int* __restrict__ counts, float* __restrict__ smooth, int want_smooth,
+                        unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
     const int y = blockIdx.y * 8 + threadIdx.y;
     unsigned long long executed = 0;
@@ -119,8 +146,10 @@ extern "C" __global__ void __launch_bounds__(256)
         const double dcr = ax + (double)x * bx;
         const double dci = ay + (double)y * by;
         const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last};
-        const int count = perturb_count(o, dcr, dci, exp, iters);
+        float nu = 0.0f;
+        const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr);
         counts[(long long)y * width + x] = count;
+        if (want_smooth) smooth[(long long)y * width + x] = nu;
         executed = (unsigned long long)(count < iters ? count + 1 : iters);
     }
 #pragma unroll

@@ -17,7 +17,8 @@ struct Params {
     iters: u32,
     last: u32,
     exp: i32,
-    pad0: u32,
+    // 1: write each pixel's smooth value to `smooth_values` (`perturb_count_smooth` of the CPU twin).
+    want_smooth: u32,
     pad1: u32,
     pad2: u32,
 }
@@ -30,11 +31,38 @@ struct Params {
 @group(0) @binding(2) var<storage, read> aux: array<vec4<real>>;
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
 @group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 2>;
+// One value per pixel with `want_smooth`, else 4 bytes, never written.
+@group(0) @binding(5) var<storage, read_write> smooth_values: array<f32>;
+
+// The smooth value of the pixel being computed, set by `perturb_count` when it escapes.
+var<private> escape_nu: f32;
 
 var<workgroup> wg_lo: atomic<u32>;
 var<workgroup> wg_hi: atomic<u32>;
 
 //#include DELTA
+//#include SMOOTH
+
+// `smooth_tail` of src/sim/perturb.rs: from the escaped z_n, up to SMOOTH_EXTRA_ITERS more
+// iterations of z^2 + c until |z|^2 >= SMOOTH_RADIUS_SQ, then `smooth_value` (in f32).
+fn deep_smooth_tail(zr0: real, zi0: real, cr: real, ci: real, n0: u32) -> f32 {
+    var zr = zr0;
+    var zi = zi0;
+    var n = n0;
+    var mag2 = zr * zr + zi * zi;
+    for (var j = 0u; j < SMOOTH_EXTRA_ITERS; j++) {
+        if mag2 >= real(SMOOTH_RADIUS_SQ) {
+            break;
+        }
+        let nr = zr * zr - zi * zi + cr;
+        let ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        mag2 = zr * zr + zi * zi;
+        n += 1u;
+    }
+    return smooth_value(n, f32(mag2), params.iters);
+}
 
 // x * 2^n for any n (as the CPU twin's `Real::ldexp`): n clamped to three times the type's
 // exponent range (beyond it the result is 0 or infinity anyway), then three multiplications by
@@ -72,6 +100,9 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         let dd = dr * dr + di * di;
         let a = aux[m + 1u];
         if a.z + (real(2.0) * (rr * dr + ri * di) + dd) >= real(0.0) {
+            if params.want_smooth != 0u {
+                escape_nu = deep_smooth_tail(fr, fi, orbit[1].x + plain_dcr, orbit[1].y + plain_dci, k + 1u);
+            }
             return k;
         }
         let mag = fr * fr + fi * fi;
@@ -134,6 +165,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         }
         m += 1u;
     }
+    escape_nu = f32(iters);
     return iters;
 }
 
@@ -148,6 +180,9 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
         let dci = grid.z + real(y) * grid.w;
         let count = perturb_count(dcr, dci, params.exp, params.iters);
         counts[y * params.width + x] = count;
+        if params.want_smooth != 0u {
+            smooth_values[y * params.width + x] = escape_nu;
+        }
         executed = min(count + 1u, params.iters);
     }
     // Each add detects its own carry, so the pair is an exact 64-bit sum.

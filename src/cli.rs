@@ -16,11 +16,14 @@ use crate::bench::sweep::{SweepKernel, SweepOptions};
 use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
-use crate::sim::colormap;
 use crate::sim::deep::{Arith, DeepJob, Location, View, format_zoom};
 use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use crate::sim::scene::{PRESETS, Scene, SceneError, preset};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
+
+mod julia;
+
+pub use julia::{ColourArgs, RenderJulia};
 
 /// The seed's number of time steps.
 const DEFAULT_TMAX: u32 = 500;
@@ -63,6 +66,10 @@ pub enum Render {
     /// The seed's Mandelbrot image.
     #[command(allow_negative_numbers = true)]
     Mandelbrot(RenderMandelbrot),
+    /// The Julia set of z^2 + c for a fixed c (--c RE,IM): the Mandelbrot rule with the orbit
+    /// starting at the pixel.
+    #[command(allow_negative_numbers = true)]
+    Julia(RenderJulia),
 }
 
 #[derive(Debug, Args)]
@@ -136,12 +143,15 @@ pub struct RenderMandelbrot {
     pub precision: Option<Arith>,
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
-    /// Write the counts through `hot` (0..iters), imaginary axis up, as PNG.
+    /// Write the picture as PNG, imaginary axis up: the counts through `hot` (0..iters) by
+    /// default, else as the colour flags below say.
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
     /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
     #[arg(long, value_name = "FILE")]
     pub npy: Option<PathBuf>,
+    #[command(flatten)]
+    pub colour: ColourArgs,
 }
 
 #[derive(Debug, Args)]
@@ -318,6 +328,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Render(Render::Wave(args)) => render_wave(&args),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),
+        Command::Render(Render::Julia(args)) => julia::render_julia(&args),
         Command::Bench(args) => {
             let variants = if args.variant.is_empty() { vec![WaveVariant::Auto] } else { args.variant.clone() };
             let file_size = args.file_size.map(|n| n as usize);
@@ -576,8 +587,13 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     let (_, avail, _) = backend::cpu::host_facts();
     backend::check_fits(BackendKind::Cpu, "the counts and picture", params.pixels() as u64 * 8, avail)?;
     let mut counts = vec![0i32; params.pixels()];
+    let settings = a.colour.settings();
+    let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; params.pixels()]);
     let progress = Progress::spinner("mandelbrot");
-    let run = b.mandelbrot(&params, &mut counts)?;
+    let run = match smooth.as_deref_mut() {
+        Some(s) => b.mandelbrot_smooth(&params, &mut counts, s)?,
+        None => b.mandelbrot(&params, &mut counts)?,
+    };
     progress.finish();
     let secs = run.timing.wall.as_secs_f64();
     eprintln!(
@@ -603,11 +619,7 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
         };
         eprintln!("note: the pixels are smaller than {} can resolve here{hint}", precision.name());
     }
-    if let Some(path) = &a.png {
-        let mut rgba = vec![0u8; params.pixels() * 4];
-        colormap::mandelbrot_rgba(&counts, a.width, a.height, iters, &mut rgba);
-        output::write_png(path, &rgba, a.width, a.height)?;
-    }
+    julia::write_picture(a.png.as_ref(), &counts, smooth.as_deref(), a.width, a.height, iters, &settings)?;
     if let Some(path) = &a.npy {
         output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
     }
@@ -634,7 +646,12 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         }
     };
     let mut counts = vec![0i32; pixels];
-    let run = b.mandelbrot_deep(&job, &mut counts)?;
+    let settings = a.colour.settings();
+    let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; pixels]);
+    let run = match smooth.as_deref_mut() {
+        Some(s) => b.mandelbrot_deep_smooth(&job, &mut counts, s)?,
+        None => b.mandelbrot_deep(&job, &mut counts)?,
+    };
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
     eprintln!(
@@ -656,11 +673,7 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
             "note: every pixel escaped at the first iteration: no pixel of this view lies within distance 2 of 0"
         );
     }
-    if let Some(path) = &a.png {
-        let mut rgba = vec![0u8; pixels * 4];
-        colormap::mandelbrot_rgba(&counts, a.width, a.height, iters, &mut rgba);
-        output::write_png(path, &rgba, a.width, a.height)?;
-    }
+    julia::write_picture(a.png.as_ref(), &counts, smooth.as_deref(), a.width, a.height, iters, &settings)?;
     if let Some(path) = &a.npy {
         output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
     }

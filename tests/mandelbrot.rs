@@ -148,3 +148,86 @@ fn cpu_smooth_counts_are_the_counts() {
         }
     }
 }
+
+/// Compares a backend's counts and smooth values with the CPU's: the share of counts that
+/// differ, and the largest smooth difference where they agree (with the pixel).
+pub fn compare_smooth(counts: &[i32], smooth: &[f32], want: &[i32], want_smooth: &[f32]) -> (f64, f32, f32, usize) {
+    let m = mandelbrot::mismatch_frac(counts, want);
+    let mut worst = (f32::NEG_INFINITY, 0usize);
+    let mut max_diff = 0.0f32;
+    for (i, ((&c, &s), (&wc, &ws))) in counts.iter().zip(smooth).zip(want.iter().zip(want_smooth)).enumerate() {
+        if c == wc {
+            let diff = (s - ws).abs();
+            max_diff = max_diff.max(diff);
+            let excess = if diff.is_nan() { f32::INFINITY } else { diff - wavebrot::backend::smooth_tolerance(ws) };
+            if excess > worst.0 {
+                worst = (excess, i);
+            }
+        }
+    }
+    (m, max_diff, worst.0, worst.1)
+}
+
+/// The smooth-value cases: the seed's view, a zoom with many iterations, a tiny image.
+fn smooth_cases() -> Vec<MandelbrotParams> {
+    let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
+    let mut cases = Vec::new();
+    for precision in [Precision::F32, Precision::F64] {
+        for (width, height, iters, bounds) in
+            [(160, 107, 100, Bounds::SEED), (97, 61, 2000, zoom), (1, 1, 5, Bounds::SEED)]
+        {
+            cases.push(MandelbrotParams { width, height, iters, bounds, precision });
+        }
+    }
+    cases
+}
+
+fn check_smooth_backend(b: &mut dyn Backend, skip_f64: bool) {
+    let mut cpu = wavebrot::backend::cpu::CpuBackend::new(wavebrot::backend::cpu::Threads::All);
+    for p in smooth_cases() {
+        if p.precision == Precision::F64 && skip_f64 {
+            println!("f64 skipped: the adapter has no f64");
+            continue;
+        }
+        let mut want = vec![0; p.pixels()];
+        let mut want_smooth = vec![0.0; p.pixels()];
+        cpu.mandelbrot_smooth(&p, &mut want, &mut want_smooth).unwrap();
+        let mut counts = vec![-1; p.pixels()];
+        let mut smooth = vec![f32::NAN; p.pixels()];
+        let run = b.mandelbrot_smooth(&p, &mut counts, &mut smooth).unwrap();
+        let (m, max_diff, excess, at) = compare_smooth(&counts, &smooth, &want, &want_smooth);
+        println!(
+            "{} {}x{} iters={} {}: counts differ on {:.4}%, largest smooth difference {max_diff:e}",
+            b.kind(),
+            p.width,
+            p.height,
+            p.iters,
+            p.precision.name(),
+            m * 100.0
+        );
+        assert!(m <= mandelbrot::mismatch_tolerance(p.precision), "{}% of counts differ", m * 100.0);
+        assert!(
+            excess <= 0.0,
+            "smooth value at pixel {at}: {} against the CPU's {} (count {})",
+            smooth[at],
+            want_smooth[at],
+            counts[at]
+        );
+        let own_total: u64 = counts.iter().map(|&c| mandelbrot::iterations_executed(c as u32, p.iters)).sum();
+        assert_eq!(run.total_iters, own_total, "the iteration total");
+    }
+}
+
+#[test]
+fn wgpu_smooth_values_equal_the_cpu() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    let skip_f64 = !b.has_f64();
+    check_smooth_backend(&mut b, skip_f64);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_smooth_values_equal_the_cpu() {
+    let Some(mut b) = common::cuda_backend("cuda_smooth_values_equal_the_cpu") else { return };
+    check_smooth_backend(b.as_mut(), false);
+}

@@ -14,7 +14,7 @@ mod common;
 
 use assert_cmd::Command;
 use wavebrot::backend::Backend;
-use wavebrot::backend::cpu::mandelbrot_deep::mandelbrot_deep;
+use wavebrot::backend::cpu::mandelbrot_deep::{mandelbrot_deep, mandelbrot_deep_smooth};
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::sim::deep::{DeepJob, View};
 use wavebrot::sim::mandelbrot::{iterations_executed, mismatch_frac};
@@ -282,6 +282,23 @@ fn hex(v: f64) -> String {
     if exp == 0 { format!("{sign}0x0.{mant:013x}p-1022") } else { format!("{sign}0x1.{mant:013x}p{}", exp - 1023) }
 }
 
+/// Parses C's `%a` output (`0x1.8p+3`, `-0x0p+0`, `inf`, `nan`).
+fn parse_hex_float(s: &str) -> f64 {
+    let s = s.trim();
+    let (sign, s) = s.strip_prefix('-').map_or((1.0, s), |r| (-1.0, r));
+    if let Ok(v) = s.parse::<f64>() {
+        return sign * v; // inf, nan
+    }
+    let s = s.strip_prefix("0x").unwrap();
+    let (mant, exp) = s.split_once('p').unwrap();
+    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
+    let mut v = u64::from_str_radix(int, 16).unwrap() as f64;
+    for (i, d) in frac.chars().enumerate() {
+        v += f64::from(d.to_digit(16).unwrap()) / 16f64.powi(i as i32 + 1);
+    }
+    sign * v * 2f64.powi(exp.parse().unwrap())
+}
+
 #[test]
 fn cuda_kernel_source_equals_the_cpu_twin_on_the_host() {
     // kernels/mandelbrot_deep.cu compiled as host C++ (a mock of CUDA's built-ins, no
@@ -325,11 +342,104 @@ fn cuda_kernel_source_equals_the_cpu_twin_on_the_host() {
         std::fs::write(&file, text).unwrap();
         let run = std::process::Command::new(&exe).arg(&file).output().unwrap();
         assert!(run.status.success(), "the host harness failed");
-        let kernel: Vec<i32> = String::from_utf8_lossy(&run.stdout).lines().map(|l| l.parse().unwrap()).collect();
-        let twin = cpu_counts(&job, Mantissa::F64);
+        let (kernel, kernel_smooth): (Vec<i32>, Vec<f32>) = String::from_utf8_lossy(&run.stdout)
+            .lines()
+            .map(|l| {
+                let (c, s) = l.split_once(' ').unwrap();
+                (c.parse::<i32>().unwrap(), parse_hex_float(s) as f32)
+            })
+            .unzip();
+        let mut twin = vec![-1; job.pixels()];
+        let mut twin_smooth = vec![f32::NAN; job.pixels()];
+        mandelbrot_deep_smooth(Threads::All, &job, Mantissa::F64, &mut twin, Some(&mut twin_smooth)).unwrap();
+        assert_eq!(twin, cpu_counts(&job, Mantissa::F64), "the smooth path's counts are the counts");
         let differ = kernel.iter().zip(&twin).filter(|(a, b)| a != b).count();
-        println!("zoom {}: the CUDA kernel on the host differs from the CPU twin on {differ} pixels", view.zoom);
+        let smooth_diff = kernel_smooth.iter().zip(&twin_smooth).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max);
+        println!(
+            "zoom {}: the CUDA kernel on the host differs from the CPU twin on {differ} pixels, smooth values by {smooth_diff:e}",
+            view.zoom
+        );
         assert_eq!(kernel.len(), twin.len());
         assert_eq!(differ, 0, "zoom {}: {differ} pixels differ from the CPU twin", view.zoom);
+        assert!(smooth_diff <= 1e-4, "zoom {}: smooth values differ by {smooth_diff}", view.zoom);
+    }
+}
+
+/// CPU twin's counts and smooth values with deltas in `mantissa`.
+fn cpu_smooth(job: &DeepJob, mantissa: Mantissa) -> (Vec<i32>, Vec<f32>) {
+    let mut counts = vec![-1; job.pixels()];
+    let mut smooth = vec![f32::NAN; job.pixels()];
+    mandelbrot_deep_smooth(Threads::All, job, mantissa, &mut counts, Some(&mut smooth)).unwrap();
+    (counts, smooth)
+}
+
+/// Share of counts that differ, and the largest smooth difference beyond the tolerance where
+/// counts agree (negative: within it), with the pixel.
+fn smooth_against(counts: &[i32], smooth: &[f32], want: &[i32], want_smooth: &[f32]) -> (f64, f32, usize) {
+    let mut worst = (f32::NEG_INFINITY, 0);
+    for (i, ((&c, &s), (&wc, &ws))) in counts.iter().zip(smooth).zip(want.iter().zip(want_smooth)).enumerate() {
+        let excess = (s - ws).abs() - wavebrot::backend::smooth_tolerance(ws);
+        let excess = if excess.is_nan() { f32::INFINITY } else { excess };
+        if c == wc && excess > worst.0 {
+            worst = (excess, i);
+        }
+    }
+    (mismatch_frac(counts, want), worst.0, worst.1)
+}
+
+#[test]
+fn cpu_deep_smooth_counts_are_the_counts() {
+    for (view, iters) in [(near_i(20), 2000), (seahorse(), 8000)] {
+        let job = DeepJob::prepare(&view, W, H, iters).unwrap();
+        for mantissa in [Mantissa::F64, Mantissa::F32] {
+            let (counts, smooth) = cpu_smooth(&job, mantissa);
+            assert_eq!(counts, cpu_counts(&job, mantissa), "zoom {} {}", view.zoom, mantissa.name());
+            for (&c, &s) in counts.iter().zip(&smooth) {
+                if c == iters as i32 {
+                    assert_eq!(s, iters as f32);
+                } else {
+                    assert!((0.0..=iters as f32).contains(&s), "count {c} smooth {s}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wgpu_deep_smooth_values_equal_the_cpu_twin() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    for (view, iters) in [(near_i(20), 2000), (near_i(320), 3000)] {
+        let job = DeepJob::prepare(&view, 64, 40, iters).unwrap();
+        let mantissa = b.deep_mantissa();
+        let mut counts = vec![-1; job.pixels()];
+        let mut smooth = vec![f32::NAN; job.pixels()];
+        b.mandelbrot_deep_smooth(&job, &mut counts, &mut smooth).unwrap();
+        let (want, want_smooth) = cpu_smooth(&job, mantissa);
+        let (m, excess, at) = smooth_against(&counts, &smooth, &want, &want_smooth);
+        println!(
+            "wgpu deep smooth zoom {} {}: {:.3}% counts differ, excess {excess:e}",
+            view.zoom,
+            mantissa.name(),
+            m * 100.0
+        );
+        assert!(m <= 0.01, "{:.3}% of counts differ", m * 100.0);
+        assert!(excess <= 0.0, "pixel {at}: smooth {} against the CPU twin's {}", smooth[at], want_smooth[at]);
+    }
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_deep_smooth_values_equal_the_cpu_twin() {
+    let Some(mut b) = common::cuda_backend("cuda_deep_smooth_values_equal_the_cpu_twin") else { return };
+    for (view, iters) in gpu_cases() {
+        let job = DeepJob::prepare(&view, 64, 40, iters).unwrap();
+        let mut counts = vec![-1; job.pixels()];
+        let mut smooth = vec![f32::NAN; job.pixels()];
+        b.mandelbrot_deep_smooth(&job, &mut counts, &mut smooth).unwrap();
+        let (want, want_smooth) = cpu_smooth(&job, Mantissa::F64);
+        let (m, excess, at) = smooth_against(&counts, &smooth, &want, &want_smooth);
+        println!("cuda deep smooth zoom {}: {:.4}% counts differ, excess {excess:e}", view.zoom, m * 100.0);
+        assert!(m <= 1e-4, "{:.4}% of counts differ", m * 100.0);
+        assert!(excess <= 0.0, "pixel {at}: smooth {} against the CPU twin's {}", smooth[at], want_smooth[at]);
     }
 }

@@ -38,6 +38,7 @@ pub mod messages;
 pub mod meter;
 pub mod options;
 pub mod pages;
+pub mod palette_ui;
 mod panels;
 pub mod profile;
 pub mod profile_view;

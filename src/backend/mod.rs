@@ -402,10 +402,14 @@ pub struct MandelbrotRun {
     pub timing: Timing,
 }
 
-/// Largest difference between a backend's smooth escape value and the CPU's at a pixel whose
-/// counts agree: the iterations are the same roundings (no FMA), only the two logarithms may
-/// differ in their last bits (CUDA's `log2`, WGSL's `f32` `log2`), far below a colour step.
-pub const SMOOTH_TOLERANCE: f32 = 1e-3;
+/// Largest difference between a backend's smooth escape value `nu` and the CPU's at a pixel
+/// whose counts agree: the iterations are the same roundings (no FMA), only the two logarithms
+/// may differ in their last bits (CUDA's `log2`, WGSL's `f32` `log2`) and wgpu forms `ν` in
+/// `f32` (a rounding of `2^-24 ν`): `1e-3 + 2.5e-7 |ν|`, far below a colour step.
+#[must_use]
+pub fn smooth_tolerance(nu: f32) -> f32 {
+    1e-3 + nu.abs() * 2.5e-7
+}
 
 /// Checks that `counts` and, when given, `smooth` hold one value per pixel.
 ///
@@ -546,7 +550,7 @@ pub trait Backend: Send {
     /// seed's rule, bailout 2); the smooth value is [`crate::sim::mandelbrot::smooth_value`],
     /// taken a few iterations past the escape ([`crate::sim::mandelbrot::SMOOTH_EXTRA_ITERS`]),
     /// `iters` for pixels that never escape. Backends agree with the CPU's smooth values within
-    /// [`SMOOTH_TOLERANCE`] wherever their counts agree. `total_iters` counts the rule's
+    /// [`smooth_tolerance`] wherever their counts agree. `total_iters` counts the rule's
     /// iterations only.
     ///
     /// # Errors

@@ -1,11 +1,13 @@
 //! `wavebrot verify`: every backend, and every wave kernel variant it has, against the
 //! single-thread CPU reference on odd shapes, a long run and deep iteration counts, and every
-//! scene preset on every backend that runs scenes against `cpu1`.
+//! scene preset on every backend that runs scenes against `cpu1`; smooth escape values and a
+//! Julia set likewise.
 
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, BackendError, WaveVariant};
 use crate::sim::deep::{DeepJob, View};
+use crate::sim::julia::{self, JuliaParams};
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use crate::sim::perturb::{Mantissa, reference_big};
 use crate::sim::scene::PRESETS;
@@ -39,7 +41,82 @@ pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
     for (view, iters) in deep_views() {
         deep_case(backends, &view, iters, &mut failures);
     }
+    for precision in [Precision::F64, Precision::F32] {
+        smooth_cases(backends, precision, &mut failures);
+    }
     check_line(&failures)
+}
+
+/// Smooth escape values (the seed's view) and a Julia set: counts within the Mandelbrot budgets
+/// of `cpu1`'s, smooth values within [`backend::smooth_tolerance`] where the counts agree.
+fn smooth_cases(backends: &mut [Box<dyn Backend>], precision: Precision, failures: &mut Vec<String>) {
+    let p = MandelbrotParams { width: 768, height: 512, iters: 200, bounds: Bounds::SEED, precision };
+    let (mut want, mut want_smooth) = (vec![0; p.pixels()], vec![0.0; p.pixels()]);
+    let mut cpu1 = backend::cpu::CpuBackend::new(backend::cpu::Threads::One);
+    if let Err(e) = cpu1.mandelbrot_smooth(&p, &mut want, &mut want_smooth) {
+        failures.push(format!("smooth reference: {e}"));
+        return;
+    }
+    let j = JuliaParams {
+        width: 768,
+        height: 512,
+        iters: 300,
+        bounds: JuliaParams::DEFAULT_BOUNDS,
+        precision,
+        c: [-0.8, 0.156],
+    };
+    let (jwant, jwant_smooth, _) = julia::reference(&j);
+    for b in backends.iter_mut() {
+        let kind = b.kind().name();
+        let (mut counts, mut smooth) = (vec![0; p.pixels()], vec![0.0; p.pixels()]);
+        let label = format!("mandelbrot smooth 768x512 iters=200   {} {kind:<5}", precision.name());
+        let run = b.mandelbrot_smooth(&p, &mut counts, &mut smooth);
+        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&want, &want_smooth), precision, failures);
+        let (mut counts, mut smooth) = (vec![0; j.pixels()], vec![0.0; j.pixels()]);
+        let label = format!("julia c=-0.8+0.156i 768x512 iters=300 {} {kind:<5}", precision.name());
+        let run = b.julia(&j, &mut counts, Some(&mut smooth));
+        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&jwant, &jwant_smooth), precision, failures);
+    }
+}
+
+/// One line of [`smooth_cases`].
+fn smooth_line(
+    label: &str,
+    run: Result<(), BackendError>,
+    (counts, smooth): (&[i32], &[f32]),
+    (want, want_smooth): (&[i32], &[f32]),
+    precision: Precision,
+    failures: &mut Vec<String>,
+) {
+    match run {
+        Ok(()) => {
+            let m = mandelbrot::mismatch_frac(counts, want);
+            let tol = mandelbrot::mismatch_tolerance(precision);
+            let (mut worst, mut bad) = (0.0f32, 0usize);
+            for ((&c, &s), (&wc, &ws)) in counts.iter().zip(smooth).zip(want.iter().zip(want_smooth)) {
+                if c == wc {
+                    let d = (s - ws).abs();
+                    worst = worst.max(d);
+                    bad += usize::from(d.is_nan() || d > backend::smooth_tolerance(ws));
+                }
+            }
+            if m <= tol && bad == 0 {
+                crate::outln!("ok    {label} mismatch {:.4}%, smooth max|diff| {worst:.1e}", m * 100.0);
+            } else {
+                crate::outln!(
+                    "FAIL  {label} mismatch {:.4}% (limit {}%), {bad} smooth values beyond tolerance (max|diff| {worst:.1e})",
+                    m * 100.0,
+                    tol * 100.0
+                );
+                failures.push(format!("{label}: {:.4}% differ, {bad} smooth values beyond tolerance", m * 100.0));
+            }
+        }
+        Err(BackendError::Invalid(why)) => crate::outln!("skip  {label} {why}"),
+        Err(e) => {
+            crate::outln!("FAIL  {label} {e}");
+            failures.push(format!("{label}: {e}"));
+        }
+    }
 }
 
 fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u32), failures: &mut Vec<String>) {

@@ -1,6 +1,6 @@
 // Runs kernels/mandelbrot_deep.cu (included by the test through -include) on the host, one
 // "thread" at a time over the launch grid, for the job in argv[1] (written by
-// tests/mandelbrot_deep.rs), and prints the counts, one a line.
+// tests/mandelbrot_deep.rs), and prints each pixel's count and smooth value (hex float), one a line.
 #include <cstdio>
 #include <vector>
 
@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     for (int m = 0; m <= last; ++m)
         if (fscanf(f, "%la %la %la %la %la", &zr[m], &zi[m], &lr[m], &li[m], &m4[m]) != 5) return 2;
     std::vector<int> counts(w * h, -1);
+    std::vector<float> smooth(w * h, -1.0f);
     unsigned long long total = 0;
     for (int gy = 0; gy < (h + 7) / 8; ++gy)
         for (int gx = 0; gx < (w + 31) / 32; ++gx)
@@ -23,8 +24,8 @@ int main(int argc, char** argv) {
                     blockIdx = {gx, gy, 0};
                     threadIdx = {tx, ty, 0};
                     mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last, exp, ax,
-                                        bx, ay, by, iters, counts.data(), &total);
+                                        bx, ay, by, iters, counts.data(), smooth.data(), 1, &total);
                 }
-    for (int c : counts) printf("%d\n", c);
+    for (int i = 0; i < w * h; ++i) printf("%d %a\n", counts[i], (double)smooth[i]);
     return 0;
 }

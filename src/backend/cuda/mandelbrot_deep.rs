@@ -21,20 +21,24 @@ pub(super) fn mandelbrot_deep(
     stream: &Arc<CudaStream>,
     job: &DeepJob,
     counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
     let n = job.pixels();
-    if counts.len() != n {
-        return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
-    }
+    crate::backend::check_image_len(counts, smooth.as_deref(), n)?;
+    let want_smooth = smooth.is_some();
     let start = Instant::now();
     let what = format!("deep mandelbrot {}x{}", job.width, job.height);
     let orbit = &job.orbit;
     let last = orbit.last_f64 + 1;
-    check_free(dev, &what, 4 * n as u64 + 40 * last as u64)?;
+    check_free(dev, &what, if want_smooth { 8 } else { 4 } * n as u64 + 40 * last as u64)?;
     let up = |v: &[f64]| stream.clone_htod(&v[..last]).map_err(|e| runtime("copying the reference orbit", e));
     let (zr, zi, zr_lo, zi_lo, mag4) =
         (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
     let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
+    let mut dev_smooth = stream
+        .alloc_zeros::<f32>(if want_smooth { n } else { 1 })
+        .map_err(|e| runtime("allocating the smooth values", e))?;
+    let want = i32::from(want_smooth);
     let mut total = stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?;
     let events = Events::new(&dev.ctx)?;
     let g = job.grid;
@@ -48,12 +52,17 @@ pub(super) fn mandelbrot_deep(
     events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
     let mut launch = stream.launch_builder(&dev.mandelbrot_deep_f64);
     launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32).arg(&g.exp);
-    launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts).arg(&mut total);
+    launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts);
+    launch.arg(&mut dev_smooth).arg(&want).arg(&mut total);
     // SAFETY: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
-    // and the kernel reads indices 0..=last; `dev_counts` holds width*height values.
+    // and the kernel reads indices 0..=last; `dev_counts` holds width*height values, `dev_smooth`
+    // as many when `want` is 1 (the kernel writes it only then).
     unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot_deep_f64", e))?;
     events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
     stream.memcpy_dtoh(&dev_counts, counts).map_err(|e| runtime("copying counts", e))?;
+    if let Some(smooth) = smooth {
+        stream.memcpy_dtoh(&dev_smooth, smooth).map_err(|e| runtime("copying smooth values", e))?;
+    }
     let total = stream.clone_dtoh(&total).map_err(|e| runtime("copying the total", e))?;
     stream.synchronize().map_err(|e| runtime("waiting for the device", e))?;
     let device = events.elapsed()?;

@@ -23,6 +23,7 @@
 
 mod colormap;
 mod copy;
+mod julia;
 mod mandelbrot;
 mod mandelbrot_deep;
 mod reduction;
@@ -40,6 +41,7 @@ use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
 };
 use crate::sim::deep::DeepJob;
+use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -49,6 +51,7 @@ pub use wave::CudaWave;
 const WAVE_CU: &str = include_str!("../../../kernels/wave.cu");
 const MANDELBROT_CU: &str = include_str!("../../../kernels/mandelbrot.cu");
 const MANDELBROT_DEEP_CU: &str = include_str!("../../../kernels/mandelbrot_deep.cu");
+const JULIA_CU: &str = include_str!("../../../kernels/julia.cu");
 const COLORMAP_CU: &str = include_str!("../../../kernels/colormap.cu");
 
 const KIND: BackendKind = BackendKind::Cuda;
@@ -67,6 +70,8 @@ struct Device {
     mandelbrot_f64: CudaFunction,
     mandelbrot_f32: CudaFunction,
     mandelbrot_deep_f64: CudaFunction,
+    julia_f64: CudaFunction,
+    julia_f32: CudaFunction,
 }
 
 /// Why [`Device`] could not be made; kept (cloned) for every later `open`.
@@ -162,11 +167,13 @@ fn init() -> Result<Device, OpenError> {
     let colormap_ptx = compile("colormap.cu", COLORMAP_CU, true, Vec::new())?;
     let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
     let deep_ptx = compile("mandelbrot_deep.cu", MANDELBROT_DEEP_CU, false, Vec::new())?;
+    let julia_ptx = compile("julia.cu", JULIA_CU, false, Vec::new())?;
     let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
     let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
     let colormap = ctx.load_module(colormap_ptx).map_err(|e| load("colormap.cu", e))?;
     let mandel = ctx.load_module(mandel_ptx).map_err(|e| load("mandelbrot.cu", e))?;
     let deep = ctx.load_module(deep_ptx).map_err(|e| load("mandelbrot_deep.cu", e))?;
+    let julia = ctx.load_module(julia_ptx).map_err(|e| load("julia.cu", e))?;
     let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
         m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
     };
@@ -197,6 +204,8 @@ fn init() -> Result<Device, OpenError> {
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
         mandelbrot_deep_f64: func(&deep, "mandelbrot_deep_f64")?,
+        julia_f64: func(&julia, "julia_f64")?,
+        julia_f32: func(&julia, "julia_f32")?,
         ctx,
         info,
     })
@@ -337,6 +346,25 @@ impl Backend for CudaBackend {
         mandelbrot::mandelbrot(&self.dev, &self.stream, &mut self.mandel, params, counts)
     }
 
+    fn mandelbrot_smooth(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::julia(&self.dev, &self.stream, params, None, counts, Some(smooth))
+    }
+
+    fn julia(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: Option<&mut [f32]>,
+    ) -> Result<MandelbrotRun, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        julia::julia(&self.dev, &self.stream, &params.grid(), Some(params.c), counts, smooth)
+    }
+
     fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
         saxpy::run(&self.dev, &self.stream, a, x, y)
     }
@@ -346,6 +374,15 @@ impl Backend for CudaBackend {
     }
 
     fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts)
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, None)
+    }
+
+    fn mandelbrot_deep_smooth(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, Some(smooth))
     }
 }

@@ -21,7 +21,7 @@ use cudarc::driver::{
     CudaEvent, CudaGraph, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys,
 };
 
-use super::copy::{copy_chunked, pinned};
+use super::copy::{copy_chunked, copy_chunked_to, pinned_ring};
 use super::wave_scene::{SceneData, scene_update};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
@@ -376,7 +376,7 @@ impl CudaWave {
             return Err(BackendError::Invalid(format!("output holds {} values, field has {n}", out.len())));
         }
         if self.host_field.is_none() {
-            self.host_field = Some(pinned(&self.dev, "the field's host copy", n)?);
+            self.host_field = Some(pinned_ring(&self.dev, "the field's host copy", n)?);
         }
         let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
@@ -458,6 +458,25 @@ impl WaveSim for CudaWave {
         self.timing(start)
     }
 
+    /// The field's chunks go from the pinned ring straight to `sink` (`copy::copy_chunked_to`).
+    fn stream_field(&mut self, sink: &mut crate::backend::ByteSink<'_>) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let n = self.params.cells();
+        if self.host_field.is_none() {
+            self.host_field = Some(pinned_ring(&self.dev, "the field's host copy", n)?);
+        }
+        let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        {
+            let (src, _guard) = self.fields[2 * self.cur].device_ptr(&self.stream);
+            let staging = bytemuck::cast_slice_mut(staging);
+            let (ctx, stream, events) = (&self.dev.ctx, &self.stream, &mut self.chunk_events);
+            copy_chunked_to(ctx, stream, src, 4 * n, staging, events, Some(&self.events.stop), |o, b| sink(o, b))?;
+        }
+        self.timing(start)
+    }
+
     fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
         let start = Instant::now();
         self.copy_field(2 * self.cur, f)?;
@@ -481,7 +500,7 @@ impl WaveSim for CudaWave {
             // SAFETY: the colormap kernel writes every pixel before the copy reads it.
             let buf = unsafe { self.stream.alloc::<u32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
             self.rgba = Some(buf);
-            self.host_rgba = Some(pinned(&self.dev, &what, n)?);
+            self.host_rgba = Some(pinned_ring(&self.dev, &what, n)?);
         }
         let (Some(dev_rgba), Some(host)) = (self.rgba.as_mut(), self.host_rgba.as_mut()) else {
             unreachable!("allocated above")

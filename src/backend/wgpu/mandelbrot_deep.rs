@@ -25,7 +25,8 @@ struct Params {
     iters: u32,
     last: u32,
     exp: i32,
-    pad: [u32; 3],
+    want_smooth: u32,
+    pad: [u32; 2],
 }
 
 /// One compiled variant.
@@ -50,6 +51,7 @@ impl Pipeline {
                 entry(2, wgpu::BufferBindingType::Storage { read_only: true }),
                 entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
                 entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(5, wgpu::BufferBindingType::Storage { read_only: false }),
             ],
         });
         let file = match mantissa {
@@ -77,11 +79,11 @@ pub(crate) fn run(
     mantissa: Mantissa,
     job: &DeepJob,
     counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
     let n = job.pixels();
-    if counts.len() != n {
-        return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
-    }
+    crate::backend::check_image_len(counts, smooth.as_deref(), n)?;
+    let want_smooth = smooth.is_some();
     if mantissa == Mantissa::F64 && gpu.mandelbrot_f64.is_none() {
         return Err(BackendError::Invalid(format!("this adapter has no f64 (no SHADER_F64 on {})", gpu.adapter.name)));
     }
@@ -142,7 +144,9 @@ pub(crate) fn run(
     let grid_buf = gpu.buffer("deep orbit residues", grid_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
     let counts_buf = gpu.buffer("deep counts", count_bytes, U::STORAGE | U::COPY_SRC)?;
     let total_buf = gpu.buffer("deep total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
-    let staging = gpu.buffer("deep readback", count_bytes + 8, U::MAP_READ | U::COPY_DST)?;
+    let smooth_bytes = if want_smooth { count_bytes } else { 0 };
+    let smooth_buf = gpu.buffer("deep smooth values", smooth_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
+    let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 8, U::MAP_READ | U::COPY_DST)?;
     let timer = Timer::new(gpu)?;
     let params = Params {
         width: job.width as u32,
@@ -150,7 +154,8 @@ pub(crate) fn run(
         iters: job.iters,
         last: last as u32,
         exp: g.exp,
-        pad: [0; 3],
+        want_smooth: u32::from(want_smooth),
+        pad: [0; 2],
     };
     gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&params_buf, 0, bytemuck::bytes_of(&params));
@@ -165,6 +170,7 @@ pub(crate) fn run(
                 wgpu::BindGroupEntry { binding: 2, resource: grid_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 3, resource: counts_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 4, resource: total_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 5, resource: smooth_buf.as_entire_binding() },
             ],
         });
         let mut encoder =
@@ -183,12 +189,19 @@ pub(crate) fn run(
             timer.resolve(&mut encoder);
         }
         encoder.copy_buffer_to_buffer(&counts_buf, 0, &staging, 0, count_bytes);
-        encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes, 8);
+        if want_smooth {
+            encoder.copy_buffer_to_buffer(&smooth_buf, 0, &staging, count_bytes, smooth_bytes);
+        }
+        encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes + smooth_bytes, 8);
         gpu.queue.submit([encoder.finish()]);
     })?;
-    let total_iters = gpu.read_back(&staging, count_bytes + 8, |bytes| {
-        let (c, t) = bytes.split_at(count_bytes as usize);
+    let total_iters = gpu.read_back(&staging, count_bytes + smooth_bytes + 8, |bytes| {
+        let (c, rest) = bytes.split_at(count_bytes as usize);
         bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        let (s, t) = rest.split_at(smooth_bytes as usize);
+        if let Some(smooth) = smooth {
+            bytemuck::cast_slice_mut::<f32, u8>(smooth).copy_from_slice(s);
+        }
         let words: &[u32] = bytemuck::cast_slice(t);
         u64::from(words[0]) | (u64::from(words[1]) << 32)
     })?;

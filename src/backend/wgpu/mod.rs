@@ -18,6 +18,7 @@
 pub mod colormap;
 pub mod field;
 mod gpu;
+pub mod julia;
 pub mod mandelbrot;
 mod mandelbrot_deep;
 mod reduction;
@@ -35,6 +36,7 @@ pub(crate) use gpu::{Gpu, Timer, compute_pipeline};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::deep::DeepJob;
+use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
@@ -167,7 +169,12 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
             s.get_or_insert_with(|| e.to_string());
         }
     }));
-    Ok(Box::new(WgpuBackend { gpu: Arc::new(gpu), mandelbrot: None, deep: mandelbrot_deep::Pipelines::default() }))
+    Ok(Box::new(WgpuBackend {
+        gpu: Arc::new(gpu),
+        mandelbrot: None,
+        deep: mandelbrot_deep::Pipelines::default(),
+        julia: julia::State::default(),
+    }))
 }
 
 /// The wgpu backend on one device.
@@ -175,6 +182,8 @@ pub struct WgpuBackend {
     gpu: Arc<Gpu>,
     mandelbrot: Option<mandelbrot::Buffers>,
     deep: mandelbrot_deep::Pipelines,
+    /// The Julia kernel, which also gives the Mandelbrot set's smooth values.
+    julia: julia::State,
 }
 
 impl WgpuBackend {
@@ -196,6 +205,7 @@ impl WgpuBackend {
             gpu: Arc::new(Gpu::new(device, queue, adapter_info)?),
             mandelbrot: None,
             deep: mandelbrot_deep::Pipelines::default(),
+            julia: julia::State::default(),
         })
     }
 
@@ -239,7 +249,21 @@ impl WgpuBackend {
         job: &DeepJob,
         counts: &mut [i32],
     ) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts)
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, None)
+    }
+
+    /// [`WgpuBackend::mandelbrot_deep_with`] with the smooth values into `smooth`.
+    ///
+    /// # Errors
+    /// As `mandelbrot_deep_with`; `smooth` of the wrong length.
+    pub fn mandelbrot_deep_smooth_with(
+        &mut self,
+        mantissa: Mantissa,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, Some(smooth))
     }
 
     /// True on a software adapter (llvmpipe/lavapipe, WARP): it runs on the CPU, usually
@@ -297,6 +321,25 @@ impl Backend for WgpuBackend {
         mandelbrot::run(&self.gpu, &mut self.mandelbrot, params, counts)
     }
 
+    fn mandelbrot_smooth(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::run(&self.gpu, &mut self.julia, julia::Mode::Mandelbrot, params, counts, Some(smooth))
+    }
+
+    fn julia(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: Option<&mut [f32]>,
+    ) -> Result<MandelbrotRun, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        julia::run(&self.gpu, &mut self.julia, julia::Mode::Julia { c: params.c }, &params.grid(), counts, smooth)
+    }
+
     fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<crate::backend::LessonTiming, BackendError> {
         saxpy::run(&self.gpu, a, x, y)
     }
@@ -311,6 +354,15 @@ impl Backend for WgpuBackend {
 
     fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         self.mandelbrot_deep_with(self.deep_mantissa(), job, counts)
+    }
+
+    fn mandelbrot_deep_smooth(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        self.mandelbrot_deep_smooth_with(self.deep_mantissa(), job, counts, smooth)
     }
 
     fn deep_arith(&self, job: &DeepJob) -> String {

@@ -35,6 +35,11 @@ const MANDELBROT_DEEP: &str = shader_file!("mandelbrot_deep.wgsl");
 /// The delta variants of the deep body: `real`, `pow2i`, `ilogb_of` and the exponent limits.
 const MANDELBROT_DEEP_F32: &str = shader_file!("mandelbrot_deep_f32.wgsl");
 const MANDELBROT_DEEP_F64: &str = shader_file!("mandelbrot_deep_f64.wgsl");
+/// Julia sets (and the Mandelbrot set with smooth values), generic over `real` as the
+/// Mandelbrot body, with its precision variants.
+const JULIA: &str = shader_file!("julia.wgsl");
+/// The smooth escape value, shared by the Julia and deep-zoom kernels.
+const SMOOTH: &str = shader_file!("parts/smooth.wgsl");
 /// matplotlib's `hot` on the GPU.
 const COLORMAP: &str = shader_file!("colormap.wgsl");
 
@@ -110,6 +115,16 @@ pub fn mandelbrot(precision: Precision) -> String {
     assemble(MANDELBROT, &[("PRECISION", precision)])
 }
 
+/// `shaders/julia.wgsl` with the variant of `precision` (the Mandelbrot body's).
+#[must_use]
+pub fn julia(precision: Precision) -> String {
+    let precision = match precision {
+        Precision::F32 => MANDELBROT_F32,
+        Precision::F64 => MANDELBROT_F64,
+    };
+    assemble(JULIA, &[("PRECISION", precision), ("SMOOTH", SMOOTH)])
+}
+
 /// `shaders/mandelbrot_deep.wgsl` with the delta variant of `mantissa`.
 #[must_use]
 pub fn mandelbrot_deep(mantissa: Mantissa) -> String {
@@ -117,7 +132,7 @@ pub fn mandelbrot_deep(mantissa: Mantissa) -> String {
         Mantissa::F32 => MANDELBROT_DEEP_F32,
         Mantissa::F64 => MANDELBROT_DEEP_F64,
     };
-    assemble(MANDELBROT_DEEP, &[("DELTA", delta)])
+    assemble(MANDELBROT_DEEP, &[("DELTA", delta), ("SMOOTH", SMOOTH)])
 }
 
 /// `shaders/colormap.wgsl`.
@@ -135,6 +150,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
         ("wave_scene.wgsl", Cow::Owned(wave_scene()), false),
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
+        ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32)), false),
+        ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64)), true),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), false),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), true),
         ("colormap.wgsl", Cow::Borrowed(colormap()), false),

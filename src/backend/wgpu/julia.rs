@@ -1,0 +1,259 @@
+//! Julia sets on the GPU, and the Mandelbrot set with smooth values: `shaders/julia.wgsl` with
+//! the Mandelbrot family's precision variant (`mandelbrot_f32.wgsl` / `mandelbrot_f64.wgsl`).
+//! CPU twin: `src/backend/cpu/julia.rs` (rows of [`crate::sim::julia::julia_row`]); for the
+//! Mandelbrot mode, [`crate::sim::mandelbrot::mandelbrot_row_smooth`].
+//!
+//! The point of each column and row is computed on the host in `f64` exactly as the CPU does
+//! (rounded to `f32` for the `f32` kernel) and uploaded with `c`; the GPU only iterates.
+//! Pipelines are compiled the first time a precision is used.
+
+use std::time::Instant;
+
+use super::{Gpu, KIND, Timer, runtime};
+use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
+use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+
+/// Workgroup of the shader (16x16 pixels).
+const TILE: u32 = 16;
+
+/// What the orbit of a pixel is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Mode {
+    /// Starts at the pixel, `c` fixed.
+    Julia { c: [f64; 2] },
+    /// Starts at 0, `c` is the pixel: the seed's Mandelbrot rule.
+    Mandelbrot,
+}
+
+/// `Params` in the shader.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+struct Params {
+    width: u32,
+    height: u32,
+    iters: u32,
+    /// Always 0: lets the shader's `exact` keep every rounding step (no FMA).
+    opaque: u32,
+    mandel: u32,
+    want_smooth: u32,
+    pad: [u32; 2],
+}
+
+/// One compiled precision.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    fn new(device: &wgpu::Device, precision: Precision) -> Result<Self, BackendError> {
+        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("julia"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
+            ],
+        });
+        let file = match precision {
+            Precision::F32 => "julia.wgsl + mandelbrot_f32.wgsl",
+            Precision::F64 => "julia.wgsl + mandelbrot_f64.wgsl",
+        };
+        let source = super::shader::julia(precision);
+        let mut pipelines = super::compute_pipeline(device, file, &source, &[("julia", &layout)])?;
+        let pipeline = pipelines.pop().ok_or_else(|| runtime("no julia pipeline"))?;
+        Ok(Self { layout, pipeline })
+    }
+}
+
+/// The pipelines compiled so far and the buffers of the last image size.
+#[derive(Default)]
+pub(crate) struct State {
+    f32: Option<Pipeline>,
+    f64: Option<Pipeline>,
+    buffers: Option<Buffers>,
+}
+
+/// Buffers of one image size, kept between calls of the same size.
+struct Buffers {
+    pixels: usize,
+    coord_bytes: u64,
+    smooth: bool,
+    params: wgpu::Buffer,
+    coords: wgpu::Buffer,
+    counts: wgpu::Buffer,
+    /// One value per pixel with smooth values, else 4 bytes (bound, never written).
+    smooth_values: wgpu::Buffer,
+    total: wgpu::Buffer,
+    /// Counts, smooth values (if any), then the total, for the host.
+    staging: wgpu::Buffer,
+    timer: Option<Timer>,
+}
+
+impl Buffers {
+    fn new(gpu: &Gpu, pixels: usize, coord_bytes: u64, smooth: bool) -> Result<Self, BackendError> {
+        use wgpu::BufferUsages as U;
+        let count_bytes = 4 * pixels as u64;
+        let smooth_bytes = if smooth { count_bytes } else { 4 };
+        let readback = count_bytes + if smooth { count_bytes } else { 0 } + 8;
+        Ok(Self {
+            pixels,
+            coord_bytes,
+            smooth,
+            params: gpu.buffer("julia params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?,
+            coords: gpu.buffer("julia points", coord_bytes, U::STORAGE | U::COPY_DST)?,
+            counts: gpu.buffer("julia counts", count_bytes, U::STORAGE | U::COPY_SRC)?,
+            smooth_values: gpu.buffer("julia smooth values", smooth_bytes, U::STORAGE | U::COPY_SRC)?,
+            total: gpu.buffer("julia total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?,
+            staging: gpu.buffer("julia readback", readback, U::MAP_READ | U::COPY_DST)?,
+            timer: Timer::new(gpu)?,
+        })
+    }
+}
+
+/// Computes the image of `grid` in `mode` into `counts` and, when given, `smooth`.
+pub(crate) fn run(
+    gpu: &Gpu,
+    state: &mut State,
+    mode: Mode,
+    grid: &MandelbrotParams,
+    counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
+) -> Result<MandelbrotRun, BackendError> {
+    grid.validate().map_err(BackendError::Invalid)?;
+    let n = grid.pixels();
+    check_image_len(counts, smooth.as_deref(), n)?;
+    if grid.precision == Precision::F64 && gpu.mandelbrot_f64.is_none() {
+        return Err(BackendError::Invalid(format!(
+            "this adapter has no f64 (no SHADER_F64 on {}): use --precision f32",
+            gpu.adapter.name
+        )));
+    }
+    let slot = match grid.precision {
+        Precision::F32 => &mut state.f32,
+        Precision::F64 => &mut state.f64,
+    };
+    if slot.is_none() {
+        *slot = Some(Pipeline::new(&gpu.device, grid.precision)?);
+    }
+    let pipeline = slot.as_ref().ok_or_else(|| runtime("no julia pipeline"))?;
+    let what =
+        format!("{} {}x{}", if mode == Mode::Mandelbrot { "mandelbrot" } else { "julia" }, grid.width, grid.height);
+    if n > 1 << 30 {
+        return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
+    }
+    check_fits(
+        KIND,
+        &format!("{what} counts (against the device's largest storage buffer)"),
+        4 * n as u64,
+        Some(gpu.max_storage_bytes()),
+    )?;
+    let groups = ((grid.width as u32).div_ceil(TILE), (grid.height as u32).div_ceil(TILE));
+    let max = gpu.device.limits().max_compute_workgroups_per_dimension;
+    if groups.0 > max || groups.1 > max {
+        return Err(BackendError::Invalid(format!(
+            "{what} needs {}x{} workgroups, this device allows {max} per dimension",
+            groups.0, groups.1
+        )));
+    }
+    let start = Instant::now();
+    let (px, py) = grid.pixel_size();
+    let b = &grid.bounds;
+    let c = match mode {
+        Mode::Julia { c } => c,
+        Mode::Mandelbrot => [0.0, 0.0],
+    };
+    let points: Vec<f64> = (0..grid.width)
+        .map(|x| b.minx + x as f64 * px)
+        .chain((0..grid.height).map(|y| b.miny + y as f64 * py))
+        .chain(c)
+        .collect();
+    let coord_bytes: Vec<u8> = match grid.precision {
+        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
+        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+    };
+    let want_smooth = smooth.is_some();
+    let fits = state
+        .buffers
+        .as_ref()
+        .is_some_and(|b| b.pixels == n && b.coord_bytes == coord_bytes.len() as u64 && b.smooth == want_smooth);
+    if !fits {
+        state.buffers = None;
+        state.buffers = Some(Buffers::new(gpu, n, coord_bytes.len() as u64, want_smooth)?);
+    }
+    let bufs = state.buffers.as_ref().ok_or_else(|| runtime("no julia buffers"))?;
+    let params = Params {
+        width: grid.width as u32,
+        height: grid.height as u32,
+        iters: grid.iters,
+        opaque: 0,
+        mandel: u32::from(mode == Mode::Mandelbrot),
+        want_smooth: u32::from(want_smooth),
+        pad: [0; 2],
+    };
+    let count_bytes = 4 * n as u64;
+    let smooth_bytes = if want_smooth { count_bytes } else { 0 };
+    gpu.scoped(&format!("computing {what}"), || {
+        gpu.queue.write_buffer(&bufs.params, 0, bytemuck::bytes_of(&params));
+        gpu.queue.write_buffer(&bufs.coords, 0, &coord_bytes);
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("julia"),
+            layout: &pipeline.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: bufs.params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: bufs.coords.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: bufs.counts.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: bufs.smooth_values.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: bufs.total.as_entire_binding() },
+            ],
+        });
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("julia") });
+        encoder.clear_buffer(&bufs.total, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("julia"),
+                timestamp_writes: bufs.timer.as_ref().map(|t| t.writes(true, true)),
+            });
+            pass.set_pipeline(&pipeline.pipeline);
+            pass.set_bind_group(0, &bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        if let Some(timer) = &bufs.timer {
+            timer.resolve(&mut encoder);
+        }
+        encoder.copy_buffer_to_buffer(&bufs.counts, 0, &bufs.staging, 0, count_bytes);
+        if want_smooth {
+            encoder.copy_buffer_to_buffer(&bufs.smooth_values, 0, &bufs.staging, count_bytes, smooth_bytes);
+        }
+        encoder.copy_buffer_to_buffer(&bufs.total, 0, &bufs.staging, count_bytes + smooth_bytes, 8);
+        gpu.queue.submit([encoder.finish()]);
+    })?;
+    let total_iters = gpu.read_back(&bufs.staging, count_bytes + smooth_bytes + 8, |bytes| {
+        let (c, rest) = bytes.split_at(count_bytes as usize);
+        bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        let (s, t) = rest.split_at(smooth_bytes as usize);
+        if let Some(smooth) = smooth {
+            bytemuck::cast_slice_mut::<f32, u8>(smooth).copy_from_slice(s);
+        }
+        let words: &[u32] = bytemuck::cast_slice(t);
+        u64::from(words[0]) | (u64::from(words[1]) << 32)
+    })?;
+    let device = match &bufs.timer {
+        Some(timer) => timer.elapsed(gpu)?,
+        None => None,
+    };
+    let wall = start.elapsed();
+    let timing = match device {
+        Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
+        None => Timing::wall(wall),
+    };
+    Ok(MandelbrotRun { total_iters, timing })
+}

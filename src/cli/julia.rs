@@ -1,0 +1,184 @@
+//! `render julia` and the colour flags shared by `render mandelbrot` and `render julia`
+//! (`--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use super::{image_side, open_backend, parse_bounds, positive_f64};
+use crate::backend::{self, BackendChoice, BackendKind};
+use crate::output;
+use crate::progress::Progress;
+use crate::sim::julia::JuliaParams;
+use crate::sim::mandelbrot::{Bounds, Precision};
+use crate::sim::palette::{ColourSettings, Palette, Scale, colour_rgba};
+
+/// How `--png` colours the counts. The defaults are the seed's picture (`hot`, integer counts,
+/// linear): the golden PNGs stay as they are; `--npy` always holds the integer counts.
+#[derive(Debug, Clone, Args)]
+pub struct ColourArgs {
+    /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight (cyclic).
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = Palette::Hot)]
+    pub palette: Palette,
+    /// Colour --png by the continuous escape value, so the bands between counts disappear
+    /// (the --npy counts stay the integer counts).
+    #[arg(long)]
+    pub smooth: bool,
+    /// How the values 0..iters spread over the palette: linear (the seed's), log, or histogram
+    /// (each colour covers about as many escaped pixels).
+    #[arg(long, value_enum, default_value_t = Scale::Linear)]
+    pub scale: Scale,
+    /// Shift along the palette, as a fraction of it in [0, 1); the colours wrap around.
+    #[arg(long, value_name = "F", default_value_t = 0.0, value_parser = colour_offset)]
+    pub colour_offset: f32,
+    /// The palette repeats N times over the value range (N >= 1; fractions allowed).
+    #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = colour_cycle)]
+    pub colour_cycle: f32,
+}
+
+impl ColourArgs {
+    /// The settings these flags ask for.
+    #[must_use]
+    pub fn settings(&self) -> ColourSettings {
+        ColourSettings {
+            palette: self.palette,
+            smooth: self.smooth,
+            scale: self.scale,
+            offset: self.colour_offset,
+            cycles: self.colour_cycle,
+        }
+    }
+}
+
+fn colour_offset(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let c = ColourSettings { offset: v, ..ColourSettings::SEED };
+    c.validate().map(|()| v)
+}
+
+fn colour_cycle(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let c = ColourSettings { cycles: v, ..ColourSettings::SEED };
+    c.validate().map(|()| v)
+}
+
+/// Parses `RE,IM` into two finite numbers.
+fn complex(s: &str) -> Result<[f64; 2], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [re, im] = parts[..] else {
+        return Err(format!("'{s}' has {} values; expected 2: RE,IM", parts.len()));
+    };
+    let num = |p: &str| -> Result<f64, String> {
+        let v: f64 = p.parse().map_err(|_| format!("'{p}' in '{s}' is not a number"))?;
+        if v.is_finite() { Ok(v) } else { Err(format!("'{p}' in '{s}' is not a finite number")) }
+    };
+    Ok([num(re)?, num(im)?])
+}
+
+#[derive(Debug, Args)]
+pub struct RenderJulia {
+    /// The fixed c of z^2 + c: RE,IM (such as -0.8,0.156).
+    #[arg(long, value_name = "RE,IM", allow_hyphen_values = true, value_parser = complex)]
+    pub c: [f64; 2],
+    #[arg(long, default_value_t = 1536, value_parser = image_side)]
+    pub width: usize,
+    #[arg(long, default_value_t = 1024, value_parser = image_side)]
+    pub height: usize,
+    /// Maximum iterations per pixel.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
+    pub iters: u32,
+    /// The region of starting points shown: MINX,MAXX,MINY,MAXY.
+    #[arg(long, default_value = "-1.8,1.8,-1.2,1.2", allow_hyphen_values = true, value_parser = parse_bounds)]
+    pub bounds: Bounds,
+    /// The view's centre RE,IM (with --zoom; f64: Julia views are shallow, to about 1e13).
+    #[arg(long, value_name = "RE,IM", allow_hyphen_values = true, conflicts_with = "bounds", requires = "zoom", value_parser = complex)]
+    pub center: Option<[f64; 2]>,
+    /// The zoom: the view is RE ± (1/Z)*width/height, IM ± 1/Z.
+    #[arg(long, value_name = "Z", conflicts_with = "bounds", requires = "center", value_parser = positive_f64)]
+    pub zoom: Option<f64>,
+    #[arg(long, value_enum, default_value_t = Precision::F64)]
+    pub precision: Precision,
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+    /// Write the picture as PNG (imaginary axis up; colours: the flags below).
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
+    #[arg(long, value_name = "FILE")]
+    pub npy: Option<PathBuf>,
+    #[command(flatten)]
+    pub colour: ColourArgs,
+}
+
+/// `wavebrot render julia`.
+pub fn render_julia(a: &RenderJulia) -> Result<ExitCode> {
+    let bounds = match (a.center, a.zoom) {
+        (Some([re, im]), Some(zoom)) => {
+            let (half_w, half_h) = (a.width as f64 / a.height as f64 / zoom, 1.0 / zoom);
+            Bounds { minx: re - half_w, maxx: re + half_w, miny: im - half_h, maxy: im + half_h }
+        }
+        _ => a.bounds,
+    };
+    let params =
+        JuliaParams { width: a.width, height: a.height, iters: a.iters, bounds, precision: a.precision, c: a.c };
+    if let Err(e) = params.validate() {
+        eprintln!("error: {e}");
+        return Ok(ExitCode::from(2));
+    }
+    for path in a.png.iter().chain(&a.npy) {
+        output::check_writable(path)?;
+    }
+    let mut b = open_backend(a.backend)?;
+    let (_, avail, _) = backend::cpu::host_facts();
+    backend::check_fits(BackendKind::Cpu, "the counts and picture", params.pixels() as u64 * 12, avail)?;
+    let mut counts = vec![0i32; params.pixels()];
+    let settings = a.colour.settings();
+    let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; params.pixels()]);
+    let progress = Progress::spinner("julia");
+    let run = b.julia(&params, &mut counts, smooth.as_deref_mut())?;
+    progress.finish();
+    let secs = run.timing.wall.as_secs_f64();
+    eprintln!(
+        "julia c={}{:+}i {}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
+        a.c[0],
+        a.c[1],
+        a.width,
+        a.height,
+        a.iters,
+        a.precision.name(),
+        secs * 1e3,
+        run.total_iters as f64 / secs / 1e9,
+        b.kind()
+    );
+    if params.precision_exhausted() {
+        eprintln!(
+            "note: the pixels are smaller than {} can resolve here: neighbouring pixels start at the same point",
+            a.precision.name()
+        );
+    }
+    write_picture(a.png.as_ref(), &counts, smooth.as_deref(), a.width, a.height, a.iters, &settings)?;
+    if let Some(path) = &a.npy {
+        output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the PNG of `counts` (and `smooth` values) coloured by `settings`, when `png` is given.
+pub fn write_picture(
+    png: Option<&PathBuf>,
+    counts: &[i32],
+    smooth: Option<&[f32]>,
+    width: usize,
+    height: usize,
+    iters: u32,
+    settings: &ColourSettings,
+) -> Result<()> {
+    if let Some(path) = png {
+        let mut rgba = vec![0u8; width * height * 4];
+        colour_rgba(counts, smooth, width, height, iters, settings, &mut rgba);
+        output::write_png(path, &rgba, width, height)?;
+    }
+    Ok(())
+}
