@@ -557,7 +557,7 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     backend::check_fits(BackendKind::Cpu, "the counts and picture", params.pixels() as u64 * 8, avail)?;
     let mut counts = vec![0i32; params.pixels()];
     let progress = Progress::spinner("mandelbrot");
-    let run = b.mandelbrot(&params, &mut counts)?;
+    let run = render_in_tiles(b.as_mut(), backend::tiles::Picture::Direct(&params), &mut counts)?;
     progress.finish();
     let secs = run.timing.wall.as_secs_f64();
     eprintln!(
@@ -594,6 +594,20 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A Mandelbrot picture in one piece where the device holds it, in strips of rows where it
+/// does not (a note says how many).
+fn render_in_tiles(
+    b: &mut dyn backend::Backend,
+    picture: backend::tiles::Picture<'_>,
+    counts: &mut [i32],
+) -> Result<backend::MandelbrotRun> {
+    let t = backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, &mut |_, _| true)?;
+    if t.tiles > 1 {
+        eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
+    }
+    t.run.ok_or_else(|| anyhow::anyhow!("the tiled render stopped"))
+}
+
 /// `render mandelbrot` of a view too deep for `f64`: perturbation around the centre's orbit.
 fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Result<ExitCode> {
     for path in a.png.iter().chain(&a.npy) {
@@ -614,7 +628,7 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         }
     };
     let mut counts = vec![0i32; pixels];
-    let run = b.mandelbrot_deep(&job, &mut counts)?;
+    let run = render_in_tiles(b.as_mut(), backend::tiles::Picture::Deep(&job), &mut counts)?;
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
     eprintln!(

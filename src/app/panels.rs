@@ -8,7 +8,7 @@ use crate::sim::theory::Theory;
 use super::messages::Command;
 use super::options::Demo;
 use super::wave_lab::LabOutcome;
-use super::{WavebrotApp, controls, mandelbrot_view, wave_view};
+use super::{WavebrotApp, controls, wave_view};
 
 impl WavebrotApp {
     pub(super) fn keyboard(&mut self, ctx: &egui::Context) {
@@ -70,11 +70,7 @@ impl WavebrotApp {
                     self.apply_lab(out);
                 }
             }
-            Demo::Mandelbrot => {
-                if r {
-                    self.settings.mandelbrot.reset_camera();
-                }
-            }
+            Demo::Mandelbrot => self.mandel_keys(ctx),
         }
     }
 
@@ -271,18 +267,7 @@ impl WavebrotApp {
                 };
                 controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
             }
-            Demo::Mandelbrot => {
-                let tex = self.mandel_tex.as_ref().map(|s| s.id);
-                let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
-                let p = self.settings.mandelbrot.params(size[0], size[1]);
-                // Render again only when something changed.
-                if self.mandel_sent != Some(p) {
-                    self.mandel_sent = Some(p);
-                    self.worker.send(Command::Mandelbrot(p));
-                }
-                let iters = self.settings.mandelbrot.iters;
-                controls::colour_bar_ui(ui, bar_rect, "0", &iters.to_string(), "iterations");
-            }
+            Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
         }
         ui.allocate_rect(full, egui::Sense::hover());
     }
@@ -290,7 +275,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 14] = [
+    const KEYS: [(&str, &str); 16] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
@@ -304,6 +289,8 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Tab / Shift Tab", "move between controls; Space or Enter uses one"),
         ("Arrows", "move a focused slider"),
         ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
+        ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
+        ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

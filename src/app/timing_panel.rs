@@ -192,7 +192,7 @@ impl TimingStats {
             return;
         }
         let secs = f.timing.best().as_secs_f64();
-        let problem = (f.params.width, f.params.height);
+        let problem = (f.width, f.height);
         // Each image is its own problem: no smoothing across different views.
         self.active = None;
         Self::record(&mut self.active, kind, device, secs, f.total_iters as f64, &f.timing, problem);

@@ -10,6 +10,7 @@ pub mod bandwidth;
 pub mod cpu;
 pub mod cuda;
 pub mod wgpu;
+pub mod tiles;
 
 use std::fmt;
 use std::time::Duration;

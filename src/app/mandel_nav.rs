@@ -1,0 +1,232 @@
+//! Navigation of the Mandelbrot view at any depth: zoom about a point, pan, zoom to a box, the
+//! view that fits the whole set in a panel of any shape, and iterations chosen by depth.
+//!
+//! The camera is a [`View`] of `sim::deep` (centre as decimal strings, zoom as a decimal), so
+//! its bounds, precision and perturbation come from there. Moves are done here in arbitrary
+//! precision (`astro-float`, at the bits the deeper of the two views needs for a 16384-pixel
+//! picture) and written back as decimal strings, so the centre never loses a digit however deep
+//! the zoom. The zoom moves in `log10` (an `f64`, about 16 significant digits of the zoom
+//! itself, far more than a picture shows) and is written as `m e N`, so it goes far past
+//! `f64`'s 1e308.
+
+use astro_float::{BigFloat, Consts, Radix};
+
+use crate::sim::deep::{RM, View, parse_decimal};
+
+/// Smallest zoom (`log10`): the whole set about 10 times over.
+pub const MIN_ZOOM_LOG10: f64 = -1.0;
+/// Deepest zoom (`log10`): 1e1000, where a centre needs 3400 bits.
+pub const MAX_ZOOM_LOG10: f64 = 1000.0;
+
+/// The whole set lies in `re ∈ [-2, 0.4717]`, `im ∈ [-1.1226, 1.1226]`; the fitted view is
+/// centred on that box and shows it with a 7% margin.
+const SET_CENTRE_RE: &str = "-0.764";
+const SET_HALF_WIDTH: f64 = 1.236 * 1.07;
+const SET_HALF_HEIGHT: f64 = 1.1226 * 1.07;
+
+/// Picture height the centre's precision is kept for: the largest export a side may have.
+const NAV_HEIGHT: usize = 16384;
+
+/// The view showing the whole set in a picture of `aspect` = width/height (portrait too).
+#[must_use]
+pub fn fit_whole_set(aspect: f64) -> View {
+    let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+    // Half-height 1/Z, half-width aspect/Z: both must cover the set's half extents.
+    let zoom = (1.0 / SET_HALF_HEIGHT).min(aspect / SET_HALF_WIDTH);
+    View { re: SET_CENTRE_RE.to_owned(), im: "0".to_owned(), zoom: zoom_string(zoom.log10()) }
+}
+
+/// Iterations chosen by depth: `100 + 150 * log10(zoom)` (at least 100): 100 for the whole
+/// set, about 2000 at 1e13, 45 000 at 1e300. Deeper pictures need more because points
+/// nearer the boundary take longer to escape.
+#[must_use]
+pub fn auto_iters(zoom_log10: f64) -> u32 {
+    let n = 100.0 + 150.0 * zoom_log10.max(0.0);
+    n.round().clamp(100.0, 1_000_000.0) as u32
+}
+
+/// A zoom given by its `log10` as a decimal string `m e N` (`1e300`, `2.5e-1`, `3.7e1000`).
+#[must_use]
+pub fn zoom_string(log10: f64) -> String {
+    let log10 = if log10.is_finite() { log10 } else { 0.0 };
+    let mut e = log10.floor();
+    let mut m = 10f64.powf(log10 - e);
+    if m >= 9.999_999_999_999_9 {
+        m = 1.0;
+        e += 1.0;
+    }
+    let digits = format!("{m:.14}");
+    let digits = digits.trim_end_matches('0').trim_end_matches('.');
+    if e == 0.0 { digits.to_owned() } else { format!("{digits}e{e}") }
+}
+
+/// Bits the centre is kept in for `view` (a picture up to [`NAV_HEIGHT`] pixels high).
+fn nav_bits(view: &View) -> usize {
+    view.bits(NAV_HEIGHT)
+}
+
+/// `v` as a decimal string with every digit its precision holds (trailing zeros trimmed).
+fn decimal(v: &BigFloat) -> Result<String, String> {
+    let mut cc = Consts::new().map_err(|e| format!("arbitrary precision unavailable: {e}"))?;
+    let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| format!("formatting the centre: {e:?}"))?;
+    // `d.ddd000e-12`: trim the mantissa's trailing zeros.
+    Ok(match s.split_once('e') {
+        Some((m, e)) if m.contains('.') => {
+            let m = m.trim_end_matches('0').trim_end_matches('.');
+            let e = e.trim_start_matches('+');
+            if e == "0" || e == "-0" { m.to_owned() } else { format!("{m}e{e}") }
+        }
+        _ => s,
+    })
+}
+
+/// `view` with its centre moved by `(dx, dy)` half-heights (units of `1/zoom`; `dy` up) and its
+/// zoom set to `10^zoom_log10`, in arbitrary precision.
+///
+/// # Errors
+/// A view that does not parse (never one made here).
+pub fn moved(view: &View, dx: f64, dy: f64, zoom_log10: f64) -> Result<View, String> {
+    let zoom_log10 = zoom_log10.clamp(MIN_ZOOM_LOG10, MAX_ZOOM_LOG10);
+    let next = View { zoom: zoom_string(zoom_log10), ..view.clone() };
+    let bits = nav_bits(view).max(nav_bits(&next));
+    let z = parse_decimal(&view.zoom, "zoom", bits)?;
+    let shift = |c: &str, d: f64| -> Result<String, String> {
+        let c = parse_decimal(c, "centre", bits)?;
+        if d == 0.0 || !d.is_finite() {
+            return decimal(&c);
+        }
+        let offset = BigFloat::from_f64(d, bits).div(&z, bits, RM);
+        decimal(&c.add(&offset, bits, RM))
+    };
+    Ok(View { re: shift(&view.re, dx)?, im: shift(&view.im, dy)?, zoom: next.zoom })
+}
+
+/// Where `at` (fractions of the picture's width and height from its top-left) lies from the
+/// centre, in half-heights (`y` up), for a picture of `aspect` = width/height.
+#[must_use]
+pub fn offset_of(at: [f64; 2], aspect: f64) -> (f64, f64) {
+    ((2.0 * at[0] - 1.0) * aspect, 1.0 - 2.0 * at[1])
+}
+
+/// Zooms by `factor` (> 1 in) keeping the point under `at` where it is.
+///
+/// # Errors
+/// A view that does not parse.
+pub fn zoomed_about(view: &View, factor: f64, at: [f64; 2], aspect: f64) -> Result<View, String> {
+    let old = view.zoom_log10();
+    let new = (old + factor.log10()).clamp(MIN_ZOOM_LOG10, MAX_ZOOM_LOG10);
+    let f = 10f64.powf(new - old);
+    // The point p under the cursor stays: c' = p + (c - p)/f = c + o*(1 - 1/f) (o = p - c).
+    let (ox, oy) = offset_of(at, aspect);
+    moved(view, ox * (1.0 - 1.0 / f), oy * (1.0 - 1.0 / f), new)
+}
+
+/// Moves the picture by a drag of `delta` pixels (`y` down) in a picture `height` pixels high.
+///
+/// # Errors
+/// A view that does not parse.
+pub fn panned(view: &View, delta: [f64; 2], height: f64) -> Result<View, String> {
+    let per_pixel = 2.0 / height.max(1.0);
+    moved(view, -delta[0] * per_pixel, delta[1] * per_pixel, view.zoom_log10())
+}
+
+/// The view that shows the box between the corners `a` and `b` (fractions of the picture, as
+/// for [`zoomed_about`]) as large as it fits.
+///
+/// # Errors
+/// A view that does not parse.
+pub fn zoomed_to_box(view: &View, a: [f64; 2], b: [f64; 2], aspect: f64) -> Result<View, String> {
+    let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+    let (ox, oy) = offset_of(centre, aspect);
+    let (w, h) = ((a[0] - b[0]).abs().max(1e-6), (a[1] - b[1]).abs().max(1e-6));
+    let factor = (1.0 / w).min(1.0 / h);
+    moved(view, ox, oy, view.zoom_log10() + factor.log10())
+}
+
+/// The point under `at` as decimal strings `(re, im)`, in arbitrary precision.
+///
+/// # Errors
+/// A view that does not parse.
+pub fn point_at(view: &View, at: [f64; 2], aspect: f64) -> Result<(String, String), String> {
+    let (ox, oy) = offset_of(at, aspect);
+    let p = moved(view, ox, oy, view.zoom_log10())?;
+    Ok((p.re, p.im))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::deep::to_f64;
+
+    fn f(s: &str) -> f64 {
+        to_f64(&parse_decimal(s, "x", 4000).unwrap())
+    }
+
+    #[test]
+    fn the_whole_set_fits_in_any_shape() {
+        for aspect in [0.4, 0.6, 1.0, 1.5, 3.0] {
+            let v = fit_whole_set(aspect);
+            let b = v.bounds_f64((aspect * 1000.0) as usize, 1000).unwrap();
+            assert!(b.minx <= -2.0 && b.maxx >= 0.4717, "aspect {aspect}: {b:?}");
+            assert!(b.miny <= -1.1226 && b.maxy >= 1.1226, "aspect {aspect}: {b:?}");
+            // ... and fills one of the two directions (no needless margin).
+            let fill = (2.5 / (b.maxx - b.minx)).max(2.25 / (b.maxy - b.miny));
+            assert!(fill > 0.9, "aspect {aspect}: the set fills {fill:.2} of the picture");
+        }
+    }
+
+    #[test]
+    fn zoom_strings_go_past_f64() {
+        assert_eq!(zoom_string(300.0), "1e300");
+        assert_eq!(zoom_string(0.0), "1");
+        assert_eq!(zoom_string(1234.5).split_once('e').unwrap().1, "1234");
+        let v = View { re: "0".into(), im: "0".into(), zoom: zoom_string(456.25) };
+        assert!((v.zoom_log10() - 456.25).abs() < 1e-9, "{}", v.zoom_log10());
+    }
+
+    #[test]
+    fn zoom_keeps_the_point_under_the_cursor_at_any_depth() {
+        for depth in [0.0, 12.0, 150.0, 400.0] {
+            let v = View { re: "-0.75".into(), im: "0.1".into(), zoom: zoom_string(depth) };
+            let at = [0.2, 0.7];
+            let before = point_at(&v, at, 1.5).unwrap();
+            let z = zoomed_about(&v, 3.0, at, 1.5).unwrap();
+            let after = point_at(&z, at, 1.5).unwrap();
+            assert!((z.zoom_log10() - depth - 3f64.log10()).abs() < 1e-9);
+            // The point moves by far less than a pixel of a 16384-pixel picture.
+            let bits = nav_bits(&z);
+            let dre = parse_decimal(&before.0, "x", bits).unwrap().sub(&parse_decimal(&after.0, "x", bits).unwrap(), bits, RM);
+            let dim = parse_decimal(&before.1, "x", bits).unwrap().sub(&parse_decimal(&after.1, "x", bits).unwrap(), bits, RM);
+            let pixel = -(z.zoom_log10() + 16384f64.log10());
+            for d in [dre, dim] {
+                let l = crate::sim::deep::log10_abs(&d);
+                assert!(d.is_zero() || l < pixel - 3.0, "depth {depth}: moved 1e{l:.1}, a pixel is 1e{pixel:.1}");
+            }
+        }
+    }
+
+    #[test]
+    fn pan_and_box_move_the_centre() {
+        let v = View { re: "-0.5".into(), im: "0".into(), zoom: "1".into() };
+        let p = panned(&v, [100.0, -50.0], 200.0).unwrap();
+        assert!((f(&p.re) + 1.5).abs() < 1e-12 && (f(&p.im) + 0.5).abs() < 1e-12, "{p:?}");
+        // The right half's upper quarter: centre at x = 3/4, y = 1/4 of a 2:1 picture.
+        let b = zoomed_to_box(&v, [0.5, 0.0], [1.0, 0.5], 2.0).unwrap();
+        assert!((f(&b.re) - 0.5).abs() < 1e-12 && (f(&b.im) - 0.5).abs() < 1e-12, "{b:?}");
+        assert!((b.zoom_log10() - 2f64.log10()).abs() < 1e-12);
+        // Deep: a pan of one pixel at 1e300 moves the centre by exactly 2e-300 / height.
+        let deep = View { re: "-0.5".into(), im: "0".into(), zoom: "1e300".into() };
+        let p = panned(&deep, [-1.0, 0.0], 1000.0).unwrap();
+        let bits = nav_bits(&deep);
+        let d = parse_decimal(&p.re, "x", bits).unwrap().sub(&parse_decimal("-0.5", "x", bits).unwrap(), bits, RM);
+        let rel = to_f64(&d.div(&parse_decimal("2e-303", "x", bits).unwrap(), bits, RM));
+        assert!((rel - 1.0).abs() < 1e-12, "{rel}");
+    }
+
+    #[test]
+    fn auto_iterations_grow_with_depth() {
+        assert_eq!(auto_iters(-0.1), 100);
+        assert_eq!(auto_iters(13.0), 2050);
+        assert!(auto_iters(300.0) > auto_iters(100.0));
+    }
+}
