@@ -97,6 +97,12 @@ impl WavebrotApp {
         self.mandel.shown.as_ref()
     }
 
+    /// Where the Mandelbrot picture was drawn last (screen points).
+    #[must_use]
+    pub fn mandelbrot_picture_rect(&self) -> egui::Rect {
+        self.mandel.picture.rect
+    }
+
     /// The Mandelbrot camera and settings, to change as the controls do.
     pub fn mandelbrot_mut(&mut self) -> &mut mandelbrot_view::MandelView {
         &mut self.settings.mandelbrot

@@ -214,6 +214,12 @@ pub struct MandelUi {
     pub window: [usize; 2],
 }
 
+impl Default for PictureState {
+    fn default() -> Self {
+        Self { box_start: None, rect: egui::Rect::NOTHING }
+    }
+}
+
 impl MandelUi {
     /// Width over height of the picture on screen (1.5 before the first frame).
     #[must_use]
@@ -223,9 +229,11 @@ impl MandelUi {
 }
 
 /// Per-picture UI state: a zoom box being dragged.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PictureState {
     box_start: Option<egui::Pos2>,
+    /// Where the picture was drawn last (screen points).
+    pub rect: egui::Rect,
 }
 
 /// Draws the picture into all of `ui`'s space and handles zoom, pan and the zoom box; returns
@@ -239,6 +247,7 @@ pub fn mandelbrot_image_ui(
 ) -> ([usize; 2], bool, Option<[f64; 2]>) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+    state.rect = rect;
     if let Some(t) = texture {
         let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
         ui.painter().image(t, rect, uv, egui::Color32::WHITE);
@@ -262,7 +271,7 @@ pub fn mandelbrot_image_ui(
     if response.drag_started_by(egui::PointerButton::Secondary)
         || (ctrl && response.drag_started_by(egui::PointerButton::Primary))
     {
-        state.box_start = response.interact_pointer_pos();
+        state.box_start = ui.input(|i| i.pointer.press_origin()).or_else(|| response.interact_pointer_pos());
     }
     if let Some(a) = state.box_start {
         let b = ui.input(|i| i.pointer.latest_pos()).unwrap_or(a);
