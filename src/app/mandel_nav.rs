@@ -195,8 +195,16 @@ mod tests {
             assert!((z.zoom_log10() - depth - 3f64.log10()).abs() < 1e-9);
             // The point moves by far less than a pixel of a 16384-pixel picture.
             let bits = nav_bits(&z);
-            let dre = parse_decimal(&before.0, "x", bits).unwrap().sub(&parse_decimal(&after.0, "x", bits).unwrap(), bits, RM);
-            let dim = parse_decimal(&before.1, "x", bits).unwrap().sub(&parse_decimal(&after.1, "x", bits).unwrap(), bits, RM);
+            let dre = parse_decimal(&before.0, "x", bits).unwrap().sub(
+                &parse_decimal(&after.0, "x", bits).unwrap(),
+                bits,
+                RM,
+            );
+            let dim = parse_decimal(&before.1, "x", bits).unwrap().sub(
+                &parse_decimal(&after.1, "x", bits).unwrap(),
+                bits,
+                RM,
+            );
             let pixel = -(z.zoom_log10() + 16384f64.log10());
             for d in [dre, dim] {
                 let l = crate::sim::deep::log10_abs(&d);

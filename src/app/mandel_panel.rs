@@ -37,12 +37,8 @@ impl WavebrotApp {
     /// The picture, and the request for a new one when the view or its size changed.
     pub(super) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
         let tex = self.mandel_tex.as_ref().map(|s| s.id);
-        let (size, _, _) = mandelbrot_view::mandelbrot_image_ui(
-            child,
-            tex,
-            &mut self.settings.mandelbrot,
-            &mut self.mandel.picture,
-        );
+        let (size, _, _) =
+            mandelbrot_view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
         self.mandel.window = size;
         let r = self.settings.mandelbrot.request(size[0], size[1]);
         // Render again only when something changed.

@@ -15,9 +15,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryR
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::backend::tiles::DEFAULT_TILE_PIXELS;
 use crate::backend::{self, Backend, BackendChoice, Timing, WaveSim};
 use crate::sim::colormap;
-use crate::backend::tiles::DEFAULT_TILE_PIXELS;
 use crate::sim::scene::Scene;
 
 use super::display::{Display, Opened, open_backend};
@@ -632,7 +632,11 @@ impl SimLoop {
         self.inbox.iter().any(|c| {
             matches!(
                 c,
-                Command::Mandelbrot(_) | Command::SetView(_) | Command::SetBackend(_) | Command::Export(_) | Command::Quit
+                Command::Mandelbrot(_)
+                    | Command::SetView(_)
+                    | Command::SetBackend(_)
+                    | Command::Export(_)
+                    | Command::Quit
             )
         })
     }
@@ -667,10 +671,8 @@ impl SimLoop {
                 for n in &c.notes {
                     self.send(Msg::Error(n.clone()));
                 }
-                match c.run {
-                    Some(run) => Some((c, run)),
-                    None => None, // abandoned for a newer view
-                }
+                // No run: abandoned for a newer view.
+                c.run.map(|run| (c, run))
             }
             Err(e) => {
                 self.send(Msg::Error(e));

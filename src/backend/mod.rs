@@ -9,8 +9,8 @@
 pub mod bandwidth;
 pub mod cpu;
 pub mod cuda;
-pub mod wgpu;
 pub mod tiles;
+pub mod wgpu;
 
 use std::fmt;
 use std::time::Duration;

@@ -40,11 +40,8 @@ impl Picture<'_> {
 #[must_use]
 pub fn direct_strip(p: &MandelbrotParams, y0: usize, rows: usize) -> MandelbrotParams {
     let py = (p.bounds.maxy - p.bounds.miny) / p.height as f64;
-    let bounds = Bounds {
-        miny: p.bounds.miny + y0 as f64 * py,
-        maxy: p.bounds.miny + (y0 + rows) as f64 * py,
-        ..p.bounds
-    };
+    let bounds =
+        Bounds { miny: p.bounds.miny + y0 as f64 * py, maxy: p.bounds.miny + (y0 + rows) as f64 * py, ..p.bounds };
     MandelbrotParams { height: rows, bounds, ..*p }
 }
 
@@ -81,7 +78,11 @@ pub fn render_tiled(
 ) -> Result<Tiled, BackendError> {
     let (width, height) = picture.size();
     if counts.len() != width * height {
-        return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), width * height)));
+        return Err(BackendError::Invalid(format!(
+            "counts hold {} values, image has {}",
+            counts.len(),
+            width * height
+        )));
     }
     let mut rows = (max_tile_pixels / width.max(1)).clamp(1, height.max(1));
     let mut total = MandelbrotRun { total_iters: 0, timing: Timing::wall(std::time::Duration::ZERO) };
@@ -155,8 +156,8 @@ mod tests {
         let p = MandelbrotParams { width: 50, height: 40, iters: 50, bounds: Bounds::SEED, precision: Precision::F64 };
         let mut small = Small { cpu: CpuBackend::new(Threads::One), max_pixels: 50 * 7, calls: 0 };
         let mut counts = vec![0; 2000];
-        let t = render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, &mut |_, _| true)
-            .unwrap();
+        let t =
+            render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, &mut |_, _| true).unwrap();
         // 40 rows refused, then 20, 10; strips of 5 fit: 8 of them.
         assert_eq!(t.tiles, 8);
         assert_eq!(small.calls, 3 + 8);
@@ -172,13 +173,7 @@ mod tests {
     #[test]
     fn strips_give_the_one_piece_picture() {
         let mut cpu = CpuBackend::new(Threads::One);
-        let p = MandelbrotParams {
-            width: 64,
-            height: 48,
-            iters: 200,
-            bounds: Bounds::SEED,
-            precision: Precision::F64,
-        };
+        let p = MandelbrotParams { width: 64, height: 48, iters: 200, bounds: Bounds::SEED, precision: Precision::F64 };
         let mut whole = vec![0; 64 * 48];
         cpu.mandelbrot(&p, &mut whole).unwrap();
         let mut tiled = vec![0; 64 * 48];
