@@ -153,6 +153,25 @@ pub fn point_at(view: &View, at: [f64; 2], aspect: f64) -> Result<(String, Strin
     Ok((p.re, p.im))
 }
 
+/// Where the picture of `shown` lies in the picture of `current` (both of the same shape):
+/// its centre's offset from `current`'s in `current`'s half-heights (`y` up) and its height
+/// over `current`'s. Lets the last picture be drawn moved and scaled while the next one is
+/// computed. `None` when a view does not parse or the offset is beyond `f64`.
+#[must_use]
+pub fn relative(shown: &View, current: &View) -> Option<(f64, f64, f64)> {
+    let bits = nav_bits(shown).max(nav_bits(current));
+    let z = parse_decimal(&current.zoom, "zoom", bits).ok()?;
+    let d = |a: &str, b: &str| -> Option<f64> {
+        let a = parse_decimal(a, "centre", bits).ok()?;
+        let b = parse_decimal(b, "centre", bits).ok()?;
+        let v = crate::sim::deep::to_f64(&a.sub(&b, bits, RM).mul(&z, bits, RM));
+        v.is_finite().then_some(v)
+    };
+    let scale = 10f64.powf(current.zoom_log10() - shown.zoom_log10());
+    scale.is_finite().then_some(())?;
+    Some((d(&shown.re, &current.re)?, d(&shown.im, &current.im)?, scale))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +248,16 @@ mod tests {
         let d = parse_decimal(&p.re, "x", bits).unwrap().sub(&parse_decimal("-0.5", "x", bits).unwrap(), bits, RM);
         let rel = to_f64(&d.div(&parse_decimal("2e-303", "x", bits).unwrap(), bits, RM));
         assert!((rel - 1.0).abs() < 1e-12, "{rel}");
+    }
+
+    #[test]
+    fn a_moved_picture_is_placed_where_its_view_lies() {
+        let shown = View { re: "-0.5".into(), im: "0.25".into(), zoom: "1e200".into() };
+        let current = zoomed_about(&shown, 2.0, [0.75, 0.5], 1.0).unwrap();
+        let (dx, dy, scale) = relative(&shown, &current).unwrap();
+        assert!((scale - 2.0).abs() < 1e-9, "{scale}");
+        // The point at x = 3/4 stays: the old centre lies half a half-width left of it, doubled.
+        assert!((dx + 0.5).abs() < 1e-9 && dy.abs() < 1e-9, "{dx} {dy}");
     }
 
     #[test]

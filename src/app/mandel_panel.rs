@@ -36,7 +36,8 @@ impl WavebrotApp {
 
     /// The picture, and the request for a new one when the view or its size changed.
     pub(super) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
-        let tex = self.mandel_tex.as_ref().map(|s| s.id);
+        let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
+        let tex = self.mandel_tex.as_ref().map(|s| s.id).zip(shown.as_ref());
         let (size, _, _) =
             mandelbrot_view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
         self.mandel.window = size;

@@ -134,7 +134,11 @@ impl MandelShown {
 /// The camera's readouts: centre (its first digits), zoom as `1e123`, precision, iterations.
 pub fn readouts_ui(ui: &mut egui::Ui, view: &MandelView, shown: Option<&MandelShown>, aspect: f64) {
     let v = view.current(aspect);
-    let short = |s: &str| if s.len() > 24 { format!("{}…", &s[..24]) } else { s.to_owned() };
+    // The first 22 characters of the mantissa, and the exponent (the strings are ASCII).
+    let short = |s: &str| {
+        let (m, e) = s.split_once(['e', 'E']).map_or((s, String::new()), |(m, e)| (m, format!("e{e}")));
+        if m.len() > 22 { format!("{}…{e}", &m[..22]) } else { format!("{m}{e}") }
+    };
     ui.label(format!("centre  {}", short(&v.re)));
     ui.label(format!("        {} i", short(&v.im)));
     ui.label(format!("zoom    {}", format_zoom(v.zoom_log10())));
@@ -241,16 +245,36 @@ pub struct PictureState {
 /// pointer is (fractions of the picture) when it hovers it.
 pub fn mandelbrot_image_ui(
     ui: &mut egui::Ui,
-    texture: Option<egui::TextureId>,
+    texture: Option<(egui::TextureId, &View)>,
     view: &mut MandelView,
     state: &mut PictureState,
 ) -> ([usize; 2], bool, Option<[f64; 2]>) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
     state.rect = rect;
-    if let Some(t) = texture {
-        let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-        ui.painter().image(t, rect, uv, egui::Color32::WHITE);
+    if let Some((t, shown)) = texture {
+        // The last picture, moved and scaled to where its view lies in the current one until
+        // the next picture comes.
+        let aspect = f64::from(rect.width() / rect.height().max(1.0));
+        let current = view.current(aspect);
+        let placed = if *shown == current {
+            Some(rect)
+        } else {
+            mandel_nav::relative(shown, &current).map(|(dx, dy, scale)| {
+                let (w, h) = (f64::from(rect.width()), f64::from(rect.height()));
+                let centre = egui::pos2(
+                    (f64::from(rect.center().x) + dx / aspect * w / 2.0) as f32,
+                    (f64::from(rect.center().y) - dy * h / 2.0) as f32,
+                );
+                egui::Rect::from_center_size(centre, egui::vec2((w * scale) as f32, (h * scale) as f32))
+            })
+        };
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, egui::Color32::BLACK);
+        if let Some(r) = placed.filter(|r| r.width().is_finite() && r.width() < 1e7) {
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            painter.image(t, r, uv, egui::Color32::WHITE);
+        }
     } else {
         ui.painter().rect_filled(rect, 0.0, egui::Color32::BLACK);
         ui.painter().text(
