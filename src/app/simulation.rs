@@ -3,12 +3,15 @@
 //! [`Worker`] owns the active backend: it steps the wave scene a slider's worth of steps per
 //! frame, measures it ([`super::meter`]), colours it ([`super::display`]) and hands the frame to
 //! the UI through a one-slot channel (so it runs at most one frame ahead of the window), and
-//! renders the Mandelbrot image when the view changed. Scene and grid changes are applied here,
+//! renders the Mandelbrot view when it changed (a coarse pass first when the full one would take
+//! long, the full one in tiles dropped for a newer view; the arithmetic, orbits and tiles are
+//! [`super::mandel_worker`]) and exports Mandelbrot pictures tile by tile with progress and cancel. Scene and grid changes are applied here,
 //! off the UI thread: sources are swapped in place, other edits reopen the scene with the waves
 //! carried over; a scene or size the backend refuses leaves the previous one running. Frame
 //! buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
 //!
-//! Size: about 600 lines, 150 of them the tests that drive the thread with a fake backend.
+//! Size: about 900 lines, 150 of them the tests that drive the thread with a fake backend: the
+//! thread's loop, its wave frames and its Mandelbrot passes and exports share its state.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
