@@ -247,6 +247,14 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     let s = h.state().mandelbrot_shown().unwrap();
     assert_eq!(s.request.view.zoom, "1e320");
     assert!(s.arith.contains("extended exponent"), "{}", s.arith);
+    // And deeper from there with the wheel.
+    let at = h.state().mandelbrot_picture_rect().center();
+    wheel(&mut h, at, 500.0);
+    let s = h.state().mandelbrot_shown().unwrap();
+    let z = s.request.view.zoom_log10();
+    assert!((320.8..321.0).contains(&z), "zoom 1e{z:.2} after a zoom of e^2 from 1e320");
+    assert!(s.arith.contains("extended exponent"), "{}", s.arith);
+    assert!(h.query_by_label_contains("zoom    7.39e320").is_some(), "the readout says 7.39e320");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 
 use std::path::PathBuf;
 
-use super::messages::{ExportJob, ExportStatus, MandelRequest};
+use super::mandelbrot_view::MandelView;
+use super::messages::{ExportJob, ExportStatus};
 
 /// The sizes offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,14 +61,14 @@ impl ExportState {
         [w.clamp(1, MAX_EXPORT_SIDE), h.clamp(1, MAX_EXPORT_SIDE)]
     }
 
-    /// The job that saves `view` (a request at the screen's size) with these settings. The
-    /// iterations are the view's; the view's height is kept, so the exported picture shows the
-    /// same centre and zoom.
+    /// The job that saves `camera` shown in a picture of `window` pixels with these settings:
+    /// the same centre, zoom (the picture's height) and iterations; the whole set, when that is
+    /// what is shown, fitted to the exported picture's own shape.
     #[must_use]
-    pub fn job(&self, view: &MandelRequest) -> ExportJob {
-        let [width, height] = self.pixels([view.width, view.height]);
+    pub fn job(&self, camera: &MandelView, window: [usize; 2]) -> ExportJob {
+        let [width, height] = self.pixels(window);
         ExportJob {
-            request: MandelRequest { width, height, ..view.clone() },
+            request: camera.request(width, height),
             path: PathBuf::from(self.path.trim()),
             tile_pixels: (self.tile_pixels > 0).then_some(self.tile_pixels),
         }

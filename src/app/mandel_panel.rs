@@ -71,8 +71,7 @@ impl WavebrotApp {
             return;
         }
         let [w, h] = self.mandel.window;
-        let request = self.settings.mandelbrot.request(w.max(1), h.max(1));
-        let job = self.mandel.export.job(&request);
+        let job = self.mandel.export.job(&self.settings.mandelbrot, [w.max(1), h.max(1)]);
         self.mandel.export.running = true;
         self.mandel.export.progress = Some((0, job.request.height));
         self.worker.send(Command::Export(job));

@@ -129,6 +129,9 @@ impl MandelWork {
         if !reuse {
             let (re, im) = (b.re.clone(), b.im.clone());
             let (cr, ci) = (re.clone(), im.clone());
+            // Headroom, so the iterations growing with the zoom do not recompute the orbit at
+            // every step (a point that escapes ends its orbit earlier anyway).
+            let iters = iters.saturating_mul(2).min(i32::MAX as u32);
             let orbit = std::thread::Builder::new()
                 .name("wavebrot-reference".into())
                 .spawn(move || ReferenceOrbit::compute(&cr, &ci, iters, bits))
