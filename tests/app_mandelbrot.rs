@@ -151,6 +151,11 @@ fn zoom_box_and_drag_move_the_view() {
     let mut h = harness([1000.0, 560.0]);
     let r = h.state().mandelbrot_picture_rect();
     let before = shown_view(&h);
+    // The readout of the point under the pointer: the centre, -0.764, lies in the set.
+    h.hover_at(r.center());
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("pointer  -0.764").is_some(), "pointer readout");
+    assert!(h.query_by_label_contains("count    100").is_some(), "the count under the pointer");
     // Right drag over the picture's upper-left quarter.
     let (a, b) = (r.min + egui::vec2(10.0, 10.0), r.min + r.size() / 2.0 - egui::vec2(10.0, 10.0));
     h.hover_at(a);

@@ -65,19 +65,57 @@ fn nav_bits(view: &View) -> usize {
     view.bits(NAV_HEIGHT)
 }
 
-/// `v` as a decimal string with every digit its precision holds (trailing zeros trimmed).
-fn decimal(v: &BigFloat) -> Result<String, String> {
+/// `v` as a decimal string with the significant digits that place it to 1e-8 of a pixel of a
+/// 16384-pixel picture at `zoom_log10` (at least 17), trailing zeros trimmed.
+fn decimal(v: &BigFloat, zoom_log10: f64) -> Result<String, String> {
     let mut cc = Consts::new().map_err(|e| format!("arbitrary precision unavailable: {e}"))?;
     let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| format!("formatting the centre: {e:?}"))?;
-    // `d.ddd000e-12`: trim the mantissa's trailing zeros.
-    Ok(match s.split_once('e') {
-        Some((m, e)) if m.contains('.') => {
-            let m = m.trim_end_matches('0').trim_end_matches('.');
-            let e = e.trim_start_matches('+');
-            if e == "0" || e == "-0" { m.to_owned() } else { format!("{m}e{e}") }
+    let magnitude = if v.is_zero() { 0.0 } else { crate::sim::deep::log10_abs(v) };
+    let keep = ((magnitude + zoom_log10.max(0.0) + (NAV_HEIGHT as f64).log10()).ceil() + 8.0).max(17.0) as usize;
+    Ok(positional(&significant(&s, keep)))
+}
+
+/// `d.ddddde-N` cut to `keep` significant digits.
+fn significant(s: &str, keep: usize) -> String {
+    let (m, e) = s.split_once('e').unwrap_or((s, ""));
+    let mut out = String::new();
+    let mut n = 0;
+    for ch in m.chars() {
+        if ch.is_ascii_digit() {
+            if n == keep {
+                continue;
+            }
+            n += 1;
         }
-        _ => s,
-    })
+        out.push(ch);
+    }
+    if e.is_empty() { out } else { format!("{out}e{e}") }
+}
+
+/// `d.ddd000e-N` written without its exponent where that is short (`-0.0001234`, `12.5`), else
+/// with its mantissa's trailing zeros trimmed.
+fn positional(s: &str) -> String {
+    let Some((m, e)) = s.split_once('e') else { return s.to_owned() };
+    let Ok(e) = e.trim_start_matches('+').parse::<i64>() else { return s.to_owned() };
+    let (sign, m) = m.strip_prefix('-').map_or(("", m), |m| ("-", m));
+    let (int, frac) = m.split_once('.').unwrap_or((m, ""));
+    if !(-8..=8).contains(&e) {
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        return format!("{sign}{m}e{e}");
+    }
+    let digits = format!("{int}{frac}");
+    let point = int.len() as i64 + e;
+    let text = if point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point as usize >= digits.len() {
+        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
+    } else {
+        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
+    };
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+    let text = text.trim_start_matches('0');
+    let text = if text.is_empty() || text.starts_with('.') { format!("0{text}") } else { text.to_owned() };
+    if text == "0" { text } else { format!("{sign}{text}") }
 }
 
 /// `view` with its centre moved by `(dx, dy)` half-heights (units of `1/zoom`; `dy` up) and its
@@ -91,12 +129,12 @@ pub fn moved(view: &View, dx: f64, dy: f64, zoom_log10: f64) -> Result<View, Str
     let bits = nav_bits(view).max(nav_bits(&next));
     let z = parse_decimal(&view.zoom, "zoom", bits)?;
     let shift = |c: &str, d: f64| -> Result<String, String> {
-        let c = parse_decimal(c, "centre", bits)?;
         if d == 0.0 || !d.is_finite() {
-            return decimal(&c);
+            return Ok(c.to_owned());
         }
+        let c = parse_decimal(c, "centre", bits)?;
         let offset = BigFloat::from_f64(d, bits).div(&z, bits, RM);
-        decimal(&c.add(&offset, bits, RM))
+        decimal(&c.add(&offset, bits, RM), zoom_log10)
     };
     Ok(View { re: shift(&view.re, dx)?, im: shift(&view.im, dy)?, zoom: next.zoom })
 }
@@ -195,6 +233,23 @@ mod tests {
     }
 
     #[test]
+    fn decimals_are_written_plainly_where_short() {
+        assert_eq!(positional("-7.6400e-1"), "-0.764");
+        assert_eq!(positional("1.25e+1"), "12.5");
+        assert_eq!(positional("1.0e+2"), "100");
+        assert_eq!(positional("0.0"), "0.0");
+        assert_eq!(positional("-1.2300e-3"), "-0.00123");
+        assert_eq!(positional("3.0e-321"), "3e-321");
+        assert_eq!(positional("5.0e+0"), "5");
+        let v = View { re: "-0.5".into(), im: "0.001".into(), zoom: "1".into() };
+        let p = panned(&v, [0.0, 0.0], 100.0).unwrap();
+        assert_eq!((p.re.as_str(), p.im.as_str()), ("-0.5", "0.001"));
+        let p = panned(&v, [25.0, 0.0], 100.0).unwrap();
+        assert_eq!(p.re, "-1", "a shallow pan gives a short centre");
+        assert_eq!(significant("1.23456e-3", 3), "1.23e-3");
+    }
+
+    #[test]
     fn zoom_strings_go_past_f64() {
         assert_eq!(zoom_string(300.0), "1e300");
         assert_eq!(zoom_string(0.0), "1");
@@ -247,7 +302,8 @@ mod tests {
         let bits = nav_bits(&deep);
         let d = parse_decimal(&p.re, "x", bits).unwrap().sub(&parse_decimal("-0.5", "x", bits).unwrap(), bits, RM);
         let rel = to_f64(&d.div(&parse_decimal("2e-303", "x", bits).unwrap(), bits, RM));
-        assert!((rel - 1.0).abs() < 1e-12, "{rel}");
+        // Centres keep 1e-8 of a pixel of a 16384-pixel picture (a 1000-pixel one here).
+        assert!((rel - 1.0).abs() < 1e-8, "{rel}");
     }
 
     #[test]

@@ -16,7 +16,7 @@ impl WavebrotApp {
             ui.ctx().request_repaint();
         }
         ui.separator();
-        mandelbrot_view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect);
+        mandelbrot_view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect, self.mandel.hover);
         ui.label("Wheel: zoom about the pointer. Drag: pan. Right drag or Ctrl drag: zoom to the box.");
         ui.separator();
         let (message, moved) = bookmarks_ui::bookmarks_ui(ui, &mut self.mandel.bookmarks, view, aspect);
@@ -38,9 +38,10 @@ impl WavebrotApp {
     pub(super) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
         let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
         let tex = self.mandel_tex.as_ref().map(|s| s.id).zip(shown.as_ref());
-        let (size, _, _) =
+        let (size, _, hover) =
             mandelbrot_view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
         self.mandel.window = size;
+        self.mandel.hover = hover;
         let r = self.settings.mandelbrot.request(size[0], size[1]);
         // Render again only when something changed.
         if self.mandel.sent.as_ref() != Some(&r) {

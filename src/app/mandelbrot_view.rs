@@ -131,14 +131,22 @@ impl MandelShown {
     }
 }
 
-/// The camera's readouts: centre (its first digits), zoom as `1e123`, precision, iterations.
-pub fn readouts_ui(ui: &mut egui::Ui, view: &MandelView, shown: Option<&MandelShown>, aspect: f64) {
+/// The first 22 characters of a decimal's mantissa, and its exponent (the strings are ASCII).
+fn short(s: &str) -> String {
+    let (m, e) = s.split_once(['e', 'E']).map_or((s, String::new()), |(m, e)| (m, format!("e{e}")));
+    if m.len() > 22 { format!("{}…{e}", &m[..22]) } else { format!("{m}{e}") }
+}
+
+/// The camera's readouts: centre (its first digits), zoom as `1e123`, precision, iterations,
+/// and the point under the pointer with its count.
+pub fn readouts_ui(
+    ui: &mut egui::Ui,
+    view: &MandelView,
+    shown: Option<&MandelShown>,
+    aspect: f64,
+    hover: Option<[f64; 2]>,
+) {
     let v = view.current(aspect);
-    // The first 22 characters of the mantissa, and the exponent (the strings are ASCII).
-    let short = |s: &str| {
-        let (m, e) = s.split_once(['e', 'E']).map_or((s, String::new()), |(m, e)| (m, format!("e{e}")));
-        if m.len() > 22 { format!("{}…{e}", &m[..22]) } else { format!("{m}{e}") }
-    };
     ui.label(format!("centre  {}", short(&v.re)));
     ui.label(format!("        {} i", short(&v.im)));
     ui.label(format!("zoom    {}", format_zoom(v.zoom_log10())));
@@ -149,6 +157,19 @@ pub fn readouts_ui(ui: &mut egui::Ui, view: &MandelView, shown: Option<&MandelSh
         ui.label(format!("precision  {}{auto}", s.arith));
         let pass = if s.coarse > 1 { format!(", coarse 1/{}", s.coarse) } else { String::new() };
         ui.label(format!("{}x{} px{pass}", s.width, s.height));
+        // The point under the pointer, and its count where the picture shows the current view.
+        if let Some(at) = hover
+            && let Ok((re, im)) = mandel_nav::point_at(&v, at, aspect)
+        {
+            let x = (at[0] * s.width as f64) as usize;
+            let y = ((1.0 - at[1]) * s.height as f64) as usize;
+            let count = (s.request.view == v && x < s.width && y < s.height).then(|| s.counts[y * s.width + x]);
+            ui.label(format!("pointer  {}", short(&re)));
+            ui.label(format!("         {} i", short(&im)));
+            if let Some(c) = count {
+                ui.label(format!("count    {c}"));
+            }
+        }
         if let Some(p) = &s.params
             && p.precision_exhausted()
         {
@@ -216,6 +237,8 @@ pub struct MandelUi {
     pub export: super::export::ExportState,
     /// The picture's size on screen in pixels (last frame).
     pub window: [usize; 2],
+    /// Where the pointer is over the picture (fractions from its top-left), if it is.
+    pub hover: Option<[f64; 2]>,
 }
 
 impl Default for PictureState {
