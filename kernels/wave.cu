@@ -59,12 +59,45 @@ extern "C" __global__ void wave_update(int nx, int ny, float c2, float* __restri
     f[idx] = update_cell(c2, fc, gc, up, down, left, right);
 }
 
+// One cell with material (c2, a, b), in the CPU's order, every operation rounded:
+// s = ((up + down) + left) + right; t = s - 4g; f_new = b * ((c2*t + 2g) - a*f).
+// With a = b = 1 this is `update_cell` bit for bit.
+__device__ __forceinline__ float scene_cell(float c2, float a, float b, float f, float g, float up, float down,
+                                            float left, float right) {
+    const float s = __fadd_rn(__fadd_rn(__fadd_rn(up, down), left), right);
+    const float t = __fsub_rn(s, __fmul_rn(4.0f, g));
+    const float x = __fsub_rn(__fadd_rn(__fmul_rn(c2, t), __fmul_rn(2.0f, g)), __fmul_rn(a, f));
+    return __fmul_rn(b, x);
+}
+
+// The medium of a tile run in registers: the plain rule's c2, or a damped material (a, b).
+struct Medium {
+    float c2, a, b;
+};
+
+// A scene tile of several materials, walls or forced cells run in registers (`wave_scene_steps`,
+// kind SCENE_MIXED), its per-cell data in shared memory.
+struct Mixed {
+    // Material ids, two per word: the thread's two columns of tile row r at [r * WAVE_TJ/2 + lane].
+    const unsigned* ids;
+    // (c2, a, b, mur) per material id.
+    const float4* mat;
+    // The source forcing each cell of the tile (0xffff: none).
+    const unsigned short* src;
+    // This launch's source values, `sources` per step (NaN: not forcing).
+    const float* values;
+    int sources;
+};
+
 // Half a time step on registers: a = update(a, b) for the thread's R x CW cells.
 // Vertical neighbours past the thread's strip come through shared memory (one barrier,
 // double-buffered by `parity`), horizontal ones from the neighbouring lanes by shuffles.
-template <bool MASK>
-__device__ __forceinline__ void half_step(float c2, float (&a)[WAVE_R][WAVE_CW], const float (&b)[WAVE_R][WAVE_CW],
-                                          unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], int parity) {
+// DAMPED picks `scene_cell` with the medium's (a, b); else `update_cell` (the same bits for a = b = 1).
+// MIXED takes each cell's material from `mx` (walls held at 0).
+template <bool MASK, bool DAMPED, bool MIXED>
+__device__ __forceinline__ void half_step(Medium md, float (&a)[WAVE_R][WAVE_CW], const float (&b)[WAVE_R][WAVE_CW],
+                                          unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], int parity,
+                                          const Mixed& mx) {
     const int lane = threadIdx.x, w = threadIdx.y;
 #pragma unroll
     for (int c = 0; c < WAVE_CW; ++c) {
@@ -83,22 +116,39 @@ __device__ __forceinline__ void half_step(float c2, float (&a)[WAVE_R][WAVE_CW],
     for (int r = 0; r < WAVE_R; ++r) {
         const float left = __shfl_up_sync(0xffffffffu, b[r][WAVE_CW - 1], 1);
         const float right = __shfl_down_sync(0xffffffffu, b[r][0], 1);
+        unsigned pair = 0;
+        if (MIXED) pair = mx.ids[(w * WAVE_R + r) * (WAVE_TJ / 2) + lane];
 #pragma unroll
         for (int c = 0; c < WAVE_CW; ++c) {
             const float up = r > 0 ? b[r - 1][c] : above[c];
             const float down = r < WAVE_R - 1 ? b[r + 1][c] : below[c];
             const float l = c > 0 ? b[r][c - 1] : left;
             const float rt = c < WAVE_CW - 1 ? b[r][c + 1] : right;
-            const float v = update_cell(c2, a[r][c], b[r][c], up, down, l, rt);
+            float v;
+            if (MIXED) {
+                const unsigned id = c == 0 ? pair & 0xffffu : pair >> 16;
+                if (id == 0xffffu) {
+                    v = 0.0f;  // a wall
+                } else {
+                    const float4 m = mx.mat[id];
+                    v = scene_cell(m.x, m.y, m.z, a[r][c], b[r][c], up, down, l, rt);
+                }
+            } else {
+                v = DAMPED ? scene_cell(md.c2, md.a, md.b, a[r][c], b[r][c], up, down, l, rt)
+                           : update_cell(md.c2, a[r][c], b[r][c], up, down, l, rt);
+            }
             if (!MASK || (interior & (1u << (r * WAVE_CW + c)))) a[r][c] = v;
         }
     }
 }
 
-template <bool MASK>
-__device__ __forceinline__ void run_steps(float c2, float (&F)[WAVE_R][WAVE_CW], float (&G)[WAVE_R][WAVE_CW],
+// `forced`: with MIXED, 1 bit per cell of the thread (as `interior`) where a source forces it.
+template <bool MASK, bool DAMPED, bool MIXED>
+__device__ __forceinline__ void run_steps(Medium md, float (&F)[WAVE_R][WAVE_CW], float (&G)[WAVE_R][WAVE_CW],
                                           unsigned interior, float (*edge)[2][WAVE_WARPS][WAVE_TJ], bool has_src,
-                                          int sr, int sc, const float* __restrict__ svals, int nsteps) {
+                                          int sr, int sc, const float* __restrict__ svals, int nsteps,
+                                          const Mixed& mx, unsigned forced) {
+    const int ti0 = threadIdx.y * WAVE_R, tj0 = threadIdx.x * WAVE_CW;
     for (int s = 0; s < nsteps; ++s) {
         if (has_src) {
             const float v = svals[s];
@@ -108,8 +158,18 @@ __device__ __forceinline__ void run_steps(float c2, float (&F)[WAVE_R][WAVE_CW],
                 for (int c = 0; c < WAVE_CW; ++c)
                     if (r == sr && c == sc) G[r][c] = v;
         }
-        half_step<MASK>(c2, F, G, interior, edge, 0);
-        half_step<MASK>(c2, G, F, interior, edge, 1);
+        if (MIXED && forced != 0u) {
+#pragma unroll
+            for (int r = 0; r < WAVE_R; ++r)
+#pragma unroll
+                for (int c = 0; c < WAVE_CW; ++c)
+                    if (forced & (1u << (r * WAVE_CW + c))) {
+                        const float v = mx.values[s * mx.sources + mx.src[(ti0 + r) * WAVE_TJ + tj0 + c]];
+                        if (v == v) G[r][c] = v;
+                    }
+        }
+        half_step<MASK, DAMPED, MIXED>(md, F, G, interior, edge, 0, mx);
+        half_step<MASK, DAMPED, MIXED>(md, G, F, interior, edge, 1, mx);
     }
 }
 
@@ -119,11 +179,12 @@ __device__ __forceinline__ void run_steps(float c2, float (&F)[WAVE_R][WAVE_CW],
 // (f_out, g_out). Reads and writes go to different buffers, so blocks never race.
 // Each step first sets g at the source to svals[step] (the value the CPU stores), then
 // runs update(f, g) and update(g, f), exactly the seed's loop.
-extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
-    wave_steps(int nx, int ny, float c2, const float* __restrict__ f_in, const float* __restrict__ g_in,
-               float* __restrict__ f_out, float* __restrict__ g_out, int src_i, int src_j,
-               const float* __restrict__ svals, int nsteps) {
-    __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
+template <bool DAMPED, bool MIXED = false>
+__device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, const float* __restrict__ f_in,
+                                                  const float* __restrict__ g_in, float* __restrict__ f_out,
+                                                  float* __restrict__ g_out, int src_i, int src_j,
+                                                  const float* __restrict__ svals, int nsteps,
+                                                  float (*edge)[2][WAVE_WARPS][WAVE_TJ], const Mixed& mx = Mixed{}) {
     const int lane = threadIdx.x, w = threadIdx.y;
     const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;  // thread's first cell in the tile
     const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
@@ -175,10 +236,19 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     // Blocks whose whole tile is interior (most of a large grid) skip the border mask.
     const bool all_interior =
         ti_first >= 1 && ti_first + WAVE_TI <= nx - 1 && tj_first >= 1 && tj_first + WAVE_TJ <= ny - 1;
-    if (all_interior)
-        run_steps<false>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
-    else
-        run_steps<true>(c2, F, G, interior, edge, has_src, sr, sc, svals, nsteps);
+    unsigned forced = 0;
+    if (MIXED) {
+#pragma unroll
+        for (int r = 0; r < WAVE_R; ++r)
+#pragma unroll
+            for (int c = 0; c < WAVE_CW; ++c)
+                if (mx.src[(ti0 + r) * WAVE_TJ + tj0 + c] != 0xffffu) forced |= 1u << (r * WAVE_CW + c);
+        run_steps<true, false, true>(md, F, G, interior, edge, false, 0, 0, svals, nsteps, mx, forced);
+    } else if (all_interior) {
+        run_steps<false, DAMPED, false>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps, mx, 0u);
+    } else {
+        run_steps<true, DAMPED, false>(md, F, G, interior, edge, has_src, sr, sc, svals, nsteps, mx, 0u);
+    }
 #if WAVE_CW == 2
     if (vec) {
         if (tj0 >= WAVE_K && tj0 < WAVE_TJ - WAVE_K) {
@@ -210,23 +280,21 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     }
 }
 
+extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
+    wave_steps(int nx, int ny, float c2, const float* __restrict__ f_in, const float* __restrict__ g_in,
+               float* __restrict__ f_out, float* __restrict__ g_out, int src_i, int src_j,
+               const float* __restrict__ svals, int nsteps) {
+    __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
+    tile_in_registers<false>(nx, ny, Medium{c2, 1.0f, 1.0f}, f_in, g_in, f_out, g_out, src_i, src_j, svals, nsteps,
+                             edge);
+}
+
 // ---- Scenes (src/sim/scene_cells.rs): a material id per cell, a material table, walls ----
 // The CUDA twins of `scene_update_cell` / `scene_update` (src/sim/scene_cells.rs, run by
 // src/backend/cpu/wave_scene.rs) and of shaders/wave_scene.wgsl. One launch per update (the
 // `simple` shape); sources are written by `wave_scene_sources` before each time step.
 
 #define SCENE_WALL 0xffffu
-
-// One interior cell with material (c2, a, b), in the CPU's order, every operation rounded:
-// s = ((up + down) + left) + right; t = s - 4g; f_new = b * ((c2*t + 2g) - a*f).
-// With a = b = 1 this is `update_cell` bit for bit.
-__device__ __forceinline__ float scene_cell(float c2, float a, float b, float f, float g, float up, float down,
-                                            float left, float right) {
-    const float s = __fadd_rn(__fadd_rn(__fadd_rn(up, down), left), right);
-    const float t = __fsub_rn(s, __fmul_rn(4.0f, g));
-    const float x = __fsub_rn(__fadd_rn(__fmul_rn(c2, t), __fmul_rn(2.0f, g)), __fmul_rn(a, f));
-    return __fmul_rn(b, x);
-}
 
 // Material table entries (src/sim/scene_cells.rs `Material`): c2, a, b, mur, edge (u32 bits).
 #define SCENE_MAT 5
@@ -295,4 +363,166 @@ extern "C" __global__ void wave_scene_sources(float* __restrict__ g, const long 
     if (k >= n) return;
     const float v = values[source_of[k]];
     if (v == v) g[cells[k]] = v;
+}
+
+// ---- Scenes with temporal blocking (the `blocked` variant of scenes) ----
+// `wave_scene_steps` runs `nsteps` (<= WAVE_K/2) time steps of a scene per launch on the tiles
+// of `wave_steps` (same size, halo and output centre), reading (f_in, g_in) and writing the
+// centres to (f_out, g_out). Each tile has a kind, chosen on the host
+// (src/backend/cuda/wave_scene.rs, `tile_kinds`), one u16 per tile in `kinds`:
+// - a material id: every interior cell of the tile (halo included) has that id, which is not a
+//   wall or an edge cell, and no forced cell lies in it: the tile runs in registers exactly as
+//   `wave_steps` does, with that material's (c2, a, b) — most of a large scene;
+// - SCENE_MIXED: walls, several media or forced cells, but no absorbing-edge cell: the tile runs
+//   in registers as above, each cell's material id read from shared memory (walls held at 0)
+//   and the forced cells written before each step;
+// - SCENE_GENERAL_EDGES: a tile with absorbing-edge cells (or a mixed tile of a scene with more
+//   than SCENE_SMEM_MATERIALS materials) runs in shared memory, cell by cell by the scene rule,
+//   the edge cells after the others.
+// Every cell computes the same operations as `wave_scene_update`/`wave_scene_edges`, so the
+// result is bit for bit the CPU's. `mat4` holds (c2, a, b, mur) per material id.
+//
+// Validity: an edge cell reads its neighbour's new value, so its value depends on cells two
+// rows (columns) away in one update. Where an edge cell at i = nx-2 (j = ny-2) is a tile's first
+// output row (column), that is, (nx-2) % out_i == 0 ((ny-2) % out_j == 0), the host runs at
+// most (WAVE_K-1)/2 steps per launch (`steps_per_launch`).
+
+#define SCENE_FROZEN 0xfffeu  // a cell the general path never updates (border, outside, tile rim)
+#define SCENE_MIXED 0xfffeu
+#define SCENE_GENERAL_EDGES 0xffffu
+#define SCENE_TILE_CELLS (WAVE_TI * WAVE_TJ)
+#define SCENE_SMEM_MATERIALS 128  // material table entries kept in shared memory
+#define NO_SOURCE (-(1 << 29))    // a source row/column no tile reaches
+
+// a = update(a, b) over the tile in shared memory: every live cell by the interior rule (edge
+// cells too, overwritten next), then, with `edges`, the absorbing-edge lines i = 1, nx-2, j = 1,
+// ny-2 by Mur's rule from their neighbours' new values.
+__device__ __forceinline__ void scene_half_shared(float* a, const float* b, const unsigned short* ids,
+                                                  const float4* mat, bool edges, int nx, int ny, int ti_first,
+                                                  int tj_first) {
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
+        const unsigned id = ids[k];
+        if (id == SCENE_FROZEN) continue;
+        if (id == SCENE_WALL) {
+            a[k] = 0.0f;
+            continue;
+        }
+        const float4 m = mat[id];
+        a[k] = scene_cell(m.x, m.y, m.z, a[k], b[k], b[k - WAVE_TJ], b[k + WAVE_TJ], b[k - 1], b[k + 1]);
+    }
+    __syncthreads();
+    if (!edges) return;
+    // Each edge cell once: the corners, on two lines, are walls.
+    for (int q = tid; q < 2 * (WAVE_TI + WAVE_TJ); q += 32 * WAVE_WARPS) {
+        int r, c, dn;
+        if (q < WAVE_TJ) {
+            r = 1 - ti_first; c = q; dn = WAVE_TJ;
+        } else if (q < 2 * WAVE_TJ) {
+            r = nx - 2 - ti_first; c = q - WAVE_TJ; dn = -WAVE_TJ;
+        } else if (q < 2 * WAVE_TJ + WAVE_TI) {
+            r = q - 2 * WAVE_TJ; c = 1 - tj_first; dn = 1;
+        } else {
+            r = q - 2 * WAVE_TJ - WAVE_TI; c = ny - 2 - tj_first; dn = -1;
+        }
+        if (r < 0 || r >= WAVE_TI || c < 0 || c >= WAVE_TJ) continue;
+        const int k = r * WAVE_TJ + c;
+        const unsigned id = ids[k];
+        if (id == SCENE_FROZEN || id == SCENE_WALL) continue;
+        const int n = k + dn;
+        a[k] = __fadd_rn(b[n], __fmul_rn(mat[id].w, __fsub_rn(a[n], b[k])));
+    }
+    __syncthreads();
+}
+
+extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
+    wave_scene_steps(int nx, int ny, const float* __restrict__ f_in, const float* __restrict__ g_in,
+                     float* __restrict__ f_out, float* __restrict__ g_out, const unsigned short* __restrict__ kinds,
+                     const unsigned short* __restrict__ ids, const float4* __restrict__ mat4, int n_mat,
+                     const unsigned* __restrict__ tile_offsets, const unsigned* __restrict__ tile_entries,
+                     const float* __restrict__ values, int sources, int nsteps) {
+    // The general path's two fields, ids and material table; the register path uses the first
+    // 8 KB as `edge`.
+    __shared__ float4 smem4[(2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4 + SCENE_SMEM_MATERIALS];
+    float* smem = reinterpret_cast<float*>(smem4);
+    const unsigned kind = kinds[blockIdx.y * gridDim.x + blockIdx.x];
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
+    const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
+    float4* smat = smem4 + (2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4;
+    if (kind == SCENE_MIXED && n_mat <= SCENE_SMEM_MATERIALS) {
+        // After `edge` (2048 floats): the ids in pairs, then the forcing source of each cell.
+        unsigned* sid32 = reinterpret_cast<unsigned*>(smem + 2048);
+        unsigned short* ssrc = reinterpret_cast<unsigned short*>(smem + 4096);
+        for (int k = tid; k < n_mat; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
+        for (int k = tid; k < SCENE_TILE_CELLS / 2; k += 32 * WAVE_WARPS) {
+            const int r = k / (WAVE_TJ / 2), c = 2 * (k % (WAVE_TJ / 2));
+            const int i = ti_first + r, j = tj_first + c;
+            const bool row = i >= 0 && i < nx;
+            const unsigned lo = row && j >= 0 && j < ny ? ids[(long long)i * ny + j] : 0u;
+            const unsigned hi = row && j + 1 >= 0 && j + 1 < ny ? ids[(long long)i * ny + j + 1] : 0u;
+            sid32[k] = lo | (hi << 16);
+            reinterpret_cast<unsigned*>(ssrc)[k] = 0xffffffffu;
+        }
+        __syncthreads();
+        for (unsigned q = first + tid; q < last; q += 32 * WAVE_WARPS) {
+            const unsigned e = tile_entries[q];
+            ssrc[e >> 16] = (unsigned short)(e & 0xffffu);
+        }
+        __syncthreads();
+        auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
+        const Mixed mx{sid32, smat, ssrc, values, sources};
+        tile_in_registers<false, true>(nx, ny, Medium{1.0f, 1.0f, 1.0f}, f_in, g_in, f_out, g_out, NO_SOURCE,
+                                       NO_SOURCE, values, nsteps, edge, mx);
+        return;
+    }
+    if (kind < SCENE_MIXED) {
+        const float4 m = mat4[kind];
+        const Medium md{m.x, m.y, m.z};
+        auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
+        if (md.a == 1.0f && md.b == 1.0f)
+            tile_in_registers<false>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge);
+        else
+            tile_in_registers<true>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge);
+        return;
+    }
+    float* sf = smem;
+    float* sg = smem + SCENE_TILE_CELLS;
+    unsigned short* sid = reinterpret_cast<unsigned short*>(smem + 2 * SCENE_TILE_CELLS);
+    const float4* mat = n_mat <= SCENE_SMEM_MATERIALS ? smat : mat4;
+    for (int k = tid; k < n_mat && k < SCENE_SMEM_MATERIALS; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
+    for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
+        const int r = k / WAVE_TJ, c = k % WAVE_TJ;
+        const int i = ti_first + r, j = tj_first + c;
+        const bool inside = i >= 0 && i < nx && j >= 0 && j < ny;
+        const long long idx = (long long)i * ny + j;
+        sf[k] = inside ? f_in[idx] : 0.0f;
+        sg[k] = inside ? g_in[idx] : 0.0f;
+        const bool live = i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1 && r > 0 && r < WAVE_TI - 1 && c > 0 &&
+                          c < WAVE_TJ - 1;
+        sid[k] = live ? ids[idx] : (unsigned short)SCENE_FROZEN;
+    }
+    __syncthreads();
+    const bool edges = kind == SCENE_GENERAL_EDGES;
+    for (int s = 0; s < nsteps; ++s) {
+        // The forced cells of this tile: (place in the tile) << 16 | source.
+        for (unsigned q = first + tid; q < last; q += 32 * WAVE_WARPS) {
+            const unsigned e = tile_entries[q];
+            const float v = values[s * sources + (e & 0xffffu)];
+            if (v == v) sg[e >> 16] = v;
+        }
+        __syncthreads();
+        scene_half_shared(sf, sg, sid, mat, edges, nx, ny, ti_first, tj_first);
+        scene_half_shared(sg, sf, sid, mat, edges, nx, ny, ti_first, tj_first);
+    }
+    for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
+        const int r = k / WAVE_TJ, c = k % WAVE_TJ;
+        const int i = ti_first + r, j = tj_first + c;
+        if (r >= WAVE_K && r < WAVE_TI - WAVE_K && c >= WAVE_K && c < WAVE_TJ - WAVE_K && i < nx && j < ny) {
+            const long long idx = (long long)i * ny + j;
+            f_out[idx] = sf[k];
+            g_out[idx] = sg[k];
+        }
+    }
 }

@@ -18,6 +18,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::deep::DeepJob;
+use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::WaveParams;
@@ -360,14 +361,19 @@ pub struct BlockedDesign {
 }
 
 impl BlockedDesign {
+    /// Cells loaded per cell stored (the halo's share of the reads).
+    #[must_use]
+    pub fn halo_ratio(self) -> f64 {
+        f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1)
+    }
+
     /// Bytes per cell update when a call of `tsteps` time steps makes `launches` launches.
     #[must_use]
     pub fn bytes_per_update(self, tsteps: u32, launches: u32) -> f64 {
         if tsteps == 0 {
             return 0.0;
         }
-        let ratio = f64::from(self.tile.0 * self.tile.1) / f64::from(self.out.0 * self.out.1);
-        let per_launch = 8.0 * ratio + 8.0;
+        let per_launch = 8.0 * self.halo_ratio() + 8.0;
         f64::from(launches) * per_launch / (2.0 * f64::from(tsteps))
     }
 }
@@ -378,6 +384,27 @@ pub struct MandelbrotRun {
     /// Iterations executed over all pixels (`min(count + 1, iters)` each).
     pub total_iters: u64,
     pub timing: Timing,
+}
+
+/// Largest difference between a backend's smooth escape value and the CPU's at a pixel whose
+/// counts agree: the iterations are the same roundings (no FMA), only the two logarithms may
+/// differ in their last bits (CUDA's `log2`, WGSL's `f32` `log2`), far below a colour step.
+pub const SMOOTH_TOLERANCE: f32 = 1e-3;
+
+/// Checks that `counts` and, when given, `smooth` hold one value per pixel.
+///
+/// # Errors
+/// [`BackendError::Invalid`] naming the lengths.
+pub fn check_image_len(counts: &[i32], smooth: Option<&[f32]>, pixels: usize) -> Result<(), BackendError> {
+    if counts.len() != pixels {
+        return Err(BackendError::Invalid(format!("counts hold {} values, image has {pixels}", counts.len())));
+    }
+    if let Some(s) = smooth
+        && s.len() != pixels
+    {
+        return Err(BackendError::Invalid(format!("smooth values hold {}, image has {pixels}", s.len())));
+    }
+    Ok(())
 }
 
 /// How a lesson's sum reduction adds up ([`Backend::reduce_sum`]).
@@ -468,6 +495,24 @@ pub trait Backend: Send {
         }
     }
 
+    /// [`Backend::new_scene`] with a chosen kernel variant (a plain scene runs that variant of the
+    /// plain kernel). Backends with one scene kernel take only `Auto`.
+    ///
+    /// # Errors
+    /// As `new_scene`, and [`BackendError::Invalid`] for a variant this backend lacks.
+    fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant == WaveVariant::Auto {
+            self.new_scene(scene)
+        } else {
+            Err(BackendError::Invalid(format!("{} has no wave variant `{}`", self.kind().name(), variant.name())))
+        }
+    }
+
+    /// The scene kernel variants this backend offers besides `Auto` (empty: one scene kernel).
+    fn scene_variants(&self) -> &'static [WaveVariant] {
+        &[]
+    }
+
     /// The wave kernel variants this backend offers besides `Auto` (empty: one kernel).
     fn wave_variants(&self) -> &'static [WaveVariant] {
         &[]
@@ -478,6 +523,54 @@ pub trait Backend: Send {
     /// # Errors
     /// Invalid parameters (a precision the device lacks), out of memory, or a device failure.
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError>;
+
+    /// [`Backend::mandelbrot`] that also writes each pixel's continuous escape value into
+    /// `smooth` (`width*height`, same layout as `counts`), for smooth colouring
+    /// ([`crate::sim::palette`]). The counts are exactly those of [`Backend::mandelbrot`] (the
+    /// seed's rule, bailout 2); the smooth value is [`crate::sim::mandelbrot::smooth_value`],
+    /// taken a few iterations past the escape ([`crate::sim::mandelbrot::SMOOTH_EXTRA_ITERS`]),
+    /// `iters` for pixels that never escape. Backends agree with the CPU's smooth values within
+    /// [`SMOOTH_TOLERANCE`] wherever their counts agree. `total_iters` counts the rule's
+    /// iterations only.
+    ///
+    /// # Errors
+    /// As [`Backend::mandelbrot`]; `smooth` of the wrong length; (the default, for a backend
+    /// without the kernel, such as a test double) [`BackendError::Unavailable`].
+    fn mandelbrot_smooth(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (params, counts, smooth);
+        Err(BackendError::Unavailable {
+            kind: self.kind(),
+            reason: "smooth escape values are not implemented on this backend".to_owned(),
+        })
+    }
+
+    /// Computes the Julia set of `params.c` ([`crate::sim::julia`]): escape counts into `counts`
+    /// (`width*height`, row 0 at `miny`) and, when `smooth` is given, each pixel's continuous
+    /// escape value (as [`Backend::mandelbrot_smooth`]). Counts agree with the CPU's as the
+    /// Mandelbrot family's do (CUDA bit for bit; budgets of
+    /// [`crate::sim::mandelbrot::mismatch_tolerance`]).
+    ///
+    /// # Errors
+    /// Invalid parameters (a precision the device lacks), buffers of the wrong length, out of
+    /// memory, a device failure, or (the default, for a backend without the kernel)
+    /// [`BackendError::Unavailable`].
+    fn julia(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: Option<&mut [f32]>,
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (params, counts, smooth);
+        Err(BackendError::Unavailable {
+            kind: self.kind(),
+            reason: "Julia sets are not implemented on this backend".to_owned(),
+        })
+    }
 
     /// The SAXPY lesson: `y = a*x + y` on the device, `x` and `y` copied there and `y` back.
     ///
@@ -508,6 +601,26 @@ pub trait Backend: Send {
         Err(BackendError::Unavailable {
             kind: self.kind(),
             reason: "deep zoom (perturbation) is not implemented on this backend".to_owned(),
+        })
+    }
+
+    /// [`Backend::mandelbrot_deep`] that also writes each pixel's continuous escape value into
+    /// `smooth`, as [`Backend::mandelbrot_smooth`] does for shallow views (the extra iterations
+    /// run on the full `z = Z + dz`, in the deltas' precision). The counts are exactly those of
+    /// [`Backend::mandelbrot_deep`].
+    ///
+    /// # Errors
+    /// As [`Backend::mandelbrot_deep`]; `smooth` of the wrong length.
+    fn mandelbrot_deep_smooth(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (job, counts, smooth);
+        Err(BackendError::Unavailable {
+            kind: self.kind(),
+            reason: "smooth escape values of deep views are not implemented on this backend".to_owned(),
         })
     }
 

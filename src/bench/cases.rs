@@ -29,7 +29,11 @@ pub struct Options {
 
 /// The variants of `b` to time: those asked for that it has (its default where it has one).
 fn variants_of(b: &dyn Backend, asked: &[WaveVariant]) -> Vec<WaveVariant> {
-    let offered = b.wave_variants();
+    variants_among(b.wave_variants(), asked)
+}
+
+/// The variants among `offered` to time: those asked for (`Auto` alone where none is offered).
+fn variants_among(offered: &[WaveVariant], asked: &[WaveVariant]) -> Vec<WaveVariant> {
     let mut out: Vec<WaveVariant> =
         asked.iter().copied().filter(|v| *v == WaveVariant::Auto || offered.contains(v)).collect();
     if offered.is_empty() || out.is_empty() {
@@ -186,23 +190,26 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
         r.status(kind.name());
         let info = b.device_info();
         let device = info.name;
-        let mut sim = match b.new_scene(s) {
-            Ok(sim) => sim,
-            Err(e) => {
-                r.say(format!("  {:<5} {device:<40} skipped: {e}", kind.name()));
-                continue;
-            }
-        };
-        let case = Timed {
-            kernel: "wave_scene",
-            name: kind.name(),
-            kind,
-            device: &device,
-            tmax,
-            nominal_bytes: false,
-            peak_gbps: info.peak_gbps,
-        };
-        ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
+        for variant in variants_among(b.scene_variants(), &opts.variants) {
+            let name = label(kind, (!b.scene_variants().is_empty()).then_some(variant), &opts.variants);
+            let mut sim = match b.new_scene_variant(s, variant) {
+                Ok(sim) => sim,
+                Err(e) => {
+                    r.say(format!("  {name:<5} {device:<40} skipped: {e}"));
+                    continue;
+                }
+            };
+            let case = Timed {
+                kernel: "wave_scene",
+                name: &name,
+                kind,
+                device: &device,
+                tmax,
+                nominal_bytes: false,
+                peak_gbps: info.peak_gbps,
+            };
+            ok_all &= time_and_report(r, opts, sim.as_mut(), &case, &reference);
+        }
     }
     r.say(format!("Check result: {}", if ok_all { "OK!" } else { "MISMATCH (see above)" }));
     Ok(())

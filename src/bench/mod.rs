@@ -72,6 +72,7 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
             cases::wave(&mut r, opts, b, (4096, 4096, 100), false)?;
             cases::scene(&mut r, opts, b, &cases::budget_scene(4096), 100)?;
             cases::wave(&mut r, opts, b, (8192, 8192, 50), false)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene(8192), 50)?;
             cases::wave_frame(&mut r, opts, b, 4096)?;
         }
     }

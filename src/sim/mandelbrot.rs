@@ -4,6 +4,9 @@
 //! pixel `(row y, col x)` has `c = (minx + x*px) + i*(miny + y*py)`; `z0 = 0`,
 //! `z_{k+1} = z_k^2 + c`; the count is the first `k` in `0..iters` with `|z_{k+1}|^2 >= 4`,
 //! else `iters`. Row 0 is at `miny`.
+//!
+//! Beside the count, every backend can return a continuous escape value ([`smooth_value`]) for
+//! smooth colouring; the counts stay exactly the rule's.
 
 use serde::{Deserialize, Serialize};
 
@@ -202,6 +205,96 @@ pub fn escape_count_f32(cr: f32, ci: f32, iters: u32) -> u32 {
     iters
 }
 
+/// Squared escape radius of the smooth value's extra iterations: `R = 2^8`. At that radius the
+/// continuous count below is within about `|c| / R^2` of its limit for `R → ∞` (Vepstas), far
+/// below what a colour can show; `f32` still holds `R^4` without overflow.
+pub const SMOOTH_RADIUS_SQ: f64 = 65_536.0;
+
+/// The most iterations run past the escape for the smooth value (from `|z| = 2` to `R` takes
+/// 3 or 4 except for points that sit on the escape circle, such as `c = -2`; there the value
+/// uses the last `z` reached).
+pub const SMOOTH_EXTRA_ITERS: u32 = 32;
+
+/// The continuous escape value ("smooth iteration count", "normalized iteration count") of a
+/// pixel whose orbit reached `z_n` with `|z_n|^2 = mag2 >= 4`:
+/// `ν = n - log2(log2 |z_n|)`, clamped to `[0, iters]` (NaN, from an orbit that overflowed,
+/// gives 0).
+///
+/// This is the renormalised count `μ = n + 1 - log(log |z_n|) / log 2` of Linas Vepstas,
+/// "Renormalizing the Mandelbrot Escape" (1997; also Wikipedia, "Plotting algorithms for the
+/// Mandelbrot set", continuous colouring) less 1, so that with the seed's bailout it lands
+/// near the integer count: a pixel of count `k` (`|z_{k+1}| >= 2` first) has `ν ≈ k + 1 -
+/// log2(log2 |z_{k+1}|)`, mostly in `[k, k + 1)` (within 1 of `k + 1/2` along the lines of
+/// `tests/mandelbrot.rs`; larger near the tip `c = -2`, where `|c| >= 2` ends the count at 0
+/// although the point lies close to the set). Since `log |z|`
+/// nearly doubles at each iteration once `|z|` is large, `ν` hardly depends on `n` when it
+/// is taken far enough out: the caller runs up to [`SMOOTH_EXTRA_ITERS`] more iterations,
+/// until `|z|^2 >= SMOOTH_RADIUS_SQ`, *after* the integer count is fixed (the count itself
+/// is the seed's rule, unchanged). That makes `ν` continuous across the edges of the count's
+/// bands (measured in `tests/mandelbrot.rs`).
+#[inline]
+#[must_use]
+pub fn smooth_value(n: u32, mag2: f64, iters: u32) -> f32 {
+    let nu = f64::from(n) - (0.5 * mag2.log2()).log2();
+    if nu.is_nan() { 0.0 } else { nu.clamp(0.0, f64::from(iters)) as f32 }
+}
+
+macro_rules! smooth_tail {
+    ($name:ident, $t:ty) => {
+        /// The smooth value of an orbit that escaped at `z_n = (zr, zi)` (`|z_n|^2 >= 4`) for
+        /// the map `z^2 + c`: iterates on, in this precision and in the rule's order of
+        /// operations, until `|z|^2 >= SMOOTH_RADIUS_SQ` or [`SMOOTH_EXTRA_ITERS`] more steps,
+        /// then [`smooth_value`]. The GPU kernels run the same steps.
+        #[inline]
+        #[must_use]
+        pub fn $name(mut zr: $t, mut zi: $t, cr: $t, ci: $t, n: u32, iters: u32) -> f32 {
+            let mut n = n;
+            let mut mag2 = zr * zr + zi * zi;
+            for _ in 0..SMOOTH_EXTRA_ITERS {
+                if mag2 >= SMOOTH_RADIUS_SQ as $t {
+                    break;
+                }
+                let nr = zr * zr - zi * zi + cr;
+                let ni = zr * zi + zi * zr + ci;
+                zr = nr;
+                zi = ni;
+                mag2 = zr * zr + zi * zi;
+                n += 1;
+            }
+            smooth_value(n, f64::from(mag2), iters)
+        }
+    };
+}
+
+smooth_tail!(smooth_tail_f64, f64);
+smooth_tail!(smooth_tail_f32, f32);
+
+macro_rules! escape_smooth {
+    ($name:ident, $tail:ident, $t:ty) => {
+        /// The escape count of the orbit of `z^2 + c` from `z_0 = (zr, zi)` (the seed's rule:
+        /// the first `k` in `0..iters` with `|z_{k+1}|^2 >= 4`, else `iters`) and its smooth
+        /// value ([`smooth_value`]; `iters` for a point that never escaped). Mandelbrot:
+        /// `z_0 = 0`; Julia: `z_0` = the pixel.
+        #[inline]
+        #[must_use]
+        pub fn $name(mut zr: $t, mut zi: $t, cr: $t, ci: $t, iters: u32) -> (u32, f32) {
+            for k in 0..iters {
+                let nr = zr * zr - zi * zi + cr;
+                let ni = zr * zi + zi * zr + ci;
+                zr = nr;
+                zi = ni;
+                if zr * zr + zi * zi >= 4.0 {
+                    return (k, $tail(zr, zi, cr, ci, k + 1, iters));
+                }
+            }
+            (iters, iters as f32)
+        }
+    };
+}
+
+escape_smooth!(escape_smooth_f64, smooth_tail_f64, f64);
+escape_smooth!(escape_smooth_f32, smooth_tail_f32, f32);
+
 /// Iterations actually executed for a pixel whose count is `count`
 /// (`count + 1` when it escaped, `iters` when it did not), as the peers count them.
 #[inline]
@@ -274,6 +367,27 @@ pub fn mandelbrot_row(p: &MandelbrotParams, y: usize, row: &mut [i32]) -> u64 {
         let count = escape_count(p, cr(x0 + x), ci);
         total += iterations_executed(count, p.iters);
         *out = count as i32;
+    }
+    total
+}
+
+/// Row `y` of the image: counts into `row` and smooth values ([`smooth_value`]) into `smooth`
+/// (both of length `width`); returns the iterations executed by the rule (the smooth value's
+/// extra iterations are not counted). The counts are exactly [`mandelbrot_row`]'s.
+pub fn mandelbrot_row_smooth(p: &MandelbrotParams, y: usize, row: &mut [i32], smooth: &mut [f32]) -> u64 {
+    let (px, py) = p.pixel_size();
+    let b = &p.bounds;
+    let ci = b.miny + y as f64 * py;
+    let mut total = 0u64;
+    for (x, (out, s)) in row.iter_mut().zip(smooth.iter_mut()).enumerate() {
+        let cr = b.minx + x as f64 * px;
+        let (count, nu) = match p.precision {
+            Precision::F64 => escape_smooth_f64(0.0, 0.0, cr, ci, p.iters),
+            Precision::F32 => escape_smooth_f32(0.0, 0.0, cr as f32, ci as f32, p.iters),
+        };
+        total += iterations_executed(count, p.iters);
+        *out = count as i32;
+        *s = nu;
     }
     total
 }

@@ -1,6 +1,7 @@
 //! The math of wavebrot, free of any backend: the exact wave rule, wave scenes (sources,
 //! walls, media, absorbing edges) and their per-cell rule, the exact Mandelbrot escape-count
-//! rule and matplotlib's `hot` colormap; what the wave lab measures on a field (time-averaged
+//! rule (with its continuous escape value) and matplotlib's `hot` colormap, the palettes and
+//! scalings of `palette`; what the wave lab measures on a field (time-averaged
 //! intensity, auto contrast) and what theory predicts for it (`d·sin θ = m·λ`).
 //!
 //! Every backend (CPU, CUDA, wgpu) is checked against the reference functions
@@ -10,7 +11,10 @@
 pub mod analysis;
 pub mod colormap;
 pub mod deep;
+pub mod julia;
 pub mod mandelbrot;
+pub mod palette;
+pub mod palette_tables;
 pub mod perturb;
 pub mod scene;
 pub mod scene_cells;

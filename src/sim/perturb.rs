@@ -75,6 +75,7 @@ pub trait Real:
     fn abs(self) -> Self;
     fn max(self, other: Self) -> Self;
     fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
 }
 
 impl Real for f64 {
@@ -114,6 +115,11 @@ impl Real for f64 {
     fn from_f64(v: f64) -> Self {
         v
     }
+
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self
+    }
 }
 
 impl Real for f32 {
@@ -151,6 +157,11 @@ impl Real for f32 {
     #[inline]
     fn from_f64(v: f64) -> Self {
         v as f32
+    }
+
+    #[inline]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
     }
 }
 
@@ -258,6 +269,53 @@ impl ReferenceOrbit {
 #[inline]
 #[must_use]
 pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> u32 {
+    perturb_escape(d, dcr, dci, dce, iters).0
+}
+
+/// [`perturb_count`] and the pixel's smooth value ([`crate::sim::mandelbrot::smooth_value`]):
+/// from the escaped `z = Z_m + dz`, the orbit goes on directly in `T` (`|z| >= 2`, so no
+/// perturbation is needed) with `c = Z_1 + dc`, as [`smooth_tail`] does; `iters` for a pixel
+/// that never escaped. The count is exactly [`perturb_count`]'s.
+#[inline]
+#[must_use]
+pub fn perturb_count_smooth<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, f32) {
+    let (k, fr, fi) = perturb_escape(d, dcr, dci, dce, iters);
+    if k == iters {
+        return (iters, iters as f32);
+    }
+    let cr = d.zr[1] + dcr.ldexp(dce);
+    let ci = d.zi[1] + dci.ldexp(dce);
+    (k, smooth_tail(fr, fi, cr, ci, k + 1, iters))
+}
+
+/// The smooth value of an orbit that escaped at `z_n = (zr, zi)`, in `T`: the steps of
+/// [`crate::sim::mandelbrot::smooth_tail_f64`] (up to `SMOOTH_EXTRA_ITERS` more iterations,
+/// until `|z|^2 >= SMOOTH_RADIUS_SQ`), then [`crate::sim::mandelbrot::smooth_value`].
+#[inline]
+#[must_use]
+pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u32) -> f32 {
+    use super::mandelbrot::{SMOOTH_EXTRA_ITERS, SMOOTH_RADIUS_SQ, smooth_value};
+    let r2 = T::from_f64(SMOOTH_RADIUS_SQ);
+    let mut n = n;
+    let mut mag2 = zr * zr + zi * zi;
+    for _ in 0..SMOOTH_EXTRA_ITERS {
+        if mag2 >= r2 {
+            break;
+        }
+        let nr = zr * zr - zi * zi + cr;
+        let ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        mag2 = zr * zr + zi * zi;
+        n += 1;
+    }
+    smooth_value(n, mag2.to_f64(), iters)
+}
+
+/// The rule of [`perturb_count`]: the count, and `z_{k+1} = Z_m + dz` at the escape (zeros for a
+/// pixel that never escaped).
+#[inline]
+fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T) {
     let (zr, zi, last) = (d.zr, d.zi, d.last);
     let plain_dcr = dcr.ldexp(dce);
     let plain_dci = dci.ldexp(dce);
@@ -272,7 +330,7 @@ pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters
         let fi = ri + di;
         let dd = dr * dr + di * di;
         if d.mag4[m] + (T::TWO * (rr * dr + ri * di) + dd) >= T::ZERO {
-            return k;
+            return (k, fr, fi);
         }
         let mag = fr * fr + fi * fi;
         if m == last || mag < dd {
@@ -317,7 +375,7 @@ pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters
         }
         m += 1;
     }
-    iters
+    (iters, T::ZERO, T::ZERO)
 }
 
 /// Largest share of pixels perturbation with `f64` deltas may count differently from the direct
@@ -365,6 +423,27 @@ pub fn perturb_row<T: Real>(job: &super::deep::DeepJob, d: &Deltas<'_, T>, y: us
         let count = perturb_count(d, dcr, dci, g.exp, job.iters);
         total += super::mandelbrot::iterations_executed(count, job.iters);
         *out = count as i32;
+    }
+    total
+}
+
+/// [`perturb_row`] with the smooth values ([`perturb_count_smooth`]) into `smooth`.
+pub fn perturb_row_smooth<T: Real>(
+    job: &super::deep::DeepJob,
+    d: &Deltas<'_, T>,
+    y: usize,
+    row: &mut [i32],
+    smooth: &mut [f32],
+) -> u64 {
+    let g = &job.grid;
+    let dci = T::from_f64(g.ay) + T::from_f64(y as f64) * T::from_f64(g.by);
+    let mut total = 0;
+    for (x, (out, s)) in row.iter_mut().zip(smooth.iter_mut()).enumerate() {
+        let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
+        let (count, nu) = perturb_count_smooth(d, dcr, dci, g.exp, job.iters);
+        total += super::mandelbrot::iterations_executed(count, job.iters);
+        *out = count as i32;
+        *s = nu;
     }
     total
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing};
 use crate::sim::deep::DeepJob;
-use crate::sim::perturb::{Deltas, Mantissa, Real, perturb_row};
+use crate::sim::perturb::{Deltas, Mantissa, Real, perturb_row, perturb_row_smooth};
 
 /// Counts of `job` into `counts` with deltas in `mantissa` (`F64` for the CPU backend; `F32`
 /// is the twin of the wgpu kernel on adapters without `f64`).
@@ -41,5 +41,41 @@ fn rows<T: Real + Sync>(threads: Threads, job: &DeepJob, d: &Deltas<'_, T>, coun
         Threads::All => {
             counts.par_chunks_exact_mut(job.width).enumerate().map(|(y, row)| perturb_row(job, d, y, row)).sum()
         }
+    }
+}
+
+/// [`mandelbrot_deep`] with the smooth values into `smooth` (`None`: counts only).
+///
+/// # Errors
+/// `counts` or `smooth` of the wrong length.
+pub fn mandelbrot_deep_smooth(
+    threads: Threads,
+    job: &DeepJob,
+    mantissa: Mantissa,
+    counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
+) -> Result<MandelbrotRun, BackendError> {
+    let Some(smooth) = smooth else { return mandelbrot_deep(threads, job, mantissa, counts) };
+    crate::backend::check_image_len(counts, Some(smooth), job.pixels())?;
+    let start = Instant::now();
+    let total_iters = match mantissa {
+        Mantissa::F64 => rows_smooth(threads, job, &job.deltas_f64(), counts, smooth),
+        Mantissa::F32 => rows_smooth(threads, job, &job.deltas_f32(), counts, smooth),
+    };
+    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+}
+
+fn rows_smooth<T: Real + Sync>(
+    threads: Threads,
+    job: &DeepJob,
+    d: &Deltas<'_, T>,
+    counts: &mut [i32],
+    smooth: &mut [f32],
+) -> u64 {
+    let w = job.width;
+    let row = |(y, (c, s)): (usize, (&mut [i32], &mut [f32]))| perturb_row_smooth(job, d, y, c, s);
+    match threads {
+        Threads::One => counts.chunks_exact_mut(w).zip(smooth.chunks_exact_mut(w)).enumerate().map(row).sum(),
+        Threads::All => counts.par_chunks_exact_mut(w).zip(smooth.par_chunks_exact_mut(w)).enumerate().map(row).sum(),
     }
 }

@@ -7,6 +7,7 @@
 //! lessons' [`saxpy`] and [`reduction`].
 
 pub mod colormap;
+pub mod julia;
 pub mod mandelbrot;
 pub mod mandelbrot_deep;
 pub mod reduction;
@@ -19,6 +20,7 @@ use super::{
     check_fits,
 };
 use crate::sim::deep::DeepJob;
+use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
@@ -156,6 +158,26 @@ impl Backend for CpuBackend {
         Ok(mandelbrot::mandelbrot(self.threads, params, counts))
     }
 
+    fn mandelbrot_smooth(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        params.validate().map_err(BackendError::Invalid)?;
+        super::check_image_len(counts, Some(smooth), params.pixels())?;
+        Ok(mandelbrot::mandelbrot_smooth(self.threads, params, counts, smooth))
+    }
+
+    fn julia(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: Option<&mut [f32]>,
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::julia(self.threads, params, counts, smooth)
+    }
+
     fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
         if x.len() != y.len() {
             return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));
@@ -176,6 +198,15 @@ impl Backend for CpuBackend {
 
     fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         mandelbrot_deep::mandelbrot_deep(self.threads, job, Mantissa::F64, counts)
+    }
+
+    fn mandelbrot_deep_smooth(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep_smooth(self.threads, job, Mantissa::F64, counts, Some(smooth))
     }
 }
 

@@ -62,6 +62,7 @@ struct Device {
     wave_scene_update: CudaFunction,
     wave_scene_sources: CudaFunction,
     wave_scene_edges: CudaFunction,
+    wave_scene_steps: CudaFunction,
     wave_rgba: CudaFunction,
     mandelbrot_f64: CudaFunction,
     mandelbrot_f32: CudaFunction,
@@ -191,6 +192,7 @@ fn init() -> Result<Device, OpenError> {
         wave_scene_update: func(&wave, "wave_scene_update")?,
         wave_scene_sources: func(&wave, "wave_scene_sources")?,
         wave_scene_edges: func(&wave, "wave_scene_edges")?,
+        wave_scene_steps: func(&wave, "wave_scene_steps")?,
         wave_rgba: func(&colormap, "wave_rgba")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
@@ -315,11 +317,19 @@ impl Backend for CudaBackend {
         &WaveVariant::CONCRETE
     }
 
+    fn scene_variants(&self) -> &'static [WaveVariant] {
+        &WaveVariant::CONCRETE
+    }
+
     fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
+        self.new_scene_variant(scene, WaveVariant::Auto)
+    }
+
+    fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
         scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
         match scene.plain_params() {
-            Some(p) => self.new_wave(&p),
-            None => Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene)?)),
+            Some(p) => self.new_wave_variant(&p, variant),
+            None => Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?)),
         }
     }
 

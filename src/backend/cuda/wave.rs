@@ -9,8 +9,10 @@
 //!   memory: the seed's kernel shape, at the 12-bytes-per-update DRAM floor.
 //!
 //! A scene that is not the seed's rule (walls, media, damping, absorbing edges, several sources)
-//! runs `wave_scene_update` in the `simple` shape, with its material ids and table on the device
-//! and `wave_scene_sources` writing the forced cells before each step.
+//! has the same two variants: `blocked`, `wave_scene_steps` on `wave_steps`' tiles (uniform tiles
+//! in registers, the others in shared memory, see `wave_scene.rs`), and `simple`,
+//! `wave_scene_update` once per update with `wave_scene_sources` writing the forced cells before
+//! each step. Both keep the material ids and table on the device.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -154,23 +156,30 @@ impl CudaWave {
         })
     }
 
-    /// Allocates `scene` (zero fields), which runs the scene kernel in the `simple` shape.
-    pub(super) fn new_scene(dev: &Arc<Device>, stream: &Arc<CudaStream>, scene: &Scene) -> Result<Self, BackendError> {
+    /// Allocates `scene` (zero fields) running `variant` of the scene kernels (`Auto` is `Blocked`).
+    pub(super) fn new_scene(
+        dev: &Arc<Device>,
+        stream: &Arc<CudaStream>,
+        scene: &Scene,
+        variant: WaveVariant,
+    ) -> Result<Self, BackendError> {
         scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
         let params = scene.summary_params();
         let what = format!("scene {}x{}", scene.nx, scene.ny);
         // The fields and their second pair, then 2 bytes of material id per cell.
         check_free(dev, &what, 2 * params.field_bytes() + 2 * params.cells() as u64)?;
-        let mut wave = Self::new(dev, stream, &params, WaveVariant::Simple)?;
+        let mut wave = Self::new(dev, stream, &params, variant)?;
         wave.scene = Some(SceneData::new(stream, scene)?);
         Ok(wave)
     }
 
-    /// `steps` time steps of a scene from step `first`: the forced cells, then two updates each.
-    fn launch_scene(&mut self, first: u32, steps: u32) -> Result<(), BackendError> {
+    /// Uploads the source values of a scene's steps `first..first + steps` (before their launches).
+    fn upload_scene_values(&mut self, first: u32, steps: u32) -> Result<(), BackendError> {
         let Some(sc) = self.scene.as_mut() else { return Ok(()) };
         let values = sc.values(first, steps);
         if sc.values.len() < values.len() {
+            // The captured graphs hold the old buffer.
+            self.graphs.clear();
             sc.values = self
                 .stream
                 .alloc_zeros::<f32>(values.len().next_power_of_two())
@@ -179,6 +188,12 @@ impl CudaWave {
         if !values.is_empty() {
             self.stream.memcpy_htod(&values, &mut sc.values).map_err(|e| runtime("uploading source values", e))?;
         }
+        Ok(())
+    }
+
+    /// `steps` time steps of a scene (values uploaded): the forced cells, then two updates each.
+    fn launch_scene(&mut self, steps: u32) -> Result<(), BackendError> {
+        let Some(sc) = self.scene.as_mut() else { return Ok(()) };
         let p = &self.params;
         let cfg = LaunchConfig {
             grid_dim: (p.ny.div_ceil(32) as u32, p.nx.div_ceil(8) as u32, 1),
@@ -217,9 +232,52 @@ impl CudaWave {
         Ok(())
     }
 
+    /// Time steps per launch of the blocked kernel this problem runs.
+    fn steps_per_launch(&self) -> usize {
+        self.scene.as_ref().map_or(TILE.steps(), SceneData::steps_per_launch) as usize
+    }
+
+    /// `steps` time steps of `wave_scene_steps` (values uploaded), `steps_per_launch` per launch,
+    /// ping-ponging between the two pairs of fields.
+    fn launch_scene_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
+        let per = self.steps_per_launch();
+        let Some(sc) = self.scene.as_ref() else { return Ok(()) };
+        let cfg =
+            LaunchConfig { grid_dim: (sc.tiles.0, sc.tiles.1, 1), block_dim: (32, TILE.warps, 1), shared_mem_bytes: 0 };
+        let (nx, ny) = (self.params.nx as i32, self.params.ny as i32);
+        let n_mat = sc.n_mat as i32;
+        let sources = sc.scene.sources.len();
+        let sources_i32 = sources as i32;
+        let mut done = 0;
+        while done < steps {
+            let n = (steps - done).min(per);
+            let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
+            let ((f_in, g_in), (f_out, g_out)) =
+                if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
+            let values = sc.values.slice(done * sources..(done + n) * sources);
+            let n_i32 = n as i32;
+            let mut l = self.stream.launch_builder(&self.dev.wave_scene_steps);
+            l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(f_out).arg(g_out).arg(&sc.kinds);
+            l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
+            l.arg(&values).arg(&sources_i32).arg(&n_i32);
+            // SAFETY: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
+            // `kinds` one u16 per block of the grid, `mat4` four words per material id,
+            // `tile_offsets` blocks + 1 offsets into `tile_entries`, whose sources are below
+            // `sources`; `values` holds n*sources; the kernel reads (f_in, g_in) and writes only
+            // (f_out, g_out).
+            unsafe { l.launch(cfg) }.map_err(|e| runtime("launching wave_scene_steps", e))?;
+            self.cur ^= 1;
+            done += n;
+        }
+        Ok(())
+    }
+
     /// `steps` time steps of `wave_steps`, `TILE.steps()` per launch, ping-ponging between
     /// the two pairs of fields.
     fn launch_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
+        if self.scene.is_some() {
+            return self.launch_scene_blocked(steps);
+        }
         let p = &self.params;
         let (oj, oi) = TILE.out();
         let cfg = LaunchConfig {
@@ -253,7 +311,7 @@ impl CudaWave {
     /// `launch_blocked`, replayed from a captured CUDA graph when there are several launches:
     /// the launches then cost the host nothing and follow each other with smaller gaps.
     fn launch_blocked_graph(&mut self, steps: usize) -> Result<(), BackendError> {
-        let launches = steps.div_ceil(TILE.steps() as usize);
+        let launches = steps.div_ceil(self.steps_per_launch());
         if launches < GRAPH_MIN_LAUNCHES {
             return self.launch_blocked(steps);
         }
@@ -360,8 +418,13 @@ impl WaveSim for CudaWave {
             });
         }
         if self.scene.is_some() {
+            self.upload_scene_values(self.tstep + 1, tsteps)?;
             self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-            self.launch_scene(self.tstep + 1, tsteps)?;
+            if self.variant == WaveVariant::Blocked {
+                self.launch_blocked_graph(tsteps as usize)?;
+            } else {
+                self.launch_scene(tsteps)?;
+            }
             self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
             self.tstep += tsteps;
             return self.timing(start);
@@ -451,6 +514,8 @@ impl WaveSim for CudaWave {
         if let Some(sc) = self.scene.as_mut() {
             let scene = sc.scene.with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
             self.params = scene.summary_params();
+            // The captured graphs hold the old source cells.
+            self.graphs.clear();
             return sc.set_sources(&self.stream, scene);
         }
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
@@ -500,12 +565,16 @@ impl WaveSim for CudaWave {
     }
 
     fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
+        let design = crate::backend::BlockedDesign { tile: (TILE.width(), TILE.height()), out: TILE.out() };
+        let launches = (tsteps as usize).div_ceil(self.steps_per_launch()) as u32;
         match (&self.scene, self.variant) {
+            // A scene reads its 2-byte material ids with each tile, halo included.
+            (Some(_), WaveVariant::Blocked) => Some(
+                design.bytes_per_update(tsteps, launches)
+                    + f64::from(launches) * 2.0 * design.halo_ratio() / (2.0 * f64::from(tsteps.max(1))),
+            ),
             (Some(_), _) => None,
-            (None, WaveVariant::Blocked) => {
-                let design = crate::backend::BlockedDesign { tile: (TILE.width(), TILE.height()), out: TILE.out() };
-                Some(design.bytes_per_update(tsteps, tsteps.div_ceil(TILE.steps())))
-            }
+            (None, WaveVariant::Blocked) => Some(design.bytes_per_update(tsteps, launches)),
             (None, _) => Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64),
         }
     }

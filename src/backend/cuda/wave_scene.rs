@@ -1,8 +1,9 @@
 //! Scenes on CUDA (walls, media, damping, the absorbing edge, several sources): the scene's data
 //! on the device and the launches of `kernels/wave.cu`'s `wave_scene_update`, `wave_scene_edges`
 //! and `wave_scene_sources` — the twins of `src/backend/cpu/wave_scene.rs` and
-//! `shaders/wave_scene.wgsl`. [`super::wave::CudaWave`] runs these in the `simple` shape when it
-//! holds a scene.
+//! `shaders/wave_scene.wgsl`. [`super::wave::CudaWave`] runs these in the `simple` shape, or
+//! `wave_scene_steps` (temporal blocking on `wave_steps`' tiles) in the `blocked` shape, for which
+//! this file sorts the tiles into uniform and general ones ([`tile_kinds`]).
 
 use std::sync::Arc;
 
@@ -10,7 +11,9 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 use super::{BackendError, Device, runtime};
 use crate::sim::scene::Scene;
-use crate::sim::scene_cells::{EDGE_NONE, SceneCells};
+use crate::sim::scene_cells::{EDGE_NONE, SceneCells, WALL};
+
+use super::wave::TILE;
 
 /// A scene on the device: material ids and table, and the forced cells with their sources.
 pub(super) struct SceneData {
@@ -26,6 +29,18 @@ pub(super) struct SceneData {
     pub(super) n_cells: usize,
     /// The value of every source at each step of one `advance` (NaN: not forcing).
     pub(super) values: CudaSlice<f32>,
+    /// `wave_scene_steps`' tile kinds from the cells alone ([`tile_kinds`]).
+    walls_and_media: Vec<u16>,
+    /// The same with the forced cells' tiles made general, on the device.
+    pub(super) kinds: CudaSlice<u16>,
+    /// (c2, a, b, mur) per material id, for `wave_scene_steps`.
+    pub(super) mat4: CudaSlice<f32>,
+    pub(super) n_mat: usize,
+    /// The forced cells of each tile ([`tile_sources`]).
+    pub(super) tile_offsets: CudaSlice<u32>,
+    pub(super) tile_entries: CudaSlice<u32>,
+    /// Tiles along `j` and `i`.
+    pub(super) tiles: (u32, u32),
 }
 
 impl SceneData {
@@ -35,6 +50,13 @@ impl SceneData {
         let table: &[f32] = bytemuck::cast_slice(&raster.materials);
         let materials = stream.clone_htod(table).map_err(|e| runtime("uploading the scene's materials", e))?;
         let edges = raster.materials.iter().any(|m| m.edge != EDGE_NONE);
+        let tiles = tile_grid(scene.nx, scene.ny);
+        let walls_and_media = tile_kinds(&raster);
+        let kinds =
+            stream.alloc_zeros::<u16>(walls_and_media.len()).map_err(|e| runtime("allocating tile kinds", e))?;
+        let mat4: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b, m.mur]).collect();
+        let n_mat = raster.materials.len();
+        let mat4 = stream.clone_htod(&mat4).map_err(|e| runtime("uploading the scene's materials", e))?;
         let mut data = Self {
             scene: scene.clone(),
             ids,
@@ -44,6 +66,13 @@ impl SceneData {
             source_of: stream.alloc_zeros::<i32>(1).map_err(|e| runtime("allocating source cells", e))?,
             n_cells: 0,
             values: stream.alloc_zeros::<f32>(1024).map_err(|e| runtime("allocating source values", e))?,
+            walls_and_media,
+            kinds,
+            mat4,
+            n_mat,
+            tile_offsets: stream.alloc_zeros::<u32>(1).map_err(|e| runtime("allocating source cells", e))?,
+            tile_entries: stream.alloc_zeros::<u32>(1).map_err(|e| runtime("allocating source cells", e))?,
+            tiles,
         };
         data.set_sources(stream, scene.clone())?;
         Ok(data)
@@ -59,8 +88,23 @@ impl SceneData {
             self.source_of = stream.clone_htod(&source_of).map_err(|e| runtime("uploading source cells", e))?;
         }
         self.n_cells = forced.len();
+        let mut kinds = self.walls_and_media.clone();
+        let (offsets, entries) = tile_sources(&mut kinds, scene.nx, scene.ny, &forced);
+        stream.memcpy_htod(&kinds, &mut self.kinds).map_err(|e| runtime("uploading tile kinds", e))?;
+        self.tile_offsets = stream.clone_htod(&offsets).map_err(|e| runtime("uploading source cells", e))?;
+        if !entries.is_empty() {
+            self.tile_entries = stream.clone_htod(&entries).map_err(|e| runtime("uploading source cells", e))?;
+        }
         self.scene = scene;
         Ok(())
+    }
+
+    /// Time steps per launch of `wave_scene_steps` (see the kernel's note on validity): one fewer
+    /// update pair where an absorbing-edge row or column is a tile's first output line.
+    pub(super) fn steps_per_launch(&self) -> u32 {
+        let (oj, oi) = TILE.out();
+        let (nx, ny) = (self.scene.nx as u32, self.scene.ny as u32);
+        if self.edges && ((nx - 2) % oi == 0 || (ny - 2) % oj == 0) { (TILE.halo - 1) / 2 } else { TILE.steps() }
     }
 
     /// Source values of steps `first..first + n`, `sources` per step, NaN where one does not force.
@@ -96,4 +140,223 @@ pub(super) fn scene_update(
         unsafe { l.launch(edge_cfg) }.map_err(|e| runtime("launching wave_scene_edges", e))?;
     }
     Ok(())
+}
+
+/// Tiles of `wave_scene_steps` along `j` and `i` for an `nx x ny` grid.
+pub(super) fn tile_grid(nx: usize, ny: usize) -> (u32, u32) {
+    let (oj, oi) = TILE.out();
+    (ny.div_ceil(oj as usize) as u32, nx.div_ceil(oi as usize) as u32)
+}
+
+/// `wave_scene_steps`' kind of a tile of walls, several materials or forced cells, run in registers
+/// with per-cell materials (`kernels/wave.cu`).
+pub(super) const MIXED: u16 = 0xfffe;
+/// The kind of a tile with absorbing-edge cells, run in shared memory.
+pub(super) const GENERAL_EDGES: u16 = 0xffff;
+/// An 8x8 square with no interior cell.
+const EMPTY: u16 = 0xfffd;
+
+/// The first and last tile (along one axis) whose footprint holds cell `x`: tiles start `out`
+/// apart at `-TILE.halo` and are `size` long.
+fn tiles_holding(x: i64, out: u32, size: u32, tiles: u32) -> (i64, i64) {
+    let (out, size, halo) = (i64::from(out), i64::from(size), i64::from(TILE.halo));
+    // b*out - halo <= x < b*out - halo + size
+    let lo = (x + halo - size).div_euclid(out) + 1;
+    let hi = (x + halo).div_euclid(out);
+    (lo.max(0), hi.min(i64::from(tiles) - 1))
+}
+
+/// The kind of each tile (row-major, `tile_grid` of them) from the scene's cells, forced cells not
+/// counted: the material id where every interior cell of the tile (halo included) has it and it
+/// is neither a wall nor an absorbing-edge cell (the tile runs in registers), else [`MIXED`] or
+/// [`GENERAL_EDGES`]. Tiles start `TILE.out()` apart at `-TILE.halo` and are `TILE.width() x
+/// TILE.height()`, all multiples of 8, so the interior is first folded into 8x8 squares.
+#[must_use]
+pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
+    let (nx, ny) = (cells.nx, cells.ny);
+    let (sq_i, sq_j) = (nx.div_ceil(8), ny.div_ceil(8));
+    let kind_of = |id: u16| -> u16 {
+        if id == WALL {
+            MIXED
+        } else if cells.material(id).edge != EDGE_NONE {
+            GENERAL_EDGES
+        } else {
+            id
+        }
+    };
+    let merge = |a: u16, b: u16| -> u16 {
+        match (a, b) {
+            (EMPTY, x) | (x, EMPTY) => x,
+            (GENERAL_EDGES, _) | (_, GENERAL_EDGES) => GENERAL_EDGES,
+            (x, y) if x == y => x,
+            _ => MIXED,
+        }
+    };
+    let mut squares = vec![EMPTY; sq_i * sq_j];
+    for i in 1..nx - 1 {
+        let row = &cells.ids[i * ny..(i + 1) * ny];
+        for j in 1..ny - 1 {
+            let sq = &mut squares[(i / 8) * sq_j + j / 8];
+            *sq = merge(*sq, kind_of(row[j]));
+        }
+    }
+    let (tj, ti) = tile_grid(nx, ny);
+    let (oj, oi) = TILE.out();
+    let mut kinds = vec![EMPTY; (tj * ti) as usize];
+    for si in 0..sq_i {
+        let (bi0, bi1) = tiles_holding(8 * si as i64, oi, TILE.height(), ti);
+        for sj in 0..sq_j {
+            let sq = squares[si * sq_j + sj];
+            let (bj0, bj1) = tiles_holding(8 * sj as i64, oj, TILE.width(), tj);
+            for bi in bi0..=bi1 {
+                for bj in bj0..=bj1 {
+                    let k = &mut kinds[(bi * i64::from(tj) + bj) as usize];
+                    *k = merge(*k, sq);
+                }
+            }
+        }
+    }
+    // A tile of border cells only: any uniform kind does.
+    for k in &mut kinds {
+        if *k == EMPTY {
+            *k = 0;
+        }
+    }
+    kinds
+}
+
+/// The forced cells of each tile, for `wave_scene_steps`: `offsets[t]..offsets[t+1]` index
+/// `entries`, each `(r*TILE.width() + c) << 16 | source` (the cell's place in the tile, the
+/// source that forces it). Marks those tiles [`MIXED`] in `kinds`.
+pub(super) fn tile_sources(
+    kinds: &mut [u16],
+    nx: usize,
+    ny: usize,
+    forced: &[crate::sim::scene::SourceCell],
+) -> (Vec<u32>, Vec<u32>) {
+    let (tj, ti) = tile_grid(nx, ny);
+    let (oj, oi) = TILE.out();
+    let halo = i64::from(TILE.halo);
+    let mut per_tile: Vec<(u32, u32)> = Vec::new();
+    for c in forced {
+        let (i, j) = ((c.cell / ny) as i64, (c.cell % ny) as i64);
+        let (bi0, bi1) = tiles_holding(i, oi, TILE.height(), ti);
+        let (bj0, bj1) = tiles_holding(j, oj, TILE.width(), tj);
+        for bi in bi0..=bi1 {
+            for bj in bj0..=bj1 {
+                let t = (bi * i64::from(tj) + bj) as usize;
+                if kinds[t] != GENERAL_EDGES {
+                    kinds[t] = MIXED;
+                }
+                let r = i - (bi * i64::from(oi) - halo);
+                let cc = j - (bj * i64::from(oj) - halo);
+                let local = (r * i64::from(TILE.width()) + cc) as u32;
+                per_tile.push((t as u32, local << 16 | c.source as u32));
+            }
+        }
+    }
+    per_tile.sort_unstable();
+    let mut offsets = vec![0u32; kinds.len() + 1];
+    for (t, _) in &per_tile {
+        offsets[*t as usize + 1] += 1;
+    }
+    for t in 0..kinds.len() {
+        offsets[t + 1] += offsets[t];
+    }
+    (offsets, per_tile.into_iter().map(|(_, e)| e).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scene with every kind of tile: absorbing edges, a wall, a lens, a line and a point source.
+    fn scene(nx: usize, ny: usize) -> Scene {
+        Scene::from_toml(&format!(
+            r#"
+description = "tiles"
+nx = {nx}
+ny = {ny}
+c2 = 0.25
+boundary = "absorbing"
+[[source]]
+kind = "point"
+x = 70
+y = 100
+freq = 0.2
+[[source]]
+kind = "line"
+x0 = 150
+y0 = 3
+x1 = 150
+y1 = 40
+freq = 0.1
+[[wall]]
+x0 = 100
+y0 = 0
+x1 = 103
+y1 = 60
+[[medium]]
+shape = "circle"
+x = 200
+y = 150
+r = 40.0
+c2 = 0.125
+"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn uniform_tiles_hold_one_material_and_no_forced_cell() {
+        for (nx, ny) in [(290, 250), (251, 303), (242, 194)] {
+            let s = scene(nx, ny);
+            let cells = SceneCells::new(&s);
+            let mut kinds = tile_kinds(&cells);
+            let forced = s.source_cells();
+            let (offsets, entries) = tile_sources(&mut kinds, nx, ny, &forced);
+            let (tj, ti) = tile_grid(nx, ny);
+            let (oj, oi) = TILE.out();
+            let (mut uniform, mut general) = (0, 0);
+            for bi in 0..ti as i64 {
+                for bj in 0..tj as i64 {
+                    let t = (bi * i64::from(tj) + bj) as usize;
+                    let (i0, j0) = (bi * i64::from(oi) - 8, bj * i64::from(oj) - 8);
+                    let inside = |i: i64, j: i64| i >= 1 && j >= 1 && i < nx as i64 - 1 && j < ny as i64 - 1;
+                    let footprint: Vec<usize> = (i0..i0 + 64)
+                        .flat_map(|i| (j0..j0 + 64).map(move |j| (i, j)))
+                        .filter(|&(i, j)| inside(i, j))
+                        .map(|(i, j)| i as usize * ny + j as usize)
+                        .collect();
+                    let mine: Vec<u32> = entries[offsets[t] as usize..offsets[t + 1] as usize].to_vec();
+                    let want: Vec<&crate::sim::scene::SourceCell> =
+                        forced.iter().filter(|c| footprint.contains(&c.cell)).collect();
+                    assert_eq!(mine.len(), want.len(), "tile ({bi}, {bj}): forced cells listed");
+                    for c in want {
+                        let (r, cc) = ((c.cell / ny) as i64 - i0, (c.cell % ny) as i64 - j0);
+                        let e = ((r * 64 + cc) as u32) << 16 | c.source as u32;
+                        assert!(mine.contains(&e), "tile ({bi}, {bj}) lacks forced cell {} as {e:#x}", c.cell);
+                    }
+                    let k = kinds[t];
+                    if k < MIXED {
+                        uniform += 1;
+                        assert!(footprint.iter().all(|&c| cells.ids[c] == k), "tile ({bi}, {bj}) is not all id {k}");
+                        assert_eq!(cells.material(k).edge, EDGE_NONE);
+                    } else {
+                        general += 1;
+                        let edges = footprint
+                            .iter()
+                            .any(|&c| cells.ids[c] != WALL && cells.material(cells.ids[c]).edge != EDGE_NONE);
+                        assert_eq!(k == GENERAL_EDGES, edges, "tile ({bi}, {bj}): edge cells {edges}, kind {k:#x}");
+                        let one = footprint.iter().all(|&c| cells.ids[c] == cells.ids[footprint[0]]);
+                        assert!(
+                            !one || edges || !mine.is_empty() || cells.ids[footprint[0]] == WALL,
+                            "tile ({bi}, {bj}) is uniform but marked general"
+                        );
+                    }
+                }
+            }
+            assert!(uniform > 0 && general > 0, "{nx}x{ny}: {uniform} uniform and {general} general tiles");
+        }
+    }
 }

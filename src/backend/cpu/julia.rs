@@ -1,0 +1,47 @@
+//! Julia sets on the CPU, the twin of `kernels/julia.cu` and `shaders/julia.wgsl`: rows of
+//! [`crate::sim::julia::julia_row`] on one thread or spread over rayon's.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::Threads;
+use crate::backend::{BackendError, MandelbrotRun, Timing, check_image_len};
+use crate::sim::julia::{JuliaParams, julia_row};
+
+/// Counts (and smooth values, when given) of `params`, and the iterations executed.
+///
+/// # Errors
+/// Invalid parameters or buffers of the wrong length.
+pub fn julia(
+    threads: Threads,
+    params: &JuliaParams,
+    counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
+) -> Result<MandelbrotRun, BackendError> {
+    params.validate().map_err(BackendError::Invalid)?;
+    check_image_len(counts, smooth.as_deref(), params.pixels())?;
+    let start = Instant::now();
+    let w = params.width;
+    let total_iters = match (threads, smooth) {
+        (Threads::One, None) => {
+            counts.chunks_exact_mut(w).enumerate().map(|(y, r)| julia_row(params, y, r, None)).sum()
+        }
+        (Threads::All, None) => {
+            counts.par_chunks_exact_mut(w).enumerate().map(|(y, r)| julia_row(params, y, r, None)).sum()
+        }
+        (Threads::One, Some(s)) => counts
+            .chunks_exact_mut(w)
+            .zip(s.chunks_exact_mut(w))
+            .enumerate()
+            .map(|(y, (r, s))| julia_row(params, y, r, Some(s)))
+            .sum(),
+        (Threads::All, Some(s)) => counts
+            .par_chunks_exact_mut(w)
+            .zip(s.par_chunks_exact_mut(w))
+            .enumerate()
+            .map(|(y, (r, s))| julia_row(params, y, r, Some(s)))
+            .sum(),
+    };
+    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+}
