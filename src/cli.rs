@@ -512,7 +512,8 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         };
         let name = location.as_ref().map(|l| l.name.clone()).unwrap_or_default();
-        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters };
+        let colour = location.as_ref().and_then(|l| l.colour);
+        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters, colour };
         output::check_writable(path)?;
         std::fs::write(path, loc.to_toml()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
@@ -601,7 +602,8 @@ fn render_in_tiles(
     picture: backend::tiles::Picture<'_>,
     counts: &mut [i32],
 ) -> Result<backend::MandelbrotRun> {
-    let t = backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, &mut |_, _| true)?;
+    let t =
+        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, None, &mut |_, _| true)?;
     if t.tiles > 1 {
         eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
     }

@@ -223,6 +223,8 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     m.view = Some(spot.clone());
     m.auto_iters = false;
     m.iters = 700;
+    m.colour.palette = wavebrot::sim::palette::Palette::Twilight;
+    m.colour.cycles = 3.0;
     h.state_mut().bookmarks_mut().path = path.display().to_string();
     h.state_mut().bookmarks_mut().name = "minibrot".into();
     settle(&mut h);
@@ -230,14 +232,18 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     settle(&mut h);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("3.5e20") && text.contains("iters = 700") && text.contains(MINIBROT.0), "{text}");
+    assert!(text.contains("[colour]") && text.contains("Twilight"), "{text}");
     h.get_by_label("Reset view (R)").click();
     h.state_mut().mandelbrot_mut().iters = 50;
+    h.get_by_label("hot").click();
     settle(&mut h);
     h.get_by_label("Open location").click();
     settle(&mut h);
     let s = h.state().mandelbrot_shown().unwrap();
     assert_eq!(s.request.view, spot, "the saved view is back");
     assert_eq!(s.request.iters, 700);
+    assert_eq!(s.request.colour.palette, wavebrot::sim::palette::Palette::Twilight, "the palette is back");
+    assert!((s.request.colour.cycles - 3.0).abs() < 1e-6);
     std::fs::write(&path, "re = \"-0.5\"\nim = \"zero\"\nzoom = \"1\"\niters = 10\n").unwrap();
     h.get_by_label("Open location").click();
     settle(&mut h);
@@ -266,7 +272,8 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
 fn export_writes_a_png_of_the_chosen_size_in_tiles_and_can_be_cancelled() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shot.png");
-    let mut h = harness([1000.0, 560.0]);
+    // Tall enough that the export controls are in view.
+    let mut h = harness([1000.0, 1200.0]);
     {
         let e = h.state_mut().export_state_mut();
         e.size = wavebrot::app::export::ExportSize::Custom;
@@ -283,7 +290,7 @@ fn export_writes_a_png_of_the_chosen_size_in_tiles_and_can_be_cancelled() {
     // The same picture in one piece differs only by the tiles' rounding.
     let tiled = img.to_rgba8().into_raw();
     h.state_mut().export_state_mut().tile_pixels = 0;
-    h.get_by_label_contains("Save picture 320x200").click();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     settle(&mut h);
     let msg = h.state().message().unwrap_or_default().to_owned();
     assert!(msg.contains("(320x200, "), "one piece: {msg}");
@@ -295,10 +302,13 @@ fn export_writes_a_png_of_the_chosen_size_in_tiles_and_can_be_cancelled() {
     let big = dir.path().join("big.png");
     {
         let e = h.state_mut().export_state_mut();
-        e.custom = [2000, 1500];
+        e.custom = [4000, 3000];
         e.tile_pixels = 1;
         e.path = big.display().to_string();
     }
+    // Many iterations: the set's pixels make it take long.
+    h.state_mut().mandelbrot_mut().auto_iters = false;
+    h.state_mut().mandelbrot_mut().iters = 20_000;
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(3);
     assert!(h.state_mut().export_state_mut().running, "the export is under way");
@@ -307,4 +317,55 @@ fn export_writes_a_png_of_the_chosen_size_in_tiles_and_can_be_cancelled() {
     let msg = h.state().message().unwrap_or_default().to_owned();
     assert!(msg.contains("cancelled"), "{msg}");
     assert!(!big.exists(), "a cancelled export writes nothing");
+}
+
+#[test]
+fn palettes_smooth_colour_and_the_julia_set_of_the_point_under_the_pointer() {
+    let mut h = harness([1000.0, 560.0]);
+    let before = h.state().mandelbrot_shown().unwrap().clone();
+    h.get_by_label("viridis").click();
+    settle(&mut h);
+    let s = h.state().mandelbrot_shown().unwrap().clone();
+    assert_eq!(s.request.colour.palette, wavebrot::sim::palette::Palette::Viridis);
+    assert_eq!(s.counts, before.counts, "a new palette colours the same counts");
+    h.get_by_label("smooth").click();
+    settle(&mut h);
+    let s = h.state().mandelbrot_shown().unwrap().clone();
+    assert!(s.request.colour.smooth);
+    assert!(h.state().message().is_none(), "smooth colour runs on the CPU: {:?}", h.state().message());
+    // J over the picture's centre (-0.764, in the main cardioid): its Julia set is connected and
+    // holds 0, the centre of the Julia picture.
+    let r = h.state().mandelbrot_picture_rect();
+    h.hover_at(r.center());
+    h.run_steps(1);
+    h.key_press(egui::Key::J);
+    settle(&mut h);
+    let s = h.state().mandelbrot_shown().unwrap().clone();
+    let c = s.request.julia.expect("a Julia picture");
+    assert!((c[0] + 0.764).abs() < 0.01 && c[1].abs() < 0.01, "c = {c:?}");
+    let (w, hh) = (s.width, s.height);
+    assert_eq!(s.counts[(hh / 2) * w + w / 2], s.request.iters as i32, "0 is in the filled Julia set");
+    assert!(s.counts[0] < 5, "the corner escapes at once: {}", s.counts[0]);
+    assert!(h.query_by_label_contains("Julia set of c = -0.76").is_some());
+    // Shift + click goes back.
+    h.hover_at(r.center());
+    h.run_steps(1);
+    h.event(egui::Event::ModifiersChanged(egui::Modifiers::SHIFT));
+    h.event(egui::Event::PointerButton {
+        pos: r.center(),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::SHIFT,
+    });
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: r.center(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::SHIFT,
+    });
+    h.run_steps(1);
+    h.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
+    settle(&mut h);
+    assert!(h.state().mandelbrot_shown().unwrap().request.julia.is_none(), "back to the Mandelbrot set");
 }

@@ -1,4 +1,4 @@
-//! Bookmarks of the Mandelbrot view: the current location (centre, zoom, iterations) saved as
+//! Bookmarks of the Mandelbrot view: the current location (centre, zoom, iterations, colours) saved as
 //! a small TOML file ([`Location`] of `sim::deep`, the file `render mandelbrot --location`
 //! reads), opened from a file, or picked from the famous places shipped in `assets/locations/`.
 //! A file that cannot be read or is not a location is said in one line; the view stays.
@@ -36,9 +36,10 @@ impl Default for Bookmarks {
 /// The location of `view` (shown in a picture of `aspect`), named `name`.
 #[must_use]
 pub fn location_of(view: &MandelView, aspect: f64, name: &str) -> Location {
-    let v = view.current(aspect);
+    let v = view.mandel_view(aspect);
     let iters = view.iters_for(&v);
-    Location { name: name.to_owned(), re: v.re, im: v.im, zoom: v.zoom, iters }
+    let colour = Some(view.colour);
+    Location { name: name.to_owned(), re: v.re, im: v.im, zoom: v.zoom, iters, colour }
 }
 
 /// Writes `loc` to `path` as TOML, atomically (the file is whole or untouched).
@@ -59,9 +60,14 @@ pub fn open_location(path: &Path) -> Result<Location, String> {
     Location::from_toml(&text).map_err(|e| format!("{} is not a location: {e}", path.display()))
 }
 
-/// Moves the camera to `loc`: its centre, zoom and iterations (fixed, as saved).
+/// Moves the camera to `loc`: its centre, zoom, iterations (fixed, as saved) and colours
+/// (where saved); a Julia picture goes back to the Mandelbrot set.
 pub fn go_to(view: &mut MandelView, loc: &Location) {
+    view.julia = None;
     view.view = Some(loc.view());
+    if let Some(c) = loc.colour {
+        view.colour = c;
+    }
     view.auto_iters = false;
     view.iters = loc.iters;
 }
@@ -146,7 +152,7 @@ mod tests {
         let loc = Location::from_toml(SHIPPED[3].1).unwrap();
         go_to(&mut view, &loc);
         save_location(&location_of(&view, 1.5, &loc.name), &path).unwrap();
-        assert_eq!(open_location(&path).unwrap(), loc);
+        assert_eq!(open_location(&path).unwrap(), Location { colour: Some(view.colour), ..loc });
         std::fs::write(&path, "re = \"1\"\n").unwrap();
         let e = open_location(&path).unwrap_err();
         assert!(e.contains("here.toml") && !e.contains('\n'), "{e}");

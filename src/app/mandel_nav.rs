@@ -36,6 +36,15 @@ pub fn fit_whole_set(aspect: f64) -> View {
     View { re: SET_CENTRE_RE.to_owned(), im: "0".to_owned(), zoom: zoom_string(zoom.log10()) }
 }
 
+/// The view showing the Julia sets' usual frame, `[-1.8, 1.8] x [-1.2, 1.2]`, in a picture of
+/// `aspect` (centred on 0).
+#[must_use]
+pub fn fit_julia(aspect: f64) -> View {
+    let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
+    let zoom = (1.0 / 1.2f64).min(aspect / 1.8);
+    View { re: "0".to_owned(), im: "0".to_owned(), zoom: zoom_string(zoom.log10()) }
+}
+
 /// Iterations chosen by depth: `100 + 150 * log10(zoom)` (at least 100): 100 for the whole
 /// set, about 2000 at 1e13, 45 000 at 1e300. Deeper pictures need more because points
 /// nearer the boundary take longer to escape.

@@ -51,14 +51,20 @@ impl WavebrotApp {
         controls::colour_bar_ui(ui, bar_rect, "0", &r.iters.to_string(), "iterations");
     }
 
-    /// R: the whole set; Ctrl+S: save the picture.
+    /// R: the whole set; Ctrl+S: save the picture; J: the Julia set of the point under the
+    /// pointer (of the centre when the pointer is elsewhere), and back.
     pub(super) fn mandel_keys(&mut self, ctx: &egui::Context) {
-        let (r, save) = ctx.input_mut(|i| {
+        let (r, save, j) = ctx.input_mut(|i| {
             let save = i.consume_key(egui::Modifiers::COMMAND, egui::Key::S);
-            (i.key_pressed(egui::Key::R), save)
+            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J))
         });
         if r {
             self.settings.mandelbrot.reset_camera();
+        }
+        if j {
+            let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
+            let aspect = self.mandel.aspect();
+            self.settings.mandelbrot.toggle_julia(at, aspect);
         }
         if save {
             self.export_mandelbrot();

@@ -10,6 +10,7 @@ use astro_float::BigFloat;
 use crate::backend::tiles::{self, Picture};
 use crate::backend::{Backend, BackendError, MandelbrotRun};
 use crate::sim::deep::{Arith, DeepJob, PixelGrid, View};
+use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::perturb::ReferenceOrbit;
 
@@ -38,6 +39,8 @@ pub struct Computed {
     pub run: Option<MandelbrotRun>,
     /// Tiles it was computed in.
     pub tiles: usize,
+    /// Smooth escape values were computed beside the counts.
+    pub smooth: bool,
     /// Notes for the user (a fallback taken).
     pub notes: Vec<String>,
 }
@@ -71,6 +74,7 @@ impl MandelWork {
     ///
     /// # Errors
     /// The backend failed, or the view cannot be computed (the message says why).
+    #[expect(clippy::too_many_arguments, reason = "the picture, its buffers and its progress")]
     pub fn compute(
         &mut self,
         backend: &mut dyn Backend,
@@ -78,11 +82,51 @@ impl MandelWork {
         (width, height): (usize, usize),
         tile_pixels: usize,
         counts: &mut Vec<i32>,
+        smooth: &mut Vec<f32>,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Computed, String> {
+        let want_smooth = req.colour.smooth;
+        let mut c = self.compute_once(
+            backend,
+            req,
+            (width, height),
+            tile_pixels,
+            counts,
+            want_smooth.then_some(smooth),
+            progress,
+        );
+        if want_smooth && matches!(&c, Err(e) if e.contains("not implemented")) {
+            // Smooth values not on this backend yet: the counts, coloured by their integers.
+            c = self.compute_once(backend, req, (width, height), tile_pixels, counts, None, progress).map(|mut c| {
+                c.notes.push(format!("smooth colour is not available on {} yet: integer counts", backend.kind()));
+                c
+            });
+        }
+        c
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "as compute")]
+    fn compute_once(
+        &mut self,
+        backend: &mut dyn Backend,
+        req: &MandelRequest,
+        (width, height): (usize, usize),
+        tile_pixels: usize,
+        counts: &mut Vec<i32>,
+        mut smooth: Option<&mut Vec<f32>>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Computed, String> {
         counts.clear();
         counts.resize(width * height, 0);
+        if let Some(s) = smooth.as_deref_mut() {
+            s.clear();
+            s.resize(width * height, 0.0);
+        }
+        let has_smooth = smooth.is_some();
         let mut notes = Vec::new();
+        if let Some(c) = req.julia {
+            return julia(backend, req, (width, height), c, counts, smooth, progress);
+        }
         let mut arith = choose_arith(req);
         if req.arith.is_some_and(|a| a != arith) {
             notes.push("f64 cannot hold this view's bounds: computed by perturbation".to_owned());
@@ -90,10 +134,12 @@ impl MandelWork {
         if let Some(precision) = arith.direct() {
             let bounds = req.view.bounds_f64(width, height)?;
             let p = MandelbrotParams { width, height, iters: req.iters, bounds, precision };
-            match tiles::render_tiled(backend, Picture::Direct(&p), tile_pixels, counts, progress) {
+            let sm = smooth.as_deref_mut().map(Vec::as_mut_slice);
+            match tiles::render_tiled(backend, Picture::Direct(&p), tile_pixels, counts, sm, progress) {
                 Ok(t) => {
                     let arith = precision.name().to_owned();
-                    return Ok(Computed { params: Some(p), arith, run: t.run, tiles: t.tiles, notes });
+                    let (run, tiles, smooth) = (t.run, t.tiles, has_smooth);
+                    return Ok(Computed { params: Some(p), arith, run, tiles, smooth, notes });
                 }
                 // A device without f64 (many GPUs through wgpu): perturbation works in f32.
                 Err(BackendError::Invalid(why)) if precision == Precision::F64 => {
@@ -105,9 +151,11 @@ impl MandelWork {
         }
         debug_assert_eq!(arith, Arith::Perturbation);
         let job = self.deep_job(&req.view, width, height, req.iters)?;
-        let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, progress)
+        let sm = smooth.as_deref_mut().map(Vec::as_mut_slice);
+        let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
             .map_err(|e| format!("Mandelbrot (perturbation) failed: {e}"))?;
-        Ok(Computed { params: None, arith: backend.deep_arith(&job), run: t.run, tiles: t.tiles, notes })
+        let arith = backend.deep_arith(&job);
+        Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, notes })
     }
 
     /// The perturbation job of `view`: the reference orbit of the last job when its point is
@@ -150,6 +198,32 @@ impl MandelWork {
     }
 }
 
+/// The Julia set of `c` in `req`'s view (its own camera): the direct rule in `f32` while it
+/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece.
+fn julia(
+    backend: &mut dyn Backend,
+    req: &MandelRequest,
+    (width, height): (usize, usize),
+    c: [f64; 2],
+    counts: &mut [i32],
+    smooth: Option<&mut Vec<f32>>,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Computed, String> {
+    let bounds = req.view.bounds_f64(width, height)?;
+    let mut p = JuliaParams { width, height, iters: req.iters, bounds, precision: Precision::F32, c };
+    p.precision = match req.arith {
+        Some(Arith::F32) => Precision::F32,
+        Some(_) => Precision::F64,
+        None if p.precision_exhausted() => Precision::F64,
+        None => Precision::F32,
+    };
+    let has_smooth = smooth.is_some();
+    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(|e| format!("Julia set failed: {e}"))?;
+    let run = progress(height, height).then_some(run);
+    let arith = p.precision.name().to_owned();
+    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, notes: Vec::new() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,7 +231,7 @@ mod tests {
 
     fn req(re: &str, im: &str, zoom: &str, iters: u32) -> MandelRequest {
         let view = View { re: re.into(), im: im.into(), zoom: zoom.into() };
-        MandelRequest { view, width: 48, height: 32, iters, arith: None }
+        MandelRequest { view, width: 48, height: 32, iters, arith: None, colour: Default::default(), julia: None }
     }
 
     #[test]
@@ -176,21 +250,24 @@ mod tests {
         let a = req(centre.0, centre.1, "1e15", 3000);
         let mut work = MandelWork::default();
         let mut counts = Vec::new();
-        let c = work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut |_, _| true).unwrap();
+        let c =
+            work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut Vec::new(), &mut |_, _| true).unwrap();
         assert!(c.arith.starts_with("perturbation"), "{}", c.arith);
         // A pan of a fifth of the picture keeps the reference in it.
         let moved = super::super::mandel_nav::panned(&a.view, [10.0, 4.0], 32.0).unwrap();
         let b = MandelRequest { view: moved, ..a.clone() };
         let mut reused = Vec::new();
-        work.compute(&mut cpu, &b, (48, 32), usize::MAX, &mut reused, &mut |_, _| true).unwrap();
+        work.compute(&mut cpu, &b, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();
         assert_eq!(work.orbits_computed, 1, "the orbit was reused");
         let mut fresh = Vec::new();
-        MandelWork::default().compute(&mut cpu, &b, (48, 32), usize::MAX, &mut fresh, &mut |_, _| true).unwrap();
+        MandelWork::default()
+            .compute(&mut cpu, &b, (48, 32), usize::MAX, &mut fresh, &mut Vec::new(), &mut |_, _| true)
+            .unwrap();
         let bad = crate::sim::mandelbrot::mismatch_frac(&reused, &fresh);
         assert!(bad <= 2e-3, "{:.3}% of the pixels differ between a reused and a fresh orbit", bad * 100.0);
         // Far away: a new orbit.
         let far = MandelRequest { view: View { zoom: "1e15".into(), ..req("-0.7436", "0.1318", "1", 1).view }, ..a };
-        work.compute(&mut cpu, &far, (48, 32), usize::MAX, &mut reused, &mut |_, _| true).unwrap();
+        work.compute(&mut cpu, &far, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();
         assert_eq!(work.orbits_computed, 2);
     }
 }

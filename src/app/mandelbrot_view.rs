@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::sim::deep::{Arith, View, format_zoom};
+use crate::sim::palette::{ColourSettings, Palette, Scale};
 
 use super::mandel_nav;
 use super::messages::{MandelRequest, MandelbrotFrame};
@@ -48,19 +49,62 @@ pub struct MandelView {
     /// Maximum iterations per pixel when not automatic.
     pub iters: u32,
     pub precision: PrecisionMode,
+    /// Palette, smooth colouring, scale, offset and cycles.
+    pub colour: ColourSettings,
+    /// Julia mode: the Julia set of a point, with its own camera (`None`: the Mandelbrot set).
+    pub julia: Option<JuliaMode>,
+}
+
+/// The Julia picture shown instead of the Mandelbrot set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JuliaMode {
+    /// The set's `c`.
+    pub c: [f64; 2],
+    /// Its camera (`None`: `[-1.8, 1.8] x [-1.2, 1.2]` fitted to the panel).
+    pub view: Option<View>,
 }
 
 impl Default for MandelView {
     fn default() -> Self {
-        Self { view: None, auto_iters: true, iters: 500, precision: PrecisionMode::Auto }
+        Self {
+            view: None,
+            auto_iters: true,
+            iters: 500,
+            precision: PrecisionMode::Auto,
+            colour: ColourSettings::SEED,
+            julia: None,
+        }
     }
 }
 
 impl MandelView {
-    /// The view shown in a picture of `aspect` = width/height.
+    /// The view shown in a picture of `aspect` = width/height (the Julia camera in Julia mode).
     #[must_use]
     pub fn current(&self, aspect: f64) -> View {
+        match &self.julia {
+            Some(j) => j.view.clone().unwrap_or_else(|| mandel_nav::fit_julia(aspect)),
+            None => self.mandel_view(aspect),
+        }
+    }
+
+    /// The Mandelbrot camera's view (also in Julia mode).
+    #[must_use]
+    pub fn mandel_view(&self, aspect: f64) -> View {
         self.view.clone().unwrap_or_else(|| mandel_nav::fit_whole_set(aspect))
+    }
+
+    /// Flips to the Julia set of the point at `at` (fractions of the picture) and back.
+    pub fn toggle_julia(&mut self, at: [f64; 2], aspect: f64) {
+        if self.julia.take().is_some() {
+            return;
+        }
+        let v = self.mandel_view(aspect);
+        if let Ok((re, im)) = mandel_nav::point_at(&v, at, aspect) {
+            let f = |s: &str| crate::sim::deep::parse_decimal(s, "c", 64).map(|b| crate::sim::deep::to_f64(&b));
+            if let (Ok(re), Ok(im)) = (f(&re), f(&im)) {
+                self.julia = Some(JuliaMode { c: [re, im], view: None });
+            }
+        }
     }
 
     /// The iterations of `view`: by depth, or the user's.
@@ -75,19 +119,26 @@ impl MandelView {
         let (w, h) = (width.max(1), height.max(1));
         let view = self.current(w as f64 / h as f64);
         let iters = self.iters_for(&view);
-        MandelRequest { view, width: w, height: h, iters, arith: self.precision.arith() }
+        let julia = self.julia.as_ref().map(|j| j.c);
+        MandelRequest { view, width: w, height: h, iters, arith: self.precision.arith(), colour: self.colour, julia }
     }
 
-    /// Back to the whole set (iterations and precision kept).
+    /// Back to the whole set (iterations and precision kept); in Julia mode, the whole Julia set.
     pub fn reset_camera(&mut self) {
-        self.view = None;
+        match &mut self.julia {
+            Some(j) => j.view = None,
+            None => self.view = None,
+        }
     }
 
     /// Applies a move made by [`mandel_nav`]; a failed one (never expected) leaves the view.
     fn apply(&mut self, moved: Result<View, String>) -> bool {
         match moved {
             Ok(v) => {
-                self.view = Some(v);
+                match &mut self.julia {
+                    Some(j) => j.view = Some(v),
+                    None => self.view = Some(v),
+                }
                 true
             }
             Err(e) => {
@@ -222,6 +273,39 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: 
         view.reset_camera();
         changed = true;
     }
+    changed |= colour_ui(ui, &mut view.colour);
+    if let Some(j) = &view.julia {
+        ui.label(format!("Julia set of c = {:+.15} {:+.15} i", j.c[0], j.c[1]));
+        if ui.button("Back to the Mandelbrot set (J)").clicked() {
+            view.julia = None;
+            changed = true;
+        }
+    } else {
+        ui.label("Shift+click or J: the Julia set of the point under the pointer.");
+    }
+    changed
+}
+
+/// Palette, smooth colouring, scale, offset and cycles; true when something changed.
+pub fn colour_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
+    let mut changed = false;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("palette");
+        for p in Palette::ALL {
+            changed |= ui.selectable_value(&mut c.palette, p, p.name()).changed();
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        changed |= ui.checkbox(&mut c.smooth, "smooth").changed();
+        ui.label("scale");
+        for s in Scale::ALL {
+            changed |= ui.selectable_value(&mut c.scale, s, s.name()).changed();
+        }
+    });
+    changed |= ui.add(egui::Slider::new(&mut c.offset, 0.0..=0.999).text("colour offset")).changed();
+    changed |= ui
+        .add(egui::Slider::new(&mut c.cycles, 1.0..=ColourSettings::MAX_CYCLES).logarithmic(true).text("colour cycles"))
+        .changed();
     changed
 }
 
@@ -338,6 +422,14 @@ pub fn mandelbrot_image_ui(
             let delta = [f64::from(d.x), f64::from(d.y)];
             moved |= view.apply(mandel_nav::panned(&current, delta, f64::from(rect.height())));
         }
+    }
+    // Shift + click: the Julia set of the point under the pointer, and back.
+    if response.clicked()
+        && ui.input(|i| i.modifiers.shift)
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        view.toggle_julia(frac(p), aspect);
+        moved = true;
     }
     let hover = response.hover_pos();
     if let Some(pos) = hover {

@@ -129,6 +129,21 @@ pub struct MandelRequest {
     /// The arithmetic asked for; `None`: the cheapest that resolves the pixels (`f32`, `f64`,
     /// then perturbation).
     pub arith: Option<Arith>,
+    /// Palette, smooth colouring, scale, offset, cycles.
+    pub colour: crate::sim::palette::ColourSettings,
+    /// The Julia set of this `c` instead of the Mandelbrot set (the view is then the Julia
+    /// picture's camera).
+    pub julia: Option<[f64; 2]>,
+}
+
+impl MandelRequest {
+    /// True when `other` is the same picture and differs at most in its colours (so the counts
+    /// can be coloured again without computing them).
+    #[must_use]
+    pub fn same_counts(&self, other: &Self) -> bool {
+        let recoloured = Self { colour: other.colour, ..self.clone() };
+        recoloured == *other && (self.colour.smooth || !other.colour.smooth)
+    }
 }
 
 /// A picture to save: the view, the file and how it is cut into tiles.

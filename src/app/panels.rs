@@ -275,7 +275,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 16] = [
+    const KEYS: [(&str, &str); 17] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
@@ -291,6 +291,7 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
         ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
         ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
+        ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 
 use crate::backend::tiles::DEFAULT_TILE_PIXELS;
 use crate::backend::{self, Backend, BackendChoice, Timing, WaveSim};
-use crate::sim::colormap;
 use crate::sim::scene::Scene;
 
 use super::display::{Display, Opened, open_backend};
@@ -136,6 +135,11 @@ struct SimLoop {
     mandel: MandelWork,
     /// Seconds per pixel of the last full Mandelbrot pass (0: none yet).
     mandel_secs_per_pixel: f64,
+    /// Smooth escape values of the last Mandelbrot pass (when its colours asked for them).
+    smooth: Vec<f32>,
+    /// The last full Mandelbrot pass: its request, arithmetic, direct parameters and whether
+    /// `smooth` holds its values, so a change of colours only colours `counts` again.
+    mandel_done: Option<(MandelRequest, String, Option<crate::sim::mandelbrot::MandelbrotParams>, bool)>,
     per_step: Duration,
     counts: Vec<i32>,
     open: Opener,
@@ -186,6 +190,8 @@ impl SimLoop {
             last_mandelbrot: None,
             mandel: MandelWork::default(),
             mandel_secs_per_pixel: 0.0,
+            smooth: Vec::new(),
+            mandel_done: None,
             per_step: Duration::from_micros(100),
             counts: Vec::new(),
             open,
@@ -612,6 +618,30 @@ impl SimLoop {
     /// [`TILE_BUDGET`], abandoned when a newer view is waiting.
     fn mandelbrot_frame(&mut self) {
         let Some(req) = self.mandelbrot.take() else { return };
+        if let Some((done, arith, params, smooth)) = self.mandel_done.clone()
+            && done.same_counts(&req)
+        {
+            // Only the colours changed: colour the counts again.
+            let (w, h) = (req.width, req.height);
+            let mut rgba = self.display.buffer(w * h * 4);
+            let sm = smooth.then_some(self.smooth.as_slice());
+            crate::sim::palette::colour_rgba(&self.counts, sm, w, h, req.iters, &req.colour, &mut rgba);
+            self.mandel_done = Some((req.clone(), arith.clone(), params, smooth));
+            let frame = MandelbrotFrame {
+                pixels: FrameSource::Rgba { rgba, width: w, height: h },
+                request: req,
+                width: w,
+                height: h,
+                coarse: 1,
+                params,
+                arith,
+                counts: self.counts.clone(),
+                total_iters: 0,
+                timing: backend::Timing::wall(Duration::ZERO),
+            };
+            self.send(Msg::Mandelbrot(frame));
+            return;
+        }
         let estimate = self.mandel_secs_per_pixel * (req.width * req.height) as f64;
         let mut coarse = 1;
         while coarse < 8 && estimate / (coarse * coarse) as f64 > COARSE_BUDGET.as_secs_f64() {
@@ -654,8 +684,9 @@ impl SimLoop {
         };
         let start = Instant::now();
         let mut counts = std::mem::take(&mut self.counts);
+        self.mandel_done = None;
         let computed = {
-            let Self { backend, mandel, commands, inbox, turn, .. } = self;
+            let Self { backend, mandel, commands, inbox, turn, smooth, .. } = self;
             let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             // Between tiles of the full pass: stop when a newer view is waiting.
             let mut progress = |done: usize, total: usize| {
@@ -667,7 +698,7 @@ impl SimLoop {
                 }
                 !inbox.iter().any(|c| matches!(c, Command::Mandelbrot(_) | Command::SetBackend(_) | Command::Quit))
             };
-            mandel.compute(backend.as_mut(), req, (w, h), tile, &mut counts, &mut progress)
+            mandel.compute(backend.as_mut(), req, (w, h), tile, &mut counts, smooth, &mut progress)
         };
         let result = match computed {
             Ok(c) => {
@@ -687,7 +718,11 @@ impl SimLoop {
                 self.mandel_secs_per_pixel = start.elapsed().as_secs_f64() / (w * h) as f64;
             }
             let mut rgba = self.display.buffer(w * h * 4);
-            colormap::mandelbrot_rgba(&counts, w, h, req.iters, &mut rgba);
+            let sm = c.smooth.then_some(self.smooth.as_slice());
+            crate::sim::palette::colour_rgba(&counts, sm, w, h, req.iters, &req.colour, &mut rgba);
+            if coarse == 1 {
+                self.mandel_done = Some((req.clone(), c.arith.clone(), c.params, c.smooth));
+            }
             let frame = MandelbrotFrame {
                 pixels: FrameSource::Rgba { rgba, width: w, height: h },
                 request: req.clone(),
@@ -721,7 +756,7 @@ impl SimLoop {
             self.send(Msg::Export(ExportStatus::Failed(format!("{e:#}"))));
             return;
         }
-        let mut counts = Vec::new();
+        let (mut counts, mut smooth) = (Vec::new(), Vec::new());
         let mut cancelled = false;
         let computed = {
             let Self { backend, mandel, commands, inbox, out, wake, turn, quit, .. } = self;
@@ -740,13 +775,22 @@ impl SimLoop {
                 !cancelled && !*quit
             };
             let tile = job.tile_pixels.unwrap_or(DEFAULT_TILE_PIXELS).max(1);
-            mandel.compute(backend.as_mut(), req, (req.width, req.height), tile, &mut counts, &mut progress)
+            mandel.compute(
+                backend.as_mut(),
+                req,
+                (req.width, req.height),
+                tile,
+                &mut counts,
+                &mut smooth,
+                &mut progress,
+            )
         };
         let status = match computed {
             Ok(c) if c.run.is_none() || cancelled => ExportStatus::Cancelled,
             Ok(c) => {
                 let mut rgba = vec![0u8; pixels * 4];
-                crate::sim::colormap::mandelbrot_rgba(&counts, req.width, req.height, req.iters, &mut rgba);
+                let sm = c.smooth.then_some(smooth.as_slice());
+                crate::sim::palette::colour_rgba(&counts, sm, req.width, req.height, req.iters, &req.colour, &mut rgba);
                 match crate::output::write_png(&job.path, &rgba, req.width, req.height) {
                     Ok(()) => ExportStatus::Done {
                         path: job.path.clone(),

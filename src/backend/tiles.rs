@@ -63,7 +63,8 @@ pub struct Tiled {
     pub tiles: usize,
 }
 
-/// Renders `picture` into `counts` (`width*height`, row 0 at the bottom) in strips of at most
+/// Renders `picture` into `counts` (`width*height`, row 0 at the bottom), and the smooth escape
+/// values into `smooth` when given ([`Backend::mandelbrot_smooth`]), in strips of at most
 /// `max_tile_pixels` pixels (whole rows, at least one), halving a strip the device refuses for
 /// memory. `progress(rows_done, rows)` is called after each strip; it returns false to stop.
 ///
@@ -74,6 +75,7 @@ pub fn render_tiled(
     picture: Picture<'_>,
     max_tile_pixels: usize,
     counts: &mut [i32],
+    mut smooth: Option<&mut [f32]>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Tiled, BackendError> {
     let (width, height) = picture.size();
@@ -91,12 +93,18 @@ pub fn render_tiled(
     let mut tiles = 0;
     while y0 < height {
         let n = rows.min(height - y0);
-        let out = &mut counts[y0 * width..(y0 + n) * width];
-        let r = match picture {
-            Picture::Direct(p) if n == height => backend.mandelbrot(p, out),
-            Picture::Direct(p) => backend.mandelbrot(&direct_strip(p, y0, n), out),
-            Picture::Deep(j) if n == height => backend.mandelbrot_deep(j, out),
-            Picture::Deep(j) => backend.mandelbrot_deep(&deep_strip(j, y0, n), out),
+        let span = y0 * width..(y0 + n) * width;
+        let out = &mut counts[span.clone()];
+        let sm = smooth.as_deref_mut().map(|s| &mut s[span]);
+        let r = match (picture, sm) {
+            (Picture::Direct(p), None) if n == height => backend.mandelbrot(p, out),
+            (Picture::Direct(p), None) => backend.mandelbrot(&direct_strip(p, y0, n), out),
+            (Picture::Deep(j), None) if n == height => backend.mandelbrot_deep(j, out),
+            (Picture::Deep(j), None) => backend.mandelbrot_deep(&deep_strip(j, y0, n), out),
+            (Picture::Direct(p), Some(sm)) if n == height => backend.mandelbrot_smooth(p, out, sm),
+            (Picture::Direct(p), Some(sm)) => backend.mandelbrot_smooth(&direct_strip(p, y0, n), out, sm),
+            (Picture::Deep(j), Some(sm)) if n == height => backend.mandelbrot_deep_smooth(j, out, sm),
+            (Picture::Deep(j), Some(sm)) => backend.mandelbrot_deep_smooth(&deep_strip(j, y0, n), out, sm),
         };
         match r {
             Ok(run) => {
@@ -156,8 +164,8 @@ mod tests {
         let p = MandelbrotParams { width: 50, height: 40, iters: 50, bounds: Bounds::SEED, precision: Precision::F64 };
         let mut small = Small { cpu: CpuBackend::new(Threads::One), max_pixels: 50 * 7, calls: 0 };
         let mut counts = vec![0; 2000];
-        let t =
-            render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, &mut |_, _| true).unwrap();
+        let t = render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, None, &mut |_, _| true)
+            .unwrap();
         // 40 rows refused, then 20, 10; strips of 5 fit: 8 of them.
         assert_eq!(t.tiles, 8);
         assert_eq!(small.calls, 3 + 8);
@@ -166,7 +174,7 @@ mod tests {
         let bad = crate::sim::mandelbrot::mismatch_frac(&counts, &whole);
         assert!(bad <= 5e-3, "{:.4}% of the pixels differ (budget 0.5%)", bad * 100.0);
         small.max_pixels = 10;
-        let e = render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, &mut |_, _| true);
+        let e = render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, None, &mut |_, _| true);
         assert!(matches!(e, Err(BackendError::OutOfMemory { .. })), "one row that does not fit: {e:?}");
     }
 
@@ -178,7 +186,7 @@ mod tests {
         cpu.mandelbrot(&p, &mut whole).unwrap();
         let mut tiled = vec![0; 64 * 48];
         let mut calls = 0;
-        let t = render_tiled(&mut cpu, Picture::Direct(&p), 64 * 5, &mut tiled, &mut |_, _| {
+        let t = render_tiled(&mut cpu, Picture::Direct(&p), 64 * 5, &mut tiled, None, &mut |_, _| {
             calls += 1;
             true
         })
@@ -194,12 +202,12 @@ mod tests {
         let mut whole = vec![0; 64 * 48];
         cpu.mandelbrot_deep(&job, &mut whole).unwrap();
         let mut tiled = vec![0; 64 * 48];
-        let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, &mut |_, _| true).unwrap();
+        let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, None, &mut |_, _| true).unwrap();
         assert_eq!(t.tiles, 7);
         let bad = crate::sim::mandelbrot::mismatch_frac(&tiled, &whole);
         assert!(bad <= 1e-3, "deep: {:.4}% of the pixels differ", bad * 100.0);
         // Stopping after the first strip.
-        let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, &mut |_, _| false).unwrap();
+        let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, None, &mut |_, _| false).unwrap();
         assert!(t.run.is_none() && t.tiles == 1);
     }
 }
