@@ -543,7 +543,8 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         };
         let name = location.as_ref().map(|l| l.name.clone()).unwrap_or_default();
-        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters };
+        let colour = location.as_ref().and_then(|l| l.colour);
+        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters, colour };
         output::check_writable(path)?;
         std::fs::write(path, loc.to_toml()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
@@ -590,10 +591,7 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     let settings = a.colour.settings();
     let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; params.pixels()]);
     let progress = Progress::spinner("mandelbrot");
-    let run = match smooth.as_deref_mut() {
-        Some(s) => b.mandelbrot_smooth(&params, &mut counts, s)?,
-        None => b.mandelbrot(&params, &mut counts)?,
-    };
+    let run = render_in_tiles(b.as_mut(), backend::tiles::Picture::Direct(&params), &mut counts, smooth.as_deref_mut())?;
     progress.finish();
     let secs = run.timing.wall.as_secs_f64();
     eprintln!(
@@ -626,6 +624,22 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A Mandelbrot picture in one piece where the device holds it, in strips of rows where it
+/// does not (a note says how many).
+fn render_in_tiles(
+    b: &mut dyn backend::Backend,
+    picture: backend::tiles::Picture<'_>,
+    counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
+) -> Result<backend::MandelbrotRun> {
+    let t =
+        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, smooth, &mut |_, _| true)?;
+    if t.tiles > 1 {
+        eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
+    }
+    t.run.ok_or_else(|| anyhow::anyhow!("the tiled render stopped"))
+}
+
 /// `render mandelbrot` of a view too deep for `f64`: perturbation around the centre's orbit.
 fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Result<ExitCode> {
     for path in a.png.iter().chain(&a.npy) {
@@ -648,10 +662,7 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
     let mut counts = vec![0i32; pixels];
     let settings = a.colour.settings();
     let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; pixels]);
-    let run = match smooth.as_deref_mut() {
-        Some(s) => b.mandelbrot_deep_smooth(&job, &mut counts, s)?,
-        None => b.mandelbrot_deep(&job, &mut counts)?,
-    };
+    let run = render_in_tiles(b.as_mut(), backend::tiles::Picture::Deep(&job), &mut counts, smooth.as_deref_mut())?;
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
     eprintln!(

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo, Timing};
+use crate::sim::deep::{Arith, View};
 use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
@@ -45,8 +46,13 @@ pub enum Command {
     Reset,
     /// Which view is shown: the other one is not computed.
     SetView(Demo),
-    /// Render this Mandelbrot image (only the last of a burst is rendered).
-    Mandelbrot(MandelbrotParams),
+    /// Render this Mandelbrot view (only the last of a burst is rendered): a coarse pass first
+    /// when a full one would take long, the full picture once no newer view is waiting.
+    Mandelbrot(MandelRequest),
+    /// Render a Mandelbrot view to a PNG file, in tiles, with [`Msg::Export`] reports.
+    Export(ExportJob),
+    /// Stop the export under way (the file is left untouched).
+    CancelExport,
     /// Answered by [`Msg::Pong`] once every command before it is done (tests).
     Ping(u64),
     Quit,
@@ -113,11 +119,74 @@ pub struct WaveFrame {
     pub large_call_update_secs: Option<f64>,
 }
 
+/// A Mandelbrot picture to compute: a view at a pixel size, its iterations and arithmetic.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MandelRequest {
+    pub view: View,
+    pub width: usize,
+    pub height: usize,
+    pub iters: u32,
+    /// The arithmetic asked for; `None`: the cheapest that resolves the pixels (`f32`, `f64`,
+    /// then perturbation).
+    pub arith: Option<Arith>,
+    /// Palette, smooth colouring, scale, offset, cycles.
+    pub colour: crate::sim::palette::ColourSettings,
+    /// The Julia set of this `c` instead of the Mandelbrot set (the view is then the Julia
+    /// picture's camera).
+    pub julia: Option<[f64; 2]>,
+}
+
+impl MandelRequest {
+    /// True when `other` is the same picture and differs at most in its colours (so the counts
+    /// can be coloured again without computing them).
+    #[must_use]
+    pub fn same_counts(&self, other: &Self) -> bool {
+        let recoloured = Self { colour: other.colour, ..self.clone() };
+        recoloured == *other && (self.colour.smooth || !other.colour.smooth)
+    }
+}
+
+/// A picture to save: the view, the file and how it is cut into tiles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportJob {
+    pub request: MandelRequest,
+    pub path: std::path::PathBuf,
+    /// Largest tile in pixels (`None`: the whole picture at once where the device holds it,
+    /// smaller tiles where it does not).
+    pub tile_pixels: Option<usize>,
+}
+
+/// How an export is going.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportStatus {
+    /// Rows of the picture done out of all of them.
+    Progress { done: usize, total: usize },
+    /// Written whole: the file, its size, the tiles it took and the wall time.
+    Done { path: std::path::PathBuf, width: usize, height: usize, tiles: usize, millis: f64 },
+    /// Cancelled by the user: nothing was written.
+    Cancelled,
+    /// Failed: nothing was written; the message says why.
+    Failed(String),
+}
+
 /// One Mandelbrot image.
 #[derive(Debug)]
 pub struct MandelbrotFrame {
     pub pixels: FrameSource,
-    pub params: MandelbrotParams,
+    /// What was asked (the full-size request, also for a coarse pass).
+    pub request: MandelRequest,
+    /// The picture's own size (smaller than the request's for a coarse pass).
+    pub width: usize,
+    pub height: usize,
+    /// The request's side over this picture's: 1 for the full picture, 2, 4 or 8 for a coarse pass.
+    pub coarse: usize,
+    /// The direct parameters where the picture was computed directly (`None`: perturbation).
+    pub params: Option<MandelbrotParams>,
+    /// The arithmetic used, in words: `f32`, `f64`, `perturbation f64`, `perturbation f64,
+    /// extended exponent`, ...
+    pub arith: String,
+    /// The escape counts (`width*height`, row 0 at the bottom).
+    pub counts: Vec<i32>,
     pub total_iters: u64,
     pub timing: Timing,
 }
@@ -133,6 +202,8 @@ pub enum Msg {
     },
     Wave(WaveFrame),
     Mandelbrot(MandelbrotFrame),
+    /// How the export under way is going.
+    Export(ExportStatus),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
     /// The result of a [`Command::Check`].

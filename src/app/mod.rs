@@ -15,7 +15,11 @@
 //! - [`wave_lab`]: presets, the tools on the field, scene settings, view and scene files;
 //!   [`wave_meters`]: energy, probes and the Courant number; [`meter`]: what the simulation
 //!   thread measures for them.
-//! - [`mandelbrot_view`]: the camera, zoom/pan and precision.
+//! - [`mandelbrot_view`]: the camera (a deep-zoom view in arbitrary precision), zoom, pan,
+//!   zoom box, precision and readouts; [`mandel_nav`]: the moves at any depth;
+//!   [`mandel_worker`]: how the simulation thread computes a picture (arithmetic by depth,
+//!   reference orbits, tiles); [`bookmarks_ui`]: locations saved and opened; [`export`]: PNG
+//!   pictures of any size; `mandel_panel.rs`: the view's panels and keys.
 //! - [`timing_panel`]: measurements and their plot.
 //! - [`controls`]: backend picker and colour bar.
 //! - [`pages`]: the classroom pages: [`race`] / [`race_view`] (two backends side by side),
@@ -27,12 +31,17 @@
 //! Size: over 500 lines (about 60 of them tests): `WavebrotApp`'s state and its message handling
 //! stay together; the panels, settings, options, threads and the wave lab are their own files.
 
+pub mod bookmarks_ui;
 pub mod compare;
 pub mod controls;
 pub mod display;
+pub mod export;
 pub mod headless;
 pub mod lessons;
 pub mod lessons_view;
+pub mod mandel_nav;
+mod mandel_panel;
+pub mod mandel_worker;
 pub mod mandelbrot_view;
 pub mod messages;
 pub mod meter;
@@ -63,13 +72,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
-use crate::sim::mandelbrot::MandelbrotParams;
 use crate::sim::scene::Scene;
 use crate::sim::wave::WaveParams;
 
 use compare::CpuCompare;
 use controls::Probes;
-use mandelbrot_view::MandelView;
+use mandelbrot_view::{MandelUi, MandelView};
 use messages::{Command, CompareJob, FrameSource, Msg, WorkerInit};
 pub use options::{Demo, GuiArgs};
 pub use settings::Settings;
@@ -158,8 +166,7 @@ pub struct WavebrotApp {
     field_map: Option<wave_view::CellMap>,
     grid: (usize, usize),
     mandel_tex: Option<Shown>,
-    mandel_shown: Option<MandelbrotParams>,
-    mandel_sent: Option<MandelbrotParams>,
+    mandel: MandelUi,
     timing: TimingStats,
     frames: u64,
     content_frames: u64,
@@ -309,8 +316,7 @@ impl WavebrotApp {
             flame: false,
             grid,
             mandel_tex: None,
-            mandel_shown: None,
-            mandel_sent: None,
+            mandel: MandelUi::default(),
             timing,
             frames: 0,
             content_frames: 0,
@@ -374,12 +380,6 @@ impl WavebrotApp {
     #[must_use]
     pub fn measured(&self) -> Option<&messages::Measured> {
         self.meters.last.as_ref()
-    }
-
-    /// The Mandelbrot image shown last.
-    #[must_use]
-    pub fn mandelbrot_shown(&self) -> Option<MandelbrotParams> {
-        self.mandel_shown
     }
 
     /// eframe's wgpu state (device, queue, adapter, renderer), where the wgpu backend's
@@ -469,15 +469,8 @@ impl WavebrotApp {
                 self.record(&f.pixels);
                 Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, &self.ctx);
             }
-            Msg::Mandelbrot(f) => {
-                self.mandel_shown = Some(f.params);
-                if let Some((k, d)) = &self.active {
-                    let name = d.name.clone();
-                    self.timing.record_mandelbrot(*k, &name, &f);
-                }
-                self.content_frames += 1;
-                Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
-            }
+            Msg::Mandelbrot(f) => self.take_mandel_frame(f),
+            Msg::Export(s) => self.take_export_status(s),
             Msg::Error(e) => self.say(e),
             Msg::Grid { nx, ny, refused } => {
                 self.grid = (nx, ny);
@@ -614,7 +607,7 @@ impl WavebrotApp {
                     self.wave_scene.as_ref().map_or(CompareJob::Off, |s| CompareJob::Wave(Arc::clone(s)))
                 }
                 Demo::Wave => CompareJob::Off,
-                Demo::Mandelbrot => self.mandel_sent.map_or(CompareJob::Off, CompareJob::Mandelbrot),
+                Demo::Mandelbrot => self.mandel_compare_job(),
             }
         };
         if job == self.compare_job {
@@ -732,7 +725,7 @@ impl eframe::App for WavebrotApp {
             egui::CentralPanel::default().show(ui, |ui| self.page_ui(ui, page));
         } else {
             if !self.panels_hidden {
-                self.side_panels_ui(ui, &ctx);
+                self.side_panels_ui(ui);
             }
             egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         }
@@ -751,15 +744,12 @@ impl eframe::App for WavebrotApp {
 
 impl WavebrotApp {
     /// The controls (left) and the timing panel (right); hidden together in presenter mode (H).
-    fn side_panels_ui(&mut self, ui: &mut egui::Ui, ctx: &egui::Context) {
+    fn side_panels_ui(&mut self, ui: &mut egui::Ui) {
         egui::Panel::left("controls").default_size(250.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| match self.settings.view {
                 Demo::Wave => self.wave_controls_ui(ui),
                 Demo::Mandelbrot => {
-                    let shown = self.mandel_shown;
-                    if mandelbrot_view::mandelbrot_controls_ui(ui, &mut self.settings.mandelbrot, shown.as_ref()) {
-                        ctx.request_repaint();
-                    }
+                    self.mandel_controls_ui(ui);
                     self.mandel_check_ui(ui);
                 }
             });
@@ -860,7 +850,12 @@ mod tests {
     #[test]
     fn every_label_character_has_a_glyph_in_the_bundled_fonts() {
         let sources = [
+            ("bookmarks_ui.rs", include_str!("bookmarks_ui.rs")),
             ("compare.rs", include_str!("compare.rs")),
+            ("export.rs", include_str!("export.rs")),
+            ("mandel_nav.rs", include_str!("mandel_nav.rs")),
+            ("mandel_panel.rs", include_str!("mandel_panel.rs")),
+            ("mandel_worker.rs", include_str!("mandel_worker.rs")),
             ("controls.rs", include_str!("controls.rs")),
             ("display.rs", include_str!("display.rs")),
             ("headless.rs", include_str!("headless.rs")),

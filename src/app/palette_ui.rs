@@ -36,7 +36,7 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
     });
     ui.add(egui::Slider::new(&mut c.offset, 0.0..=0.999).text("colour offset"))
         .on_hover_text("shift along the palette (a fraction of it); colours wrap around");
-    ui.add(egui::Slider::new(&mut c.cycles, 1.0..=64.0).logarithmic(true).text("colour cycles"))
+    ui.add(egui::Slider::new(&mut c.cycles, 1.0..=ColourSettings::MAX_CYCLES).logarithmic(true).text("colour cycles"))
         .on_hover_text("how many times the palette repeats over the range (twilight repeats without a seam)");
     if ui.button("Seed colours").on_hover_text("hot, integer counts, linear: the seed's picture").clicked() {
         *c = ColourSettings::SEED;

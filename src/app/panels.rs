@@ -9,7 +9,7 @@ use super::messages::Command;
 use super::options::Demo;
 use super::pages::Page;
 use super::wave_lab::LabOutcome;
-use super::{WavebrotApp, controls, mandelbrot_view, wave_view};
+use super::{WavebrotApp, controls, wave_view};
 
 impl WavebrotApp {
     pub(super) fn keyboard(&mut self, ctx: &egui::Context) {
@@ -96,11 +96,7 @@ impl WavebrotApp {
                     self.apply_lab(out);
                 }
             }
-            Demo::Mandelbrot => {
-                if r {
-                    self.settings.mandelbrot.reset_camera();
-                }
-            }
+            Demo::Mandelbrot => self.mandel_keys(ctx),
         }
     }
 
@@ -266,7 +262,7 @@ impl WavebrotApp {
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
     pub(super) fn start_mandel_check(&mut self) {
-        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel_shown) else { return };
+        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else { return };
         if self.mandel_check_rx.is_some() {
             return;
         }
@@ -381,18 +377,7 @@ impl WavebrotApp {
                 };
                 controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
             }
-            Demo::Mandelbrot => {
-                let tex = self.mandel_tex.as_ref().map(|s| s.id);
-                let (size, _) = mandelbrot_view::mandelbrot_image_ui(&mut child, tex, &mut self.settings.mandelbrot);
-                let p = self.settings.mandelbrot.params(size[0], size[1]);
-                // Render again only when something changed.
-                if self.mandel_sent != Some(p) {
-                    self.mandel_sent = Some(p);
-                    self.worker.send(Command::Mandelbrot(p));
-                }
-                let iters = self.settings.mandelbrot.iters;
-                controls::colour_bar_ui(ui, bar_rect, "0", &iters.to_string(), "iterations");
-            }
+            Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
         }
         ui.allocate_rect(full, egui::Sense::hover());
     }
@@ -400,7 +385,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 16] = [
+    const KEYS: [(&str, &str); 19] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -416,6 +401,9 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Tab / Shift Tab", "move between controls; Space or Enter uses one"),
         ("Arrows", "move a focused slider"),
         ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
+        ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
+        ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
+        ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

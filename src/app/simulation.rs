@@ -3,31 +3,45 @@
 //! [`Worker`] owns the active backend: it steps the wave scene a slider's worth of steps per
 //! frame, measures it ([`super::meter`]), colours it ([`super::display`]) and hands the frame to
 //! the UI through a one-slot channel (so it runs at most one frame ahead of the window), and
-//! renders the Mandelbrot image when the view changed. Scene and grid changes are applied here,
+//! renders the Mandelbrot view when it changed (a coarse pass first when the full one would take
+//! long, the full one in tiles dropped for a newer view; the arithmetic, orbits and tiles are
+//! [`super::mandel_worker`]) and exports Mandelbrot pictures tile by tile with progress and cancel. Scene and grid changes are applied here,
 //! off the UI thread: sources are swapped in place, other edits reopen the scene with the waves
 //! carried over; a scene or size the backend refuses leaves the previous one running. Frame
 //! buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
 //!
-//! Size: about 600 lines, 150 of them the tests that drive the thread with a fake backend.
+//! Size: about 900 lines, 150 of them the tests that drive the thread with a fake backend: the
+//! thread's loop, its wave frames and its Mandelbrot passes and exports share its state.
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::backend::tiles::DEFAULT_TILE_PIXELS;
 use crate::backend::{self, Backend, BackendChoice, Timing, WaveSim};
-use crate::sim::colormap;
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::scene::Scene;
 
 use super::display::{Display, Opened, open_backend};
-use super::messages::{CHECK_STEPS, CheckResult, Command, FrameSource, MandelbrotFrame, Msg, WaveFrame, WorkerInit};
+use super::mandel_worker::MandelWork;
+use super::messages::{
+    CHECK_STEPS, CheckResult, Command, ExportJob, ExportStatus, FrameSource, MandelRequest, MandelbrotFrame, Msg,
+    WaveFrame, WorkerInit,
+};
 use super::meter::Meter;
 use super::options::Demo;
 use super::wave_view::WaveLook;
 
 /// How long the worker may compute before it looks at its commands again.
 const SLICE: Duration = Duration::from_millis(40);
+
+/// A Mandelbrot pass expected to take longer than this is preceded by a coarse one (1/2, 1/4 or
+/// 1/8 of the size a side) that fits in it, so zooming stays fluid at any depth.
+const COARSE_BUDGET: Duration = Duration::from_millis(35);
+
+/// The full Mandelbrot pass is computed in tiles of about this long, and abandoned between
+/// two when a newer view is asked for.
+const TILE_BUDGET: Duration = Duration::from_millis(120);
 
 /// The compute time of the one large call that measures a backend without launch overhead.
 const LARGE_CALL: Duration = Duration::from_millis(30);
@@ -116,8 +130,16 @@ struct SimLoop {
     vmax: f32,
     view: Demo,
     redraw: bool,
-    mandelbrot: Option<MandelbrotParams>,
-    last_mandelbrot: Option<MandelbrotParams>,
+    mandelbrot: Option<MandelRequest>,
+    last_mandelbrot: Option<MandelRequest>,
+    mandel: MandelWork,
+    /// Seconds per pixel of the last full Mandelbrot pass (0: none yet).
+    mandel_secs_per_pixel: f64,
+    /// Smooth escape values of the last Mandelbrot pass (when its colours asked for them).
+    smooth: Vec<f32>,
+    /// The last full Mandelbrot pass: its request, arithmetic, direct parameters and whether
+    /// `smooth` holds its values, so a change of colours only colours `counts` again.
+    mandel_done: Option<(MandelRequest, String, Option<crate::sim::mandelbrot::MandelbrotParams>, bool)>,
     per_step: Duration,
     counts: Vec<i32>,
     open: Opener,
@@ -166,6 +188,10 @@ impl SimLoop {
             redraw: true,
             mandelbrot: None,
             last_mandelbrot: None,
+            mandel: MandelWork::default(),
+            mandel_secs_per_pixel: 0.0,
+            smooth: Vec::new(),
+            mandel_done: None,
             per_step: Duration::from_micros(100),
             counts: Vec::new(),
             open,
@@ -321,7 +347,8 @@ impl SimLoop {
                     self.backend = backend;
                     self.announce_backend(notes);
                     self.open_sim((*self.scene).clone(), None);
-                    self.mandelbrot = self.last_mandelbrot;
+                    self.mandelbrot.clone_from(&self.last_mandelbrot);
+                    self.mandel_secs_per_pixel = 0.0;
                 }
                 Err(e) => self.send(Msg::Error(format!("{e}; staying on {}", self.backend.kind()))),
             },
@@ -367,13 +394,16 @@ impl SimLoop {
                 self.view = v;
                 self.redraw = true;
                 if v == Demo::Mandelbrot && self.mandelbrot.is_none() {
-                    self.mandelbrot = self.last_mandelbrot;
+                    self.mandelbrot.clone_from(&self.last_mandelbrot);
                 }
             }
-            Command::Mandelbrot(p) => {
-                self.last_mandelbrot = Some(p);
-                self.mandelbrot = Some(p);
+            Command::Mandelbrot(r) => {
+                self.last_mandelbrot = Some(r.clone());
+                self.mandelbrot = Some(r);
             }
+            Command::Export(job) => self.export(&job),
+            // Only meaningful while an export runs (see `export`).
+            Command::CancelExport => {}
             Command::Ping(n) => {
                 // Everything asked before the ping is done before the answer.
                 while let Some(c) = self.inbox.pop_front() {
@@ -584,38 +614,198 @@ impl SimLoop {
         }
     }
 
+    /// Renders the Mandelbrot view asked for last: a coarse pass first when the full one would
+    /// take longer than [`COARSE_BUDGET`], then the full picture in tiles of about
+    /// [`TILE_BUDGET`], abandoned when a newer view is waiting.
     fn mandelbrot_frame(&mut self) {
-        let Some(p) = self.mandelbrot.take() else { return };
-        if p.validate().is_err() {
+        let Some(req) = self.mandelbrot.take() else { return };
+        if let Some((done, arith, params, smooth)) = self.mandel_done.clone()
+            && done.same_counts(&req)
+        {
+            // Only the colours changed: colour the counts again.
+            let (w, h) = (req.width, req.height);
+            let mut rgba = self.display.buffer(w * h * 4);
+            let sm = smooth.then_some(self.smooth.as_slice());
+            crate::sim::palette::colour_rgba(&self.counts, sm, w, h, req.iters, &req.colour, &mut rgba);
+            self.mandel_done = Some((req.clone(), arith.clone(), params, smooth));
+            let frame = MandelbrotFrame {
+                pixels: FrameSource::Rgba { rgba, width: w, height: h },
+                request: req,
+                width: w,
+                height: h,
+                coarse: 1,
+                params,
+                arith,
+                counts: self.counts.clone(),
+                total_iters: 0,
+                timing: backend::Timing::wall(Duration::ZERO),
+            };
+            self.send(Msg::Mandelbrot(frame));
             return;
         }
-        self.counts.clear();
-        self.counts.resize(p.pixels(), 0);
-        let mut p = p;
-        let mut result = self.backend.mandelbrot(&p, &mut self.counts);
-        if let Err(backend::BackendError::Invalid(why)) = &result
-            && p.precision == Precision::F64
-        {
-            // A device without f64 (many GPUs through wgpu): show f32 and say so.
-            let m = format!("{why}; computed in f32 instead");
-            self.send(Msg::Error(m));
-            p.precision = Precision::F32;
-            result = self.backend.mandelbrot(&p, &mut self.counts);
+        let estimate = self.mandel_secs_per_pixel * (req.width * req.height) as f64;
+        let mut coarse = 1;
+        while coarse < 8 && estimate / (coarse * coarse) as f64 > COARSE_BUDGET.as_secs_f64() {
+            coarse *= 2;
         }
-        match result {
-            Ok(run) => {
-                let mut rgba = self.display.buffer(p.pixels() * 4);
-                colormap::mandelbrot_rgba(&self.counts, p.width, p.height, p.iters, &mut rgba);
-                let frame = MandelbrotFrame {
-                    pixels: FrameSource::Rgba { rgba, width: p.width, height: p.height },
-                    params: p,
-                    total_iters: run.total_iters,
-                    timing: run.timing,
-                };
-                self.send(Msg::Mandelbrot(frame));
+        if coarse > 1 {
+            self.mandelbrot_pass(&req, coarse);
+            if self.newer_view_waiting() {
+                return;
             }
-            Err(e) => self.send(Msg::Error(format!("Mandelbrot failed: {e}"))),
         }
+        self.mandelbrot_pass(&req, 1);
+    }
+
+    /// Moves the commands sent so far into the inbox; true when one of them replaces the view
+    /// being drawn.
+    fn newer_view_waiting(&mut self) -> bool {
+        while let Ok(c) = self.commands.try_recv() {
+            self.inbox.push_back(c);
+        }
+        self.inbox.iter().any(|c| {
+            matches!(
+                c,
+                Command::Mandelbrot(_)
+                    | Command::SetView(_)
+                    | Command::SetBackend(_)
+                    | Command::Export(_)
+                    | Command::Quit
+            )
+        })
+    }
+
+    /// One pass of `req` at `1/coarse` of its size a side.
+    fn mandelbrot_pass(&mut self, req: &MandelRequest, coarse: usize) {
+        let (w, h) = (req.width.div_ceil(coarse).max(1), req.height.div_ceil(coarse).max(1));
+        let tile = if coarse == 1 && self.mandel_secs_per_pixel > 0.0 {
+            ((TILE_BUDGET.as_secs_f64() / self.mandel_secs_per_pixel) as usize).clamp(w * 8, DEFAULT_TILE_PIXELS)
+        } else {
+            DEFAULT_TILE_PIXELS
+        };
+        let start = Instant::now();
+        let mut counts = std::mem::take(&mut self.counts);
+        self.mandel_done = None;
+        let computed = {
+            let Self { backend, mandel, commands, inbox, turn, smooth, .. } = self;
+            let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Between tiles of the full pass: stop when a newer view is waiting.
+            let mut progress = |done: usize, total: usize| {
+                if coarse > 1 || done == total {
+                    return true;
+                }
+                while let Ok(c) = commands.try_recv() {
+                    inbox.push_back(c);
+                }
+                !inbox.iter().any(|c| matches!(c, Command::Mandelbrot(_) | Command::SetBackend(_) | Command::Quit))
+            };
+            mandel.compute(backend.as_mut(), req, (w, h), tile, &mut counts, smooth, &mut progress)
+        };
+        let result = match computed {
+            Ok(c) => {
+                for n in &c.notes {
+                    self.send(Msg::Error(n.clone()));
+                }
+                // No run: abandoned for a newer view.
+                c.run.map(|run| (c, run))
+            }
+            Err(e) => {
+                self.send(Msg::Error(e));
+                None
+            }
+        };
+        if let Some((c, run)) = result {
+            if coarse == 1 {
+                self.mandel_secs_per_pixel = start.elapsed().as_secs_f64() / (w * h) as f64;
+            }
+            let mut rgba = self.display.buffer(w * h * 4);
+            let sm = c.smooth.then_some(self.smooth.as_slice());
+            crate::sim::palette::colour_rgba(&counts, sm, w, h, req.iters, &req.colour, &mut rgba);
+            if coarse == 1 {
+                self.mandel_done = Some((req.clone(), c.arith.clone(), c.params, c.smooth));
+            }
+            let frame = MandelbrotFrame {
+                pixels: FrameSource::Rgba { rgba, width: w, height: h },
+                request: req.clone(),
+                width: w,
+                height: h,
+                coarse,
+                params: c.params,
+                arith: c.arith,
+                counts: counts.clone(),
+                total_iters: run.total_iters,
+                timing: run.timing,
+            };
+            self.send(Msg::Mandelbrot(frame));
+        }
+        self.counts = counts;
+    }
+
+    /// Renders `job` in tiles and writes it as PNG (atomically), reporting progress; a
+    /// [`Command::CancelExport`] between two tiles stops it with nothing written. Other commands
+    /// that arrive meanwhile wait in the inbox.
+    fn export(&mut self, job: &ExportJob) {
+        let req = &job.request;
+        let start = Instant::now();
+        let pixels = req.width * req.height;
+        let (_, avail, _) = backend::cpu::host_facts();
+        if let Err(e) = backend::check_fits(backend::BackendKind::Cpu, "the picture", pixels as u64 * 8, avail) {
+            self.send(Msg::Export(ExportStatus::Failed(e.to_string())));
+            return;
+        }
+        if let Err(e) = crate::output::check_writable(&job.path) {
+            self.send(Msg::Export(ExportStatus::Failed(format!("{e:#}"))));
+            return;
+        }
+        let (mut counts, mut smooth) = (Vec::new(), Vec::new());
+        let mut cancelled = false;
+        let computed = {
+            let Self { backend, mandel, commands, inbox, out, wake, turn, quit, .. } = self;
+            let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut progress = |done: usize, total: usize| {
+                if out.send(Msg::Export(ExportStatus::Progress { done, total })).is_err() {
+                    *quit = true;
+                }
+                wake();
+                while let Ok(c) = commands.try_recv() {
+                    inbox.push_back(c);
+                }
+                let before = inbox.len();
+                inbox.retain(|c| !matches!(c, Command::CancelExport));
+                cancelled |= inbox.len() != before || inbox.iter().any(|c| matches!(c, Command::Quit));
+                !cancelled && !*quit
+            };
+            let tile = job.tile_pixels.unwrap_or(DEFAULT_TILE_PIXELS).max(1);
+            mandel.compute(
+                backend.as_mut(),
+                req,
+                (req.width, req.height),
+                tile,
+                &mut counts,
+                &mut smooth,
+                &mut progress,
+            )
+        };
+        let status = match computed {
+            Ok(c) if c.run.is_none() || cancelled => ExportStatus::Cancelled,
+            Ok(c) => {
+                let mut rgba = vec![0u8; pixels * 4];
+                let sm = c.smooth.then_some(smooth.as_slice());
+                crate::sim::palette::colour_rgba(&counts, sm, req.width, req.height, req.iters, &req.colour, &mut rgba);
+                match crate::output::write_png(&job.path, &rgba, req.width, req.height) {
+                    Ok(()) => ExportStatus::Done {
+                        path: job.path.clone(),
+                        width: req.width,
+                        height: req.height,
+                        tiles: c.tiles,
+                        millis: start.elapsed().as_secs_f64() * 1e3,
+                    },
+                    Err(e) => ExportStatus::Failed(format!("{e:#}")),
+                }
+            }
+            Err(e) => ExportStatus::Failed(e),
+        };
+        self.send(Msg::Export(status));
     }
 }
 
@@ -638,6 +828,7 @@ mod tests {
     use super::super::messages::ComputeTurn;
     use super::*;
     use crate::backend::{BackendError, BackendKind, DeviceInfo, MandelbrotRun};
+    use crate::sim::mandelbrot::MandelbrotParams;
     use crate::sim::wave::WaveParams;
 
     /// The CPU backend with room for at most `max_cells` cells.

@@ -203,7 +203,7 @@ impl TimingStats {
         }
         self.rule_iters = Some(f.total_iters as f64);
         let secs = f.timing.best().as_secs_f64();
-        let problem = (f.params.width, f.params.height);
+        let problem = (f.width, f.height);
         // Each image is its own problem: no smoothing across different views.
         self.active = None;
         Self::record(&mut self.active, kind, device, secs, f.total_iters as f64, &f.timing, problem);
@@ -547,15 +547,31 @@ mod mandelbrot_tests {
     use super::*;
 
     fn frame(total_iters: u64, secs: f64) -> MandelbrotFrame {
+        let view = crate::sim::deep::View { re: "-0.5".into(), im: "0".into(), zoom: "1".into() };
+        let request = crate::app::messages::MandelRequest {
+            view,
+            width: 100,
+            height: 50,
+            iters: 200,
+            arith: None,
+            colour: Default::default(),
+            julia: None,
+        };
         MandelbrotFrame {
             pixels: FrameSource::Rgba { rgba: Vec::new(), width: 100, height: 50 },
-            params: crate::sim::mandelbrot::MandelbrotParams {
+            request,
+            width: 100,
+            height: 50,
+            coarse: 1,
+            params: Some(crate::sim::mandelbrot::MandelbrotParams {
                 width: 100,
                 height: 50,
                 iters: 200,
                 bounds: crate::sim::mandelbrot::Bounds::SEED,
                 precision: crate::sim::mandelbrot::Precision::F32,
-            },
+            }),
+            arith: "f32".into(),
+            counts: Vec::new(),
             total_iters,
             timing: Timing::wall(std::time::Duration::from_secs_f64(secs)),
         }

@@ -9,6 +9,7 @@
 pub mod bandwidth;
 pub mod cpu;
 pub mod cuda;
+pub mod tiles;
 pub mod wgpu;
 
 use std::fmt;

@@ -299,6 +299,17 @@ impl View {
 /// zoom = "1e17"
 /// iters = 8000
 /// ```
+///
+/// with, optionally, the colours it was saved with (the app writes them):
+///
+/// ```toml
+/// [colour]
+/// palette = "Twilight"
+/// smooth = true
+/// scale = "Log"
+/// offset = 0.25
+/// cycles = 4.0
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Location {
@@ -308,6 +319,9 @@ pub struct Location {
     pub im: String,
     pub zoom: String,
     pub iters: u32,
+    /// Palette, smooth colouring, scale, offset and cycles (`None`: the seed's `hot`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colour: Option<super::palette::ColourSettings>,
 }
 
 impl Location {
@@ -326,6 +340,9 @@ impl Location {
         loc.view().validate()?;
         if loc.iters == 0 || loc.iters > i32::MAX as u32 {
             return Err(format!("iters {} must be in 1..={}", loc.iters, i32::MAX));
+        }
+        if let Some(c) = &loc.colour {
+            c.validate()?;
         }
         Ok(loc)
     }
@@ -507,14 +524,32 @@ mod tests {
 
     #[test]
     fn locations_round_trip_and_refuse_bad_files() {
-        let loc = Location { name: "x".into(), re: "-0.75".into(), im: "0.1".into(), zoom: "1e300".into(), iters: 500 };
+        let loc = Location {
+            name: "x".into(),
+            re: "-0.75".into(),
+            im: "0.1".into(),
+            zoom: "1e300".into(),
+            iters: 500,
+            colour: None,
+        };
         assert_eq!(Location::from_toml(&loc.to_toml()).unwrap(), loc);
+        let colour = super::super::palette::ColourSettings {
+            palette: super::super::palette::Palette::Twilight,
+            smooth: true,
+            offset: 0.25,
+            cycles: 4.0,
+            ..Default::default()
+        };
+        let with = Location { colour: Some(colour), ..loc.clone() };
+        assert_eq!(Location::from_toml(&with.to_toml()).unwrap(), with);
+        let bad = with.to_toml().replace("cycles = 4.0", "cycles = 0.5");
+        assert!(Location::from_toml(&bad).unwrap_err().contains("cycles"), "{bad}");
         let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\n").unwrap_err();
         assert!(e.contains("iters"), "{e}");
         let e = Location::from_toml("re = \"1\"\nim = \"x\"\nzoom = \"1\"\niters = 5\n").unwrap_err();
         assert!(e.contains("'x'"), "{e}");
-        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolour = 1\n").unwrap_err();
-        assert!(e.contains("colour"), "{e}");
+        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolor = 1\n").unwrap_err();
+        assert!(e.contains("color"), "{e}");
         assert!(!Location::from_toml("re = ").unwrap_err().contains('\n'));
     }
 
