@@ -591,7 +591,8 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
     let settings = a.colour.settings();
     let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; params.pixels()]);
     let progress = Progress::spinner("mandelbrot");
-    let run = render_in_tiles(b.as_mut(), backend::tiles::Picture::Direct(&params), &mut counts, smooth.as_deref_mut())?;
+    let run =
+        render_in_tiles(b.as_mut(), backend::tiles::Picture::Direct(&params), &mut counts, smooth.as_deref_mut())?;
     progress.finish();
     let secs = run.timing.wall.as_secs_f64();
     eprintln!(
@@ -633,7 +634,9 @@ fn render_in_tiles(
     smooth: Option<&mut [f32]>,
 ) -> Result<backend::MandelbrotRun> {
     let t =
-        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, smooth, &mut |_, _| true)?;
+        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, smooth, &mut |_, _| {
+            true
+        })?;
     if t.tiles > 1 {
         eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
     }

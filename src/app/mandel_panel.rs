@@ -131,7 +131,8 @@ impl WavebrotApp {
             self.timing.record_mandelbrot(*k, &name, &f);
             // The rule's iterations, from the counts: kernels that skip the interior execute fewer.
             let iters = f.request.iters;
-            let rule: u64 = f.counts.iter().map(|&c| crate::sim::mandelbrot::iterations_executed(c.max(0) as u32, iters)).sum();
+            let rule: u64 =
+                f.counts.iter().map(|&c| crate::sim::mandelbrot::iterations_executed(c.max(0) as u32, iters)).sum();
             if !f.counts.is_empty() {
                 self.timing.set_rule_iters(rule);
             }

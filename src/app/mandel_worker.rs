@@ -151,7 +151,7 @@ impl MandelWork {
         }
         debug_assert_eq!(arith, Arith::Perturbation);
         let job = self.deep_job(&req.view, width, height, req.iters)?;
-        let sm = smooth.as_deref_mut().map(Vec::as_mut_slice);
+        let sm = smooth.map(Vec::as_mut_slice);
         let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
             .map_err(|e| format!("Mandelbrot (perturbation) failed: {e}"))?;
         let arith = backend.deep_arith(&job);

@@ -262,7 +262,9 @@ impl WavebrotApp {
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
     pub(super) fn start_mandel_check(&mut self) {
-        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else { return };
+        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else {
+            return;
+        };
         if self.mandel_check_rx.is_some() {
             return;
         }

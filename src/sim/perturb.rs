@@ -203,18 +203,23 @@ impl ReferenceOrbit {
         let p = bits;
         let mut o = Self::default();
         let zero = BigFloat::from_u64(0, p);
-        o.push(&zero, &zero, p);
-        let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
         let four = BigFloat::from_u64(4, p);
+        // Each step's squares serve twice: for `|Z|^2 - 4` (kept, and the escape test) and for
+        // the next step's real part. Three multiplies a step in all.
+        let (mut zr, mut zi) = (zero.clone(), zero.clone());
+        let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
+        o.push(&zr, &zi, &zero.sub(&four, p, RM));
         for _ in 0..iters {
-            let zr2 = zr.mul(&zr, p, RM);
-            let zi2 = zi.mul(&zi, p, RM);
             let prod = zr.mul(&zi, p, RM);
             zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
             zi = prod.add(&prod, p, RM).add(ci, p, RM);
-            o.push(&zr, &zi, p);
-            let mag = zr.mul(&zr, p, RM).add(&zi.mul(&zi, p, RM), p, RM);
-            if mag.cmp(&four).is_none_or(|c| c >= 0) {
+            zr2 = zr.mul(&zr, p, RM);
+            zi2 = zi.mul(&zi, p, RM);
+            // `|Z|^2 - 4 >= 0` exactly when `|Z|^2 >= 4` (rounding is monotone, and only 4 itself
+            // gives 0); NaN counts as escaped.
+            let mag4 = zr2.add(&zi2, p, RM).sub(&four, p, RM);
+            o.push(&zr, &zi, &mag4);
+            if mag4.cmp(&zero).is_none_or(|c| c >= 0) {
                 break;
             }
         }
@@ -225,25 +230,28 @@ impl ReferenceOrbit {
         o
     }
 
-    fn push(&mut self, zr: &BigFloat, zi: &BigFloat, p: usize) {
+    /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, rounded: to `f64` with what that left out
+    /// (in arbitrary precision), and to `f32` with what that left out (from the `f64` pair:
+    /// `hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of the rest).
+    fn push(&mut self, zr: &BigFloat, zi: &BigFloat, mag4: &BigFloat) {
         let split64 = |v: &BigFloat| {
             let hi = to_f64(v);
+            let p = v.mantissa_max_bit_len().unwrap_or(64).max(64);
             (hi, to_f64(&v.sub(&BigFloat::from_f64(hi, p), p, RM)))
         };
-        let split32 = |v: &BigFloat| {
-            let hi = to_f64(v) as f32;
-            (hi, to_f64(&v.sub(&BigFloat::from_f32(hi, p), p, RM)) as f32)
+        let split32 = |(hi, lo): (f64, f64)| {
+            let hi32 = hi as f32;
+            (hi32, ((hi - f64::from(hi32)) + lo) as f32)
         };
-        let ((re, re_lo), (im, im_lo)) = (split64(zr), split64(zi));
-        let mag4 = zr.mul(zr, p, RM).add(&zi.mul(zi, p, RM), p, RM).sub(&BigFloat::from_u64(4, p), p, RM);
-        let mag4 = to_f64(&mag4);
+        let (re, im) = (split64(zr), split64(zi));
+        let mag4 = to_f64(mag4);
         self.mag4.push(mag4);
         self.mag4_32.push(mag4 as f32);
-        let ((re32, re32_lo), (im32, im32_lo)) = (split32(zr), split32(zi));
-        self.re.push(re);
-        self.im.push(im);
-        self.re_lo.push(re_lo);
-        self.im_lo.push(im_lo);
+        let ((re32, re32_lo), (im32, im32_lo)) = (split32(re), split32(im));
+        self.re.push(re.0);
+        self.im.push(im.0);
+        self.re_lo.push(re.1);
+        self.im_lo.push(im.1);
         self.re32.push(re32);
         self.im32.push(im32);
         self.re32_lo.push(re32_lo);
