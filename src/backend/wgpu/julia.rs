@@ -1,20 +1,21 @@
 //! Julia sets on the GPU, and the Mandelbrot set with smooth values: `shaders/julia.wgsl` with
 //! the Mandelbrot family's precision variant (`mandelbrot_f32.wgsl` / `mandelbrot_f64.wgsl`).
 //! CPU twin: `src/backend/cpu/julia.rs` (rows of [`crate::sim::julia::julia_row`]); for the
-//! Mandelbrot mode, [`crate::sim::mandelbrot::mandelbrot_row_smooth`].
+//! Mandelbrot mode, [`crate::sim::mandelbrot::mandelbrot_row_smooth`]. CUDA twin:
+//! `src/backend/cuda/julia.rs` (`kernels/julia.cu`).
 //!
 //! The point of each column and row is computed on the host in `f64` exactly as the CPU does
-//! (rounded to `f32` for the `f32` kernel) and uploaded with `c`; the GPU only iterates.
-//! Pipelines are compiled the first time a precision is used.
+//! (rounded to `f32` for the `f32` kernel) and uploaded with `c`; the GPU only iterates, with
+//! the escape checked once per chunk of iterations and, in Mandelbrot mode, the interior
+//! shortcut (as `shaders/mandelbrot.wgsl`). Counts come back as `u16` pairs when `iters` allows
+//! ([`super::mandelbrot::narrow`]). Pipelines are compiled the first time a precision is used.
 
 use std::time::Instant;
 
+use super::mandelbrot::{count_bytes, counts_out, groups, narrow};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
-
-/// Workgroup of the shader (16x16 pixels).
-const TILE: u32 = 16;
 
 /// What the orbit of a pixel is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,7 +37,9 @@ struct Params {
     opaque: u32,
     mandel: u32,
     want_smooth: u32,
-    pad: [u32; 2],
+    /// 1: counts as `u16` pairs.
+    narrow: u32,
+    pad: u32,
 }
 
 /// One compiled precision.
@@ -93,7 +96,8 @@ struct Buffers {
     /// One value per pixel with smooth values, else 4 bytes (bound, never written).
     smooth_values: wgpu::Buffer,
     total: wgpu::Buffer,
-    /// Counts, smooth values (if any), then the total, for the host.
+    /// Counts (as written: at most 4 bytes a pixel), smooth values (if any), then the total,
+    /// for the host; mapped only as far as a call needs.
     staging: wgpu::Buffer,
     timer: Option<Timer>,
 }
@@ -156,7 +160,7 @@ pub(crate) fn run(
         4 * n as u64,
         Some(gpu.max_storage_bytes()),
     )?;
-    let groups = ((grid.width as u32).div_ceil(TILE), (grid.height as u32).div_ceil(TILE));
+    let groups = groups(grid.width, grid.height);
     let max = gpu.device.limits().max_compute_workgroups_per_dimension;
     if groups.0 > max || groups.1 > max {
         return Err(BackendError::Invalid(format!(
@@ -197,10 +201,11 @@ pub(crate) fn run(
         opaque: 0,
         mandel: u32::from(mode == Mode::Mandelbrot),
         want_smooth: u32::from(want_smooth),
-        pad: [0; 2],
+        narrow: u32::from(narrow(grid.iters)),
+        pad: 0,
     };
-    let count_bytes = 4 * n as u64;
-    let smooth_bytes = if want_smooth { count_bytes } else { 0 };
+    let count_bytes = count_bytes(grid.width, grid.height, grid.iters);
+    let smooth_bytes = if want_smooth { 4 * n as u64 } else { 0 };
     gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&bufs.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&bufs.coords, 0, &coord_bytes);
@@ -238,10 +243,10 @@ pub(crate) fn run(
     })?;
     let total_iters = gpu.read_back(&bufs.staging, count_bytes + smooth_bytes + 8, |bytes| {
         let (c, rest) = bytes.split_at(count_bytes as usize);
-        bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
+        counts_out(c, grid.width, grid.iters, counts);
         let (s, t) = rest.split_at(smooth_bytes as usize);
         if let Some(smooth) = smooth {
-            bytemuck::cast_slice_mut::<f32, u8>(smooth).copy_from_slice(s);
+            Gpu::copy_out(s, bytemuck::cast_slice_mut::<f32, u8>(smooth));
         }
         let words: &[u32] = bytemuck::cast_slice(t);
         u64::from(words[0]) | (u64::from(words[1]) << 32)

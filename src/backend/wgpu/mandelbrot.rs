@@ -2,18 +2,81 @@
 //! `mandelbrot_f32.wgsl` or `mandelbrot_f64.wgsl`; CPU twin: `src/backend/cpu/mandelbrot.rs`,
 //! rows of [`crate::sim::mandelbrot::mandelbrot_row`]).
 //!
+//! CUDA twin: `src/backend/cuda/mandelbrot.rs` (`kernels/mandelbrot.cu`).
+//!
 //! The point of each column and row is computed on the host in `f64` exactly as the CPU does
-//! (rounded to `f32` for the `f32` kernel), so the GPU only iterates. The iterations executed
-//! are summed on the GPU into a 64-bit total.
+//! (rounded to `f32` for the `f32` kernel), so the GPU only iterates; points surely inside the
+//! main cardioid or the period-2 bulb skip the loop, and the escape is checked once per chunk
+//! of iterations, replayed one at a time where it happened (the counts stay the CPU's). The
+//! rule's iterations, `min(count + 1, iters)` per pixel (`iters` for a skipped one, as CUDA
+//! counts them), are summed on the GPU into a 64-bit total. Counts come back as `u16` pairs
+//! when `iters` allows ([`narrow`], [`widen_pairs`]): half the bytes of the copy to the host.
 
 use std::time::Instant;
+
+use rayon::prelude::*;
 
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
 
-/// Workgroup of the Mandelbrot shaders (16x16 pixels).
-const TILE: u32 = 16;
+/// Workgroup of the Mandelbrot and Julia shaders: 16x16 invocations, each two pixels side by
+/// side (32x16 pixels).
+pub(crate) const TILE: u32 = 16;
+
+/// True when the counts of `iters` iterations fit in `u16` (`iters <= 65535`): the shaders then
+/// write them as pairs, one `u32` for pixels `2i` and `2i + 1` of a row.
+#[must_use]
+pub fn narrow(iters: u32) -> bool {
+    iters <= u32::from(u16::MAX)
+}
+
+/// Bytes of the counts of a `width x height` image as the shaders write them: rows of
+/// `ceil(width/2)` `u32` words when [`narrow`], else one `u32` per pixel.
+#[must_use]
+pub fn count_bytes(width: usize, height: usize, iters: u32) -> u64 {
+    if narrow(iters) { 4 * (width.div_ceil(2) * height) as u64 } else { 4 * (width * height) as u64 }
+}
+
+/// Workgroups of the Mandelbrot and Julia shaders for a `width x height` image.
+pub(crate) fn groups(width: usize, height: usize) -> (u32, u32) {
+    ((width.div_ceil(2) as u32).div_ceil(TILE), (height as u32).div_ceil(TILE))
+}
+
+/// Widens counts written as `u16` pairs (`words`: rows of `ceil(width/2)` little-endian `u32`
+/// words, the left pixel in the low half) into `counts` (`width` per row), on all cores for
+/// large images.
+///
+/// # Panics
+/// When `words` holds fewer rows than `counts`.
+pub fn widen_pairs(words: &[u8], width: usize, counts: &mut [i32]) {
+    let row_bytes = 4 * width.div_ceil(2);
+    let widen = |out: &mut [i32], src: &[u8]| {
+        for (row, bytes) in out.chunks_mut(width).zip(src.chunks(row_bytes)) {
+            // Little-endian u32 words of two u16: the bytes are the u16 counts in pixel order.
+            for (o, b) in row.iter_mut().zip(bytes.chunks_exact(2)) {
+                *o = i32::from(u16::from_le_bytes([b[0], b[1]]));
+            }
+        }
+    };
+    assert!(words.len() >= counts.len().div_ceil(width.max(1)) * row_bytes, "too few packed rows");
+    if counts.len() <= 1 << 20 {
+        widen(counts, words);
+    } else {
+        // About 256 KiB of counts a task.
+        let rows = (1usize << 16).div_ceil(width).max(1);
+        counts.par_chunks_mut(rows * width).zip(words.par_chunks(rows * row_bytes)).for_each(|(o, s)| widen(o, s));
+    }
+}
+
+/// Copies the counts as the shaders wrote them (`bytes`, see [`count_bytes`]) into `counts`.
+pub(crate) fn counts_out(bytes: &[u8], width: usize, iters: u32, counts: &mut [i32]) {
+    if narrow(iters) {
+        widen_pairs(bytes, width, counts);
+    } else {
+        Gpu::copy_out(bytes, bytemuck::cast_slice_mut::<i32, u8>(counts));
+    }
+}
 
 /// `Params` in the shaders.
 #[repr(C)]
@@ -24,6 +87,9 @@ struct Params {
     iters: u32,
     /// Always 0: lets the shader's `exact` keep every rounding step (no FMA).
     opaque: u32,
+    /// 1: counts as `u16` pairs ([`narrow`]).
+    narrow: u32,
+    pad: [u32; 3],
 }
 
 /// One Mandelbrot pipeline, compiled once per device.
@@ -68,7 +134,8 @@ pub(crate) struct Buffers {
     coords: wgpu::Buffer,
     counts: wgpu::Buffer,
     total: wgpu::Buffer,
-    /// Counts then the total, for the host.
+    /// Counts (as written: at most 4 bytes a pixel) then the total, for the host; mapped
+    /// only as far as a call needs.
     staging: wgpu::Buffer,
     timer: Option<Timer>,
 }
@@ -129,7 +196,7 @@ pub(crate) fn run(
         4 * p.pixels() as u64,
         Some(gpu.max_storage_bytes()),
     )?;
-    let groups = ((p.width as u32).div_ceil(TILE), (p.height as u32).div_ceil(TILE));
+    let groups = groups(p.width, p.height);
     let max = gpu.device.limits().max_compute_workgroups_per_dimension;
     if groups.0 > max || groups.1 > max {
         return Err(BackendError::Invalid(format!(
@@ -149,8 +216,15 @@ pub(crate) fn run(
         *cache = Some(Buffers::new(gpu, p.pixels(), coord_bytes.len() as u64)?);
     }
     let b = cache.as_ref().ok_or_else(|| runtime("no mandelbrot buffers"))?;
-    let params = Params { width: p.width as u32, height: p.height as u32, iters: p.iters, opaque: 0 };
-    let count_bytes = 4 * p.pixels() as u64;
+    let params = Params {
+        width: p.width as u32,
+        height: p.height as u32,
+        iters: p.iters,
+        opaque: 0,
+        narrow: u32::from(narrow(p.iters)),
+        pad: [0; 3],
+    };
+    let count_bytes = count_bytes(p.width, p.height, p.iters);
     gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&b.coords, 0, &coord_bytes);
@@ -185,7 +259,7 @@ pub(crate) fn run(
     })?;
     let total_iters = gpu.read_back(&b.staging, count_bytes + 8, |bytes| {
         let (c, t) = bytes.split_at(count_bytes as usize);
-        Gpu::copy_out(c, bytemuck::cast_slice_mut::<i32, u8>(counts));
+        counts_out(c, p.width, p.iters, counts);
         let words: &[u32] = bytemuck::cast_slice(t);
         u64::from(words[0]) | (u64::from(words[1]) << 32)
     })?;

@@ -30,6 +30,8 @@ const MANDELBROT: &str = shader_file!("mandelbrot.wgsl");
 /// The precision variants of the Mandelbrot body: `real` and `exact`.
 const MANDELBROT_F32: &str = shader_file!("mandelbrot_f32.wgsl");
 const MANDELBROT_F64: &str = shader_file!("mandelbrot_f64.wgsl");
+/// The orbit of the Mandelbrot and Julia bodies: one iteration, the chunked escape test.
+const ORBIT: &str = shader_file!("parts/orbit.wgsl");
 /// The deep-zoom (perturbation) body, generic over its delta type `real`.
 const MANDELBROT_DEEP: &str = shader_file!("mandelbrot_deep.wgsl");
 /// The delta variants of the deep body: `real`, `pow2i`, `ilogb_of` and the exponent limits.
@@ -112,7 +114,7 @@ pub fn mandelbrot(precision: Precision) -> String {
         Precision::F32 => MANDELBROT_F32,
         Precision::F64 => MANDELBROT_F64,
     };
-    assemble(MANDELBROT, &[("PRECISION", precision)])
+    assemble(MANDELBROT, &[("PRECISION", precision), ("orbit.wgsl", ORBIT)])
 }
 
 /// `shaders/julia.wgsl` with the variant of `precision` (the Mandelbrot body's).
@@ -122,7 +124,7 @@ pub fn julia(precision: Precision) -> String {
         Precision::F32 => MANDELBROT_F32,
         Precision::F64 => MANDELBROT_F64,
     };
-    assemble(JULIA, &[("PRECISION", precision), ("SMOOTH", SMOOTH)])
+    assemble(JULIA, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), ("SMOOTH", SMOOTH)])
 }
 
 /// `shaders/mandelbrot_deep.wgsl` with the delta variant of `mantissa`.
