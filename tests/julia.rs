@@ -19,7 +19,9 @@ fn params(width: usize, height: usize, iters: u32, bounds: Bounds, precision: Pr
     JuliaParams { width, height, iters, bounds, precision, c }
 }
 
-/// The GPU cases: the classic dragon, a dendrite (c = i), a zoom into the dragon, one pixel.
+/// The GPU cases: the classic dragon, a dendrite (c = i), a zoom into the dragon, one pixel; the
+/// rabbit past u16 counts (one u32 a pixel), the segment c = -2 (|c| = 2: every iteration
+/// checked, no chunks). Odd widths end each row of u16 pairs with a lone count.
 fn cases() -> Vec<JuliaParams> {
     let zoom = Bounds { minx: 0.10, maxx: 0.16, miny: 0.05, maxy: 0.09 };
     let mut v = Vec::new();
@@ -28,6 +30,8 @@ fn cases() -> Vec<JuliaParams> {
         v.push(params(97, 65, 500, JuliaParams::DEFAULT_BOUNDS, precision, [0.0, 1.0]));
         v.push(params(101, 67, 1000, zoom, precision, [-0.8, 0.156]));
         v.push(params(1, 1, 5, JuliaParams::DEFAULT_BOUNDS, precision, [0.3, 0.5]));
+        v.push(params(31, 21, 70_000, JuliaParams::DEFAULT_BOUNDS, precision, [-0.123, 0.745]));
+        v.push(params(45, 31, 200, JuliaParams::DEFAULT_BOUNDS, precision, [-2.0, 0.0]));
     }
     v
 }

@@ -51,6 +51,143 @@ fn wgpu_mandelbrot_total_beyond_32_bits() {
     assert_eq!(run.total_iters, 512 * 512 * 20_000);
 }
 
+/// Views that hug the edges of the interior shortcut's shapes (odd sizes: the last count of each
+/// row of u16 pairs has no right neighbour): the cusp of the main cardioid at 0.25, the
+/// cardioid and the period-2 bulb where they meet near -0.75 + 0.1i, the bulb's far edge at -1.25
+/// and the whole set.
+fn boundary_views() -> Vec<(usize, usize, u32, Bounds)> {
+    vec![
+        (333, 211, 3000, Bounds { minx: 0.2490, maxx: 0.2515, miny: -0.0008, maxy: 0.0008 }),
+        (333, 211, 3000, Bounds { minx: -0.80, maxx: -0.70, miny: 0.0, maxy: 0.15 }),
+        (211, 333, 3000, Bounds { minx: -1.2600, maxx: -1.2480, miny: -0.0060, maxy: 0.0060 }),
+        (331, 221, 1000, Bounds::SEED),
+    ]
+}
+
+/// The interior shortcut (`surely_inside` in shaders/mandelbrot_f32.wgsl / _f64.wgsl) and the
+/// chunked escape checks (shaders/parts/orbit.wgsl) change no count: on views that hug the
+/// boundaries, with escaping and non-escaping pixels side by side, every count is the CPU's,
+/// through both kernels that count the Mandelbrot set (`mandelbrot` and the Julia kernel's
+/// Mandelbrot mode behind `mandelbrot_smooth`).
+#[test]
+fn wgpu_interior_shortcut_and_chunks_keep_every_count_on_the_boundaries() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    for (width, height, iters, bounds) in boundary_views() {
+        for precision in [Precision::F32, Precision::F64] {
+            if precision == Precision::F64 && !b.has_f64() {
+                println!("f64 skipped: the adapter has no f64");
+                continue;
+            }
+            let p = MandelbrotParams { width, height, iters, bounds, precision };
+            let (want, want_total) = mandelbrot::reference(&p);
+            let inside = want.iter().filter(|&&c| c == iters as i32).count();
+            assert!(inside > 0 && inside < want.len(), "the view must hold both kinds of pixel");
+            let mut counts = vec![-1; p.pixels()];
+            let run = b.mandelbrot(&p, &mut counts).unwrap();
+            let mut smooth_counts = vec![-1; p.pixels()];
+            let mut smooth = vec![f32::NAN; p.pixels()];
+            let smooth_run = b.mandelbrot_smooth(&p, &mut smooth_counts, &mut smooth).unwrap();
+            println!(
+                "{width}x{height} iters={iters} {:?} {}: {inside} pixels inside, mismatch {:.4}% / {:.4}% (smooth)",
+                bounds,
+                precision.name(),
+                mandelbrot::mismatch_frac(&counts, &want) * 100.0,
+                mandelbrot::mismatch_frac(&smooth_counts, &want) * 100.0
+            );
+            for (got, what) in [(&counts, "mandelbrot"), (&smooth_counts, "mandelbrot_smooth")] {
+                if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+                    panic!(
+                        "{what} {}: pixel ({}, {}) has count {} against the CPU's {}",
+                        precision.name(),
+                        i % width,
+                        i / width,
+                        got[i],
+                        want[i]
+                    );
+                }
+            }
+            assert_eq!(run.total_iters, want_total, "the rule's iterations");
+            assert_eq!(smooth_run.total_iters, want_total, "the rule's iterations (smooth)");
+        }
+    }
+}
+
+/// Counts past u16 come back one u32 a pixel (odd width: the pair's right pixel is missing at the
+/// end of each row).
+#[test]
+fn wgpu_counts_past_u16_are_exact() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    let near = Bounds { minx: -0.80, maxx: -0.70, miny: 0.0, maxy: 0.15 };
+    for precision in [Precision::F32, Precision::F64] {
+        if precision == Precision::F64 && !b.has_f64() {
+            continue;
+        }
+        let p = MandelbrotParams { width: 37, height: 23, iters: 70_000, bounds: near, precision };
+        let (want, want_total) = mandelbrot::reference(&p);
+        assert!(want.iter().any(|&c| c > i32::from(u16::MAX)), "the case must have counts past u16");
+        let mut counts = vec![-1; p.pixels()];
+        let run = b.mandelbrot(&p, &mut counts).unwrap();
+        assert_eq!(counts, want, "{}", precision.name());
+        assert_eq!(run.total_iters, want_total);
+    }
+}
+
+/// The host side of the u16 pairs: rows of ceil(width/2) words, the left pixel in the low half,
+/// the unused high half of an odd row's last word ignored.
+#[test]
+fn u16_pairs_widen_with_an_odd_width() {
+    use wavebrot::backend::wgpu::mandelbrot::{count_bytes, narrow, widen_pairs};
+    let (width, height) = (5usize, 3usize);
+    let want: Vec<i32> = (0..width * height).map(|i| ([0, 1, 65535, 40000, 7][i % 5] + i as i32) % 65536).collect();
+    let mut words = Vec::new();
+    for row in want.chunks(width) {
+        for pair in row.chunks(2) {
+            let hi = pair.get(1).map_or(0xbeef, |&c| c as u32);
+            words.extend_from_slice(&((pair[0] as u32) | (hi << 16)).to_le_bytes());
+        }
+    }
+    assert_eq!(words.len() as u64, count_bytes(width, height, 100));
+    assert_eq!(count_bytes(width, height, 70_000), 4 * 15);
+    assert!(narrow(65_535) && !narrow(65_536));
+    let mut got = vec![-1; width * height];
+    widen_pairs(&words, width, &mut got);
+    assert_eq!(got, want);
+    // Large images go through the parallel path: the same.
+    let (width, height) = (1001usize, 1201usize);
+    let want: Vec<i32> = (0..width * height).map(|i| (i * 7919 % 65536) as i32).collect();
+    let mut words = Vec::new();
+    for row in want.chunks(width) {
+        for pair in row.chunks(2) {
+            let hi = pair.get(1).map_or(0xffff, |&c| c as u32);
+            words.extend_from_slice(&((pair[0] as u32) | (hi << 16)).to_le_bytes());
+        }
+    }
+    let mut got = vec![-1; width * height];
+    widen_pairs(&words, width, &mut got);
+    assert_eq!(got, want);
+}
+
+/// The reason the interior shortcut is exact: points on the edge of its margin (multiplier of
+/// the attracting cycle |lambda|^2 = 0.9, CUDA's and the f64 shader's; the f32 shader stops at
+/// 0.88, further in) never escape under the CPU's rule, in f32 or f64, at every angle.
+#[test]
+fn interior_margin_never_escapes() {
+    let iters = 20_000;
+    let r = 0.9f64.sqrt();
+    let n = 2048;
+    for i in 0..n {
+        let t = std::f64::consts::TAU * (i as f64 + 0.5) / n as f64;
+        let (lr, li) = (r * t.cos(), r * t.sin());
+        // Main cardioid: c = lambda/2 - lambda^2/4; period-2 bulb: c = lambda/4 - 1.
+        let cardioid = (lr / 2.0 - (lr * lr - li * li) / 4.0, li / 2.0 - lr * li / 2.0);
+        let bulb = (lr / 4.0 - 1.0, li / 4.0);
+        for (cr, ci) in [cardioid, bulb] {
+            assert_eq!(mandelbrot::escape_count_f64(cr, ci, iters), iters, "f64 at {cr} + {ci}i");
+            assert_eq!(mandelbrot::escape_count_f32(cr as f32, ci as f32, iters), iters, "f32 at {cr} + {ci}i");
+        }
+    }
+}
+
 /// Counts and smooth values along the segment `a`..`b` in `n` samples (f64, CPU rule).
 fn along(a: (f64, f64), b: (f64, f64), n: usize, iters: u32) -> Vec<(u32, f32)> {
     (0..n)
