@@ -132,6 +132,23 @@ fn wgpu_counts_past_u16_are_exact() {
     }
 }
 
+/// Large images come back in parts of 8 MiB at 4 bytes a pixel (`PART_BYTES` in
+/// src/backend/wgpu/mandelbrot.rs), each copied out while the next is on the bus: an odd width
+/// whose rows do not fill the parts evenly, in u16 pairs and in u32.
+#[test]
+fn wgpu_counts_come_back_in_parts() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    for iters in [40, 70_000] {
+        let bounds = if iters > 65_535 { Bounds { minx: 3.0, maxx: 6.0, miny: 3.0, maxy: 5.0 } } else { Bounds::SEED };
+        let p = MandelbrotParams { width: 2049, height: 1100, iters, bounds, precision: Precision::F32 };
+        let (want, want_total) = mandelbrot::reference(&p);
+        let mut counts = vec![-1; p.pixels()];
+        let run = b.mandelbrot(&p, &mut counts).unwrap();
+        assert!(counts == want, "iters {iters}: the counts differ");
+        assert_eq!(run.total_iters, want_total);
+    }
+}
+
 /// The host side of the u16 pairs: rows of ceil(width/2) words, the left pixel in the low half,
 /// the unused high half of an odd row's last word ignored.
 #[test]

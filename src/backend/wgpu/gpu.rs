@@ -192,6 +192,56 @@ impl Gpu {
         Ok(out)
     }
 
+    /// Maps each of `parts` (`MAP_READ` buffers, the copy into each submitted on its own as
+    /// the given submission, in order) and hands its first `len` bytes to `read` with the part's
+    /// index, in order, as soon as its own copy is done: the host copies out one part while the
+    /// next are still on the bus (the wgpu twin of CUDA's pinned ring, `cuda/copy.rs`).
+    pub fn read_back_parts(
+        &self,
+        parts: &[(&wgpu::Buffer, u64, wgpu::SubmissionIndex)],
+        mut read: impl FnMut(usize, &[u8]),
+    ) -> Result<(), BackendError> {
+        let (tx, rx) = mpsc::channel();
+        self.scoped("mapping buffers for reading", || {
+            for (i, (buffer, len, _)) in parts.iter().enumerate() {
+                let tx = tx.clone();
+                buffer.map_async(wgpu::MapMode::Read, 0..*len, move |r| {
+                    let _ = tx.send((i, r));
+                });
+            }
+        })?;
+        let mut mapped = vec![false; parts.len()];
+        for (i, (buffer, len, submission)) in parts.iter().enumerate() {
+            while !mapped[i] {
+                self.alive()?;
+                self.device
+                    .poll(wgpu::PollType::Wait { submission_index: Some(submission.clone()), timeout: None })
+                    .map_err(|e| runtime(format!("waiting for the GPU: {e}")))?;
+                // The callbacks of every part whose copy is done have run by now.
+                while let Ok((j, r)) = rx.try_recv() {
+                    r.map_err(|e| runtime(format!("mapping a buffer for reading failed: {e}")))?;
+                    mapped[j] = true;
+                }
+                if !mapped[i] {
+                    match rx.recv_timeout(Duration::from_secs(60)) {
+                        Ok((j, r)) => {
+                            r.map_err(|e| runtime(format!("mapping a buffer for reading failed: {e}")))?;
+                            mapped[j] = true;
+                        }
+                        Err(_) => return Err(runtime("mapping a buffer for reading never finished")),
+                    }
+                }
+            }
+            {
+                let view =
+                    buffer.get_mapped_range(0..*len).map_err(|e| runtime(format!("reading a mapped buffer: {e}")))?;
+                read(i, &view);
+            }
+            buffer.unmap();
+        }
+        Ok(())
+    }
+
     /// Facts for `info`.
     pub(super) fn device_info(&self) -> DeviceInfo {
         let a = &self.adapter;

@@ -126,32 +126,51 @@ impl Pipeline {
     }
 }
 
+/// Bytes of one part of the read-back at 4 bytes a pixel (u16 pairs fill half of it).
+const PART_BYTES: usize = 8 << 20;
+
 /// Buffers of one image size, kept between calls of the same size.
 pub(crate) struct Buffers {
-    pixels: usize,
+    width: usize,
+    height: usize,
     coord_bytes: u64,
     params: wgpu::Buffer,
     coords: wgpu::Buffer,
     counts: wgpu::Buffer,
     total: wgpu::Buffer,
-    /// Counts (as written: at most 4 bytes a pixel) then the total, for the host; mapped
-    /// only as far as a call needs.
-    staging: wgpu::Buffer,
+    /// Rows of the image in each part of the read-back.
+    rows_per_part: usize,
+    /// The read-back in parts of `rows_per_part` rows (at most 4 bytes a pixel: u16 pairs use
+    /// half of each), each copied and mapped on its own so the host copies one out while the
+    /// next are on the bus; mapped only as far as a call needs.
+    parts: Vec<wgpu::Buffer>,
+    /// The total, for the host.
+    total_read: wgpu::Buffer,
     timer: Option<Timer>,
 }
 
 impl Buffers {
-    fn new(gpu: &Gpu, pixels: usize, coord_bytes: u64) -> Result<Self, BackendError> {
-        let count_bytes = 4 * pixels as u64;
+    fn new(gpu: &Gpu, width: usize, height: usize, coord_bytes: u64) -> Result<Self, BackendError> {
+        let count_bytes = 4 * (width * height) as u64;
+        let rows_per_part = (PART_BYTES / (4 * width)).clamp(1, height);
         use wgpu::BufferUsages as U;
+        let parts = (0..height.div_ceil(rows_per_part))
+            .map(|i| {
+                let rows = rows_per_part.min(height - i * rows_per_part);
+                gpu.buffer("mandelbrot readback", 4 * (rows * width) as u64, U::MAP_READ | U::COPY_DST)
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Self {
-            pixels,
+            width,
+            height,
             coord_bytes,
             params: gpu.buffer("mandelbrot params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?,
             coords: gpu.buffer("mandelbrot points", coord_bytes, U::STORAGE | U::COPY_DST)?,
             counts: gpu.buffer("mandelbrot counts", count_bytes, U::STORAGE | U::COPY_SRC)?,
             total: gpu.buffer("mandelbrot total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?,
-            staging: gpu.buffer("mandelbrot readback", count_bytes + 8, U::MAP_READ | U::COPY_DST)?,
+            rows_per_part,
+            parts,
+            total_read: gpu.buffer("mandelbrot total readback", 8, U::MAP_READ | U::COPY_DST)?,
             timer: Timer::new(gpu)?,
         })
     }
@@ -210,10 +229,12 @@ pub(crate) fn run(
         Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
         Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
     };
-    let fits = cache.as_ref().is_some_and(|b| b.pixels == p.pixels() && b.coord_bytes == coord_bytes.len() as u64);
+    let fits = cache
+        .as_ref()
+        .is_some_and(|b| b.width == p.width && b.height == p.height && b.coord_bytes == coord_bytes.len() as u64);
     if !fits {
         *cache = None;
-        *cache = Some(Buffers::new(gpu, p.pixels(), coord_bytes.len() as u64)?);
+        *cache = Some(Buffers::new(gpu, p.width, p.height, coord_bytes.len() as u64)?);
     }
     let b = cache.as_ref().ok_or_else(|| runtime("no mandelbrot buffers"))?;
     let params = Params {
@@ -224,8 +245,9 @@ pub(crate) fn run(
         narrow: u32::from(narrow(p.iters)),
         pad: [0; 3],
     };
-    let count_bytes = count_bytes(p.width, p.height, p.iters);
-    gpu.scoped(&format!("computing {what}"), || {
+    // Bytes of one row as the shader writes it.
+    let row_bytes = count_bytes(p.width, 1, p.iters);
+    let submissions = gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&b.coords, 0, &coord_bytes);
         let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -253,14 +275,32 @@ pub(crate) fn run(
         if let Some(timer) = &b.timer {
             timer.resolve(&mut encoder);
         }
-        encoder.copy_buffer_to_buffer(&b.counts, 0, &b.staging, 0, count_bytes);
-        encoder.copy_buffer_to_buffer(&b.total, 0, &b.staging, count_bytes, 8);
+        encoder.copy_buffer_to_buffer(&b.total, 0, &b.total_read, 0, 8);
         gpu.queue.submit([encoder.finish()]);
+        // Each part of the counts in a submission of its own, so each can be mapped as soon
+        // as its own copy is done.
+        b.parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let rows = b.rows_per_part.min(p.height - i * b.rows_per_part) as u64;
+                let mut encoder = gpu
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot readback") });
+                let offset = (i * b.rows_per_part) as u64 * row_bytes;
+                encoder.copy_buffer_to_buffer(&b.counts, offset, part, 0, rows * row_bytes);
+                (part, rows * row_bytes, gpu.queue.submit([encoder.finish()]))
+            })
+            .collect::<Vec<_>>()
     })?;
-    let total_iters = gpu.read_back(&b.staging, count_bytes + 8, |bytes| {
-        let (c, t) = bytes.split_at(count_bytes as usize);
-        counts_out(c, p.width, p.iters, counts);
-        let words: &[u32] = bytemuck::cast_slice(t);
+    let rows_per_part = b.rows_per_part;
+    gpu.read_back_parts(&submissions, |i, bytes| {
+        let first = i * rows_per_part * p.width;
+        let rows = rows_per_part.min(p.height - i * rows_per_part);
+        counts_out(bytes, p.width, p.iters, &mut counts[first..first + rows * p.width]);
+    })?;
+    let total_iters = gpu.read_back(&b.total_read, 8, |bytes| {
+        let words: &[u32] = bytemuck::cast_slice(bytes);
         u64::from(words[0]) | (u64::from(words[1]) << 32)
     })?;
     let device = match &b.timer {
