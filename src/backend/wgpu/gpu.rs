@@ -211,7 +211,9 @@ impl Gpu {
             }
         })?;
         let mut mapped = vec![false; parts.len()];
-        for (i, (buffer, len, submission)) in parts.iter().enumerate() {
+        // Parts before `done` have been read and unmapped.
+        let mut done = 0;
+        let result = parts.iter().enumerate().try_for_each(|(i, (buffer, len, submission))| {
             while !mapped[i] {
                 self.alive()?;
                 self.device
@@ -238,8 +240,16 @@ impl Gpu {
                 read(i, &view);
             }
             buffer.unmap();
+            done = i + 1;
+            Ok(())
+        });
+        if result.is_err() {
+            // Mapped or still pending: unmapped (cancelled), so the next call can map them again.
+            for (buffer, _, _) in &parts[done..] {
+                buffer.unmap();
+            }
         }
-        Ok(())
+        result
     }
 
     /// Facts for `info`.
