@@ -97,6 +97,29 @@ fn wgpu_julia_equals_the_cpu() {
     check_backend(&mut b, skip_f64, false);
 }
 
+/// Large images come back in parts (`PART_BYTES` in src/backend/wgpu/mandelbrot.rs; with smooth
+/// values each part holds half the rows): an odd width over several parts, counts as u16 pairs
+/// and as u32, with and without smooth values.
+#[test]
+fn wgpu_julia_comes_back_in_parts() {
+    let Some(mut b) = common::wgpu_backend() else { return };
+    // c outside the Mandelbrot set: every orbit escapes within a few dozen iterations.
+    for iters in [40, 70_000] {
+        let p = params(2049, 1100, iters, JuliaParams::DEFAULT_BOUNDS, Precision::F32, [0.4, 0.4]);
+        let (want, want_smooth, want_total) = julia::reference(&p);
+        let mut counts = vec![-1; p.pixels()];
+        let mut smooth = vec![f32::NAN; p.pixels()];
+        let run = b.julia(&p, &mut counts, Some(&mut smooth)).unwrap();
+        assert!(counts == want, "iters {iters}: the counts differ");
+        assert_eq!(run.total_iters, want_total);
+        let far = (0..want.len()).find(|&i| (smooth[i] - want_smooth[i]).abs() > smooth_tolerance(want_smooth[i]));
+        assert!(far.is_none(), "iters {iters}: smooth value at pixel {far:?}");
+        let mut plain = vec![-1; p.pixels()];
+        b.julia(&p, &mut plain, None).unwrap();
+        assert!(plain == want, "iters {iters}: the counts without smooth values differ");
+    }
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
 fn cuda_julia_equals_the_cpu_bit_for_bit() {

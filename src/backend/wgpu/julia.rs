@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use super::mandelbrot::{count_bytes, counts_out, groups, narrow};
+use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
@@ -87,7 +87,8 @@ pub(crate) struct State {
 
 /// Buffers of one image size, kept between calls of the same size.
 struct Buffers {
-    pixels: usize,
+    width: usize,
+    height: usize,
     coord_bytes: u64,
     smooth: bool,
     params: wgpu::Buffer,
@@ -96,20 +97,33 @@ struct Buffers {
     /// One value per pixel with smooth values, else 4 bytes (bound, never written).
     smooth_values: wgpu::Buffer,
     total: wgpu::Buffer,
-    /// Counts (as written: at most 4 bytes a pixel), smooth values (if any), then the total,
-    /// for the host; mapped only as far as a call needs.
-    staging: wgpu::Buffer,
+    /// Rows of the image in each part of the read-back.
+    rows_per_part: usize,
+    /// The read-back in parts of `rows_per_part` rows, each the part's counts (as written: at
+    /// most 4 bytes a pixel) then its smooth values (if any), copied and mapped on its own so
+    /// the host copies one out while the next are on the bus (as `mandelbrot.rs`).
+    parts: Vec<wgpu::Buffer>,
+    /// The total, for the host.
+    total_read: wgpu::Buffer,
     timer: Option<Timer>,
 }
 
 impl Buffers {
-    fn new(gpu: &Gpu, pixels: usize, coord_bytes: u64, smooth: bool) -> Result<Self, BackendError> {
+    fn new(gpu: &Gpu, width: usize, height: usize, coord_bytes: u64, smooth: bool) -> Result<Self, BackendError> {
         use wgpu::BufferUsages as U;
-        let count_bytes = 4 * pixels as u64;
+        let count_bytes = 4 * (width * height) as u64;
         let smooth_bytes = if smooth { count_bytes } else { 4 };
-        let readback = count_bytes + if smooth { count_bytes } else { 0 } + 8;
+        let pixel_bytes = if smooth { 8 } else { 4 };
+        let rows_per_part = (PART_BYTES / (pixel_bytes * width)).clamp(1, height);
+        let parts = (0..height.div_ceil(rows_per_part))
+            .map(|i| {
+                let rows = rows_per_part.min(height - i * rows_per_part);
+                gpu.buffer("julia readback", (pixel_bytes * rows * width) as u64, U::MAP_READ | U::COPY_DST)
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Self {
-            pixels,
+            width,
+            height,
             coord_bytes,
             smooth,
             params: gpu.buffer("julia params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?,
@@ -117,7 +131,9 @@ impl Buffers {
             counts: gpu.buffer("julia counts", count_bytes, U::STORAGE | U::COPY_SRC)?,
             smooth_values: gpu.buffer("julia smooth values", smooth_bytes, U::STORAGE | U::COPY_SRC)?,
             total: gpu.buffer("julia total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?,
-            staging: gpu.buffer("julia readback", readback, U::MAP_READ | U::COPY_DST)?,
+            rows_per_part,
+            parts,
+            total_read: gpu.buffer("julia total readback", 8, U::MAP_READ | U::COPY_DST)?,
             timer: Timer::new(gpu)?,
         })
     }
@@ -185,13 +201,15 @@ pub(crate) fn run(
         Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
     };
     let want_smooth = smooth.is_some();
-    let fits = state
-        .buffers
-        .as_ref()
-        .is_some_and(|b| b.pixels == n && b.coord_bytes == coord_bytes.len() as u64 && b.smooth == want_smooth);
+    let fits = state.buffers.as_ref().is_some_and(|b| {
+        b.width == grid.width
+            && b.height == grid.height
+            && b.coord_bytes == coord_bytes.len() as u64
+            && b.smooth == want_smooth
+    });
     if !fits {
         state.buffers = None;
-        state.buffers = Some(Buffers::new(gpu, n, coord_bytes.len() as u64, want_smooth)?);
+        state.buffers = Some(Buffers::new(gpu, grid.width, grid.height, coord_bytes.len() as u64, want_smooth)?);
     }
     let bufs = state.buffers.as_ref().ok_or_else(|| runtime("no julia buffers"))?;
     let params = Params {
@@ -204,9 +222,10 @@ pub(crate) fn run(
         narrow: u32::from(narrow(grid.iters)),
         pad: 0,
     };
-    let count_bytes = count_bytes(grid.width, grid.height, grid.iters);
-    let smooth_bytes = if want_smooth { 4 * n as u64 } else { 0 };
-    gpu.scoped(&format!("computing {what}"), || {
+    // Bytes of one row as the shader writes it, of counts and of smooth values.
+    let row_bytes = count_bytes(grid.width, 1, grid.iters);
+    let smooth_row_bytes = if want_smooth { 4 * grid.width as u64 } else { 0 };
+    let submissions = gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&bufs.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&bufs.coords, 0, &coord_bytes);
         let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -234,21 +253,40 @@ pub(crate) fn run(
         if let Some(timer) = &bufs.timer {
             timer.resolve(&mut encoder);
         }
-        encoder.copy_buffer_to_buffer(&bufs.counts, 0, &bufs.staging, 0, count_bytes);
-        if want_smooth {
-            encoder.copy_buffer_to_buffer(&bufs.smooth_values, 0, &bufs.staging, count_bytes, smooth_bytes);
-        }
-        encoder.copy_buffer_to_buffer(&bufs.total, 0, &bufs.staging, count_bytes + smooth_bytes, 8);
+        encoder.copy_buffer_to_buffer(&bufs.total, 0, &bufs.total_read, 0, 8);
         gpu.queue.submit([encoder.finish()]);
+        // Each part in a submission of its own, mapped as soon as its own copies are done.
+        bufs.parts
+            .iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let first_row = (i * bufs.rows_per_part) as u64;
+                let rows = bufs.rows_per_part.min(grid.height - i * bufs.rows_per_part) as u64;
+                let mut encoder = gpu
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("julia readback") });
+                encoder.copy_buffer_to_buffer(&bufs.counts, first_row * row_bytes, part, 0, rows * row_bytes);
+                if want_smooth {
+                    let (from, to) = (first_row * smooth_row_bytes, rows * row_bytes);
+                    encoder.copy_buffer_to_buffer(&bufs.smooth_values, from, part, to, rows * smooth_row_bytes);
+                }
+                (part, rows * (row_bytes + smooth_row_bytes), gpu.queue.submit([encoder.finish()]))
+            })
+            .collect::<Vec<_>>()
     })?;
-    let total_iters = gpu.read_back(&bufs.staging, count_bytes + smooth_bytes + 8, |bytes| {
-        let (c, rest) = bytes.split_at(count_bytes as usize);
-        counts_out(c, grid.width, grid.iters, counts);
-        let (s, t) = rest.split_at(smooth_bytes as usize);
-        if let Some(smooth) = smooth {
-            Gpu::copy_out(s, bytemuck::cast_slice_mut::<f32, u8>(smooth));
+    let rows_per_part = bufs.rows_per_part;
+    let mut smooth = smooth;
+    gpu.read_back_parts(&submissions, |i, bytes| {
+        let first = i * rows_per_part * grid.width;
+        let rows = rows_per_part.min(grid.height - i * rows_per_part);
+        let (c, s) = bytes.split_at(rows * row_bytes as usize);
+        counts_out(c, grid.width, grid.iters, &mut counts[first..first + rows * grid.width]);
+        if let Some(smooth) = smooth.as_deref_mut() {
+            Gpu::copy_out(s, bytemuck::cast_slice_mut::<f32, u8>(&mut smooth[first..first + rows * grid.width]));
         }
-        let words: &[u32] = bytemuck::cast_slice(t);
+    })?;
+    let total_iters = gpu.read_back(&bufs.total_read, 8, |bytes| {
+        let words: &[u32] = bytemuck::cast_slice(bytes);
         u64::from(words[0]) | (u64::from(words[1]) << 32)
     })?;
     let device = match &bufs.timer {

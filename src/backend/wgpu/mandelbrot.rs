@@ -126,8 +126,9 @@ impl Pipeline {
     }
 }
 
-/// Bytes of one part of the read-back at 4 bytes a pixel (u16 pairs fill half of it).
-const PART_BYTES: usize = 8 << 20;
+/// Bytes of one part of the read-back at 4 bytes a pixel (u16 pairs fill half of it; Julia's
+/// parts hold smooth values too).
+pub(crate) const PART_BYTES: usize = 8 << 20;
 
 /// Buffers of one image size, kept between calls of the same size.
 pub(crate) struct Buffers {
