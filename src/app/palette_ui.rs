@@ -8,8 +8,7 @@ use crate::sim::palette::{ColourSettings, Palette, Scale};
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
     let before = *c;
     ui.horizontal(|ui| {
-        ui.label("Palette:");
-        egui::ComboBox::from_id_salt("palette").selected_text(c.palette.name()).show_ui(ui, |ui| {
+        egui::ComboBox::from_label("palette").selected_text(c.palette.name()).show_ui(ui, |ui| {
             for p in Palette::ALL {
                 let tip = match p {
                     Palette::Hot => "matplotlib's hot: the seed's",
