@@ -61,7 +61,11 @@ fn wgpu_both_wave_variants_give_the_same_bits() {
 /// every neighbour through workgroup memory (where the device has subgroups, the other form of
 /// `wave_blocked.wgsl`), `blocked-workgroup`.
 fn blocked_kernels() -> [(WaveVariant, Option<Lanes>); 3] {
-    [(WaveVariant::Blocked, None), (WaveVariant::Blocked, Some(Lanes::Workgroup)), (WaveVariant::BlockedWorkgroup, None)]
+    [
+        (WaveVariant::Blocked, None),
+        (WaveVariant::Blocked, Some(Lanes::Workgroup)),
+        (WaveVariant::BlockedWorkgroup, None),
+    ]
 }
 
 /// The field after `advance` calls of `chunks` steps each with `variant` (at most

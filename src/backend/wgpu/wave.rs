@@ -385,10 +385,9 @@ impl WgpuWave {
     /// The blocked kernel its variant runs, if a blocked one.
     fn blocked_kernel(&self) -> Option<wave_blocked::Kernel> {
         match self.variant {
-            WaveVariant::Blocked => Some(self.lanes.map_or_else(
-                || self.gpu.wave.blocked.blocked_kernel(),
-                wave_blocked::Kernel::Blocked,
-            )),
+            WaveVariant::Blocked => {
+                Some(self.lanes.map_or_else(|| self.gpu.wave.blocked.blocked_kernel(), wave_blocked::Kernel::Blocked))
+            }
             WaveVariant::BlockedWorkgroup => Some(wave_blocked::Kernel::Workgroup),
             WaveVariant::Auto | WaveVariant::Simple => None,
         }
