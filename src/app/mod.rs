@@ -792,8 +792,10 @@ impl WavebrotApp {
 /// limits on GL, with no compute) and the features wavebrot's compute shaders use where present.
 #[must_use]
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted =
-        wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS | wgpu::Features::SHADER_F64;
+    let wanted = wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+        | wgpu::Features::SHADER_F64
+        | wgpu::Features::SUBGROUP;
     wgpu::DeviceDescriptor {
         label: Some("wavebrot device"),
         required_features: adapter.features() & wanted,
