@@ -132,6 +132,12 @@ impl Backend for CpuBackend {
                     self.kind()
                 )));
             }
+            (Threads::All, WaveVariant::BlockedWorkgroup) => {
+                return Err(BackendError::Invalid(format!(
+                    "{} has no wave variant {variant} (a wgpu kernel); its variants are blocked and simple",
+                    self.kind()
+                )));
+            }
         };
         params.validate().map_err(BackendError::Invalid)?;
         let kind = self.kind();
