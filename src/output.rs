@@ -159,15 +159,41 @@ pub fn write_hot_gif(
     delay_cs: u16,
     frames: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
 ) -> Result<usize> {
+    write_lut_gif(path, width, height, delay_cs, &colormap::HOT_LUT[..], frames)
+}
+
+/// [`write_hot_gif`] for pictures coloured from any palette table `lut` (the Mandelbrot
+/// palettes of [`crate::sim::palette`]): the GIF's palette is the table itself where it has at
+/// most 256 colours, so every colour is exact; a longer table (`twilight`, 510) is sampled
+/// evenly to 256 and each colour is written as its sample (at most one table step off).
+///
+/// # Errors
+/// As [`write_hot_gif`]; a frame with a colour outside `lut`.
+pub fn write_lut_gif(
+    path: &Path,
+    width: usize,
+    height: usize,
+    delay_cs: u16,
+    lut: &[[u8; 4]],
+    frames: impl FnOnce(&mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()>,
+) -> Result<usize> {
     let (w, h) = (u16::try_from(width), u16::try_from(height));
     let (Ok(w), Ok(h)) = (w, h) else {
         anyhow::bail!("a GIF is at most 65535 pixels a side; this picture is {width} x {height}");
     };
-    let lut = &*colormap::HOT_LUT;
-    let palette: Vec<u8> = lut.iter().flat_map(|c| [c[0], c[1], c[2]]).collect();
+    anyhow::ensure!(!lut.is_empty(), "a GIF palette needs at least one colour");
+    let slots = lut.len().min(256);
+    // Table entry `k` is written as palette slot `k * slots / len` (the identity up to 256).
+    let slot = |k: usize| k * slots / lut.len();
+    let mut palette = vec![0u8; 3 * slots];
+    for (k, c) in lut.iter().enumerate() {
+        if k == 0 || slot(k) != slot(k - 1) {
+            palette[3 * slot(k)..3 * slot(k) + 3].copy_from_slice(&c[..3]);
+        }
+    }
     let mut index = std::collections::HashMap::with_capacity(lut.len());
     for (k, c) in lut.iter().enumerate().rev() {
-        index.insert([c[0], c[1], c[2]], k as u8);
+        index.insert([c[0], c[1], c[2]], slot(k) as u8);
     }
     let mut count = 0;
     write_atomically(path, |out| {
@@ -183,7 +209,7 @@ pub fn write_hot_gif(
             for (i, px) in indices.iter_mut().zip(rgba.chunks_exact(4)) {
                 *i = *index
                     .get(&[px[0], px[1], px[2]])
-                    .ok_or_else(|| anyhow::anyhow!("a GIF frame holds a colour outside hot: {px:?}"))?;
+                    .ok_or_else(|| anyhow::anyhow!("a GIF frame holds a colour outside its palette: {px:?}"))?;
             }
             let frame = gif::Frame {
                 width: w,

@@ -217,7 +217,7 @@ fn iterations_and_precision_controls() {
 fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("spot.toml");
-    let mut h = harness([1000.0, 560.0]);
+    let mut h = harness([1000.0, 900.0]);
     let spot = View { re: MINIBROT.0.into(), im: MINIBROT.1.into(), zoom: "3.5e20".into() };
     let m = h.state_mut().mandelbrot_mut();
     m.view = Some(spot.clone());
@@ -368,4 +368,58 @@ fn palettes_smooth_colour_and_the_julia_set_of_the_point_under_the_pointer() {
     h.event(egui::Event::ModifiersChanged(egui::Modifiers::NONE));
     settle(&mut h);
     assert!(h.state().mandelbrot_shown().unwrap().request.julia.is_none(), "back to the Mandelbrot set");
+}
+
+#[test]
+fn record_in_the_mandelbrot_view_writes_a_zoom_path_in_the_view_s_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zoom.gif");
+    let mut h = harness([900.0, 560.0]);
+    let m = h.state_mut().mandelbrot_mut();
+    m.view = Some(View { re: SPIRAL.0.into(), im: SPIRAL.1.into(), zoom: "1".into() });
+    m.auto_iters = false;
+    m.iters = 300;
+    m.colour.palette = wavebrot::sim::palette::Palette::Twilight;
+    settle(&mut h);
+    h.state_mut().set_record_path(path.to_str().unwrap());
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    let rec = h.state().recording().expect("recording the Mandelbrot view");
+    let size = rec.size;
+    let at = h.state().mandelbrot_picture_rect().center();
+    for _ in 0..3 {
+        wheel(&mut h, at, 500.0);
+    }
+    let sent = h.state().recording().unwrap_or_else(|| panic!("still recording: {:?}", h.state().message())).sent;
+    assert!(sent >= 3, "each full picture of the zoom path is recorded, got {sent}");
+    let shown = h.state().mandelbrot_shown().unwrap().clone();
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    assert!(h.state().recording().is_none(), "{:?}", h.state().message());
+    let file = std::fs::File::open(&path).expect("the GIF is written");
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut d = opts.read_info(file).unwrap();
+    assert_eq!((usize::from(d.width()), usize::from(d.height())), size, "the picture's size");
+    assert_eq!(size, (shown.width, shown.height));
+    let (mut frames, mut last) = (0, Vec::new());
+    while let Some(f) = d.read_next_frame().unwrap() {
+        frames += 1;
+        last = f.buffer.to_vec();
+    }
+    assert_eq!(frames, sent, "every picture handed over is in the file");
+    // The last frame is the last picture shown, in twilight (510 colours sampled to 256): every
+    // pixel within one table step of the colour the app gave it.
+    let lut = wavebrot::sim::palette::Palette::Twilight.lut();
+    let step = lut.windows(2).map(|w| (0..3).map(|c| w[0][c].abs_diff(w[1][c])).max().unwrap()).max().unwrap();
+    let mut want = vec![0u8; shown.width * shown.height * 4];
+    let (w, ht, iters, colour) = (shown.width, shown.height, shown.request.iters, shown.request.colour);
+    wavebrot::sim::palette::colour_rgba(&shown.counts, None, w, ht, iters, &colour, &mut want);
+    let worst = last
+        .chunks_exact(4)
+        .zip(want.chunks_exact(4))
+        .map(|(a, b)| (0..3).map(|k| a[k].abs_diff(b[k])).max().unwrap())
+        .max()
+        .unwrap();
+    assert!(worst <= step, "a GIF pixel is {worst} levels from the picture's colour (a table step is at most {step})");
 }

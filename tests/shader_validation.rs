@@ -1,7 +1,8 @@
 //! Every shader the wgpu backend compiles — assembled from `shaders/` as the backend does it
 //! (`src/backend/wgpu/shader.rs`) — parses and validates through naga, with no GPU (as rerun's
-//! `tests/shader_validation.rs` does). The f64 variant is validated with the `FLOAT64`
-//! capability, every other shader without it.
+//! `tests/shader_validation.rs` does). The f64 variants are validated with the `FLOAT64`
+//! capability and the blocked wave's subgroup lanes with `SUBGROUP`, every other shader without
+//! them.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
@@ -20,8 +21,10 @@ fn every_shader_validates() {
     let shaders = shader::all();
     assert!(shaders.len() >= 5, "expected the two wave variants, two Mandelbrot precisions and the colormap");
     let mut failures = Vec::new();
-    for (name, source, needs_f64) in &shaders {
-        let caps = if *needs_f64 { Capabilities::FLOAT64 } else { Capabilities::default() };
+    for (name, source, needs) in &shaders {
+        let mut caps = Capabilities::default();
+        caps.set(Capabilities::FLOAT64, needs.f64);
+        caps.set(Capabilities::SUBGROUP, needs.subgroups);
         match validate(source, caps) {
             Ok(()) => println!("ok {name}"),
             Err(e) => failures.push(format!("{name}: {e}")),
@@ -34,8 +37,21 @@ fn every_shader_validates() {
 fn the_f64_shader_needs_the_f64_capability() {
     // Guards the test above: without FLOAT64 naga must refuse the f64 shader, so a shader
     // that silently lost its f64 would be noticed.
-    let (name, source, _) = shader::all().into_iter().find(|(_, _, f64)| *f64).unwrap();
+    let (name, source, _) = shader::all().into_iter().find(|(_, _, needs)| needs.f64).unwrap();
     assert!(validate(&source, Capabilities::default()).is_err(), "{name} validated without FLOAT64");
+}
+
+#[test]
+fn the_subgroup_lanes_need_the_subgroup_capability() {
+    // As above for `SUBGROUP`: the blocked wave's shuffles must really be subgroup operations,
+    // and its other form must need nothing.
+    let all = shader::all();
+    let (name, source, _) = all.iter().find(|(_, _, needs)| needs.subgroups).unwrap();
+    assert!(validate(source, Capabilities::default()).is_err(), "{name} validated without SUBGROUP");
+    for order in [shader::Order::Vulkan, shader::Order::Fenced] {
+        validate(&shader::wave_blocked(order, false), Capabilities::default()).unwrap();
+        validate(&shader::wave_blocked(order, true), Capabilities::SUBGROUP).unwrap();
+    }
 }
 
 #[test]

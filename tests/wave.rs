@@ -15,6 +15,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
+use wavebrot::backend::wgpu::wave_blocked::Lanes;
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, TimingSource, WaveSim, WaveVariant, cpu};
 use wavebrot::output::read_npy;
@@ -42,11 +43,11 @@ fn wgpu_wave_equals_the_cpu_reference_at_odd_shapes() {
 #[test]
 fn wgpu_both_wave_variants_give_the_same_bits() {
     let Some(b) = common::wgpu_backend() else { return };
-    assert_eq!(b.wave_variants(), &[WaveVariant::Blocked, WaveVariant::Simple]);
+    assert_eq!(b.wave_variants(), &WaveVariant::WGPU);
     for (nx, ny, tmax) in [(37, 53, 120), (130, 67, 100), (3, 3, 10), (6, 40, 50), (33, 5, 60)] {
         let p = WaveParams { source: (1, ny - 1), ..WaveParams::new(nx, ny, 0.2) };
         let want = wave::reference(&p, tmax);
-        for variant in WaveVariant::CONCRETE {
+        for variant in WaveVariant::WGPU {
             let mut sim = b.new_wave_variant(&p, variant).unwrap();
             sim.advance(tmax).unwrap();
             assert_eq!(sim.variant(), Some(variant));
@@ -56,18 +57,34 @@ fn wgpu_both_wave_variants_give_the_same_bits() {
     }
 }
 
+/// The blocked kernels of the wgpu backend: `blocked` with the device's lanes, `blocked` with
+/// every neighbour through workgroup memory (where the device has subgroups, the other form of
+/// `wave_blocked.wgsl`), `blocked-workgroup`.
+fn blocked_kernels() -> [(WaveVariant, Option<Lanes>); 3] {
+    [
+        (WaveVariant::Blocked, None),
+        (WaveVariant::Blocked, Some(Lanes::Workgroup)),
+        (WaveVariant::BlockedWorkgroup, None),
+    ]
+}
+
 /// The field after `advance` calls of `chunks` steps each with `variant` (at most
-/// `per_submit` steps, or blocked dispatches, per submission where given).
+/// `per_submit` steps, or blocked dispatches, per submission where given; `lanes` forced where
+/// given).
 fn run_variant(
     b: &WgpuBackend,
     p: &WaveParams,
-    variant: WaveVariant,
+    (variant, lanes): (WaveVariant, Option<Lanes>),
     chunks: &[u32],
     per_submit: Option<u32>,
 ) -> Vec<f32> {
     let mut sim = b.new_wave_variant(p, variant).unwrap();
+    let wave = sim.as_any_mut().downcast_mut::<WgpuWave>().unwrap();
     if let Some(n) = per_submit {
-        sim.as_any_mut().downcast_mut::<WgpuWave>().unwrap().limit_steps_per_submit(n);
+        wave.limit_steps_per_submit(n);
+    }
+    if let Some(lanes) = lanes {
+        wave.force_blocked_lanes(lanes);
     }
     for &n in chunks {
         sim.advance(n).unwrap();
@@ -110,12 +127,15 @@ fn wgpu_blocked_variant_gives_the_bits_of_the_simple_one() {
         let p = WaveParams { source, ..WaveParams::new(nx, ny, 0.2) };
         let tmax: u32 = chunks.iter().sum();
         let what = format!("{nx}x{ny} source {source:?} steps {chunks:?}");
-        let cells = run_variant(&b, &p, WaveVariant::Simple, &[tmax], None);
-        let tiled = run_variant(&b, &p, WaveVariant::Blocked, chunks, None);
-        assert_same_bits(&tiled, &cells, &what);
-        let d = wave::max_abs_diff(&tiled, &wave::reference(&p, tmax));
-        println!("blocked {what}: max|diff| against the CPU {d:e}");
-        assert!(d <= WAVE_TOLERANCE, "blocked {what}: max|diff| against the CPU {d:e}");
+        let cells = run_variant(&b, &p, (WaveVariant::Simple, None), &[tmax], None);
+        for kernel in blocked_kernels() {
+            let tiled = run_variant(&b, &p, kernel, chunks, None);
+            let what = format!("{kernel:?} {what}");
+            assert_same_bits(&tiled, &cells, &what);
+            let d = wave::max_abs_diff(&tiled, &wave::reference(&p, tmax));
+            println!("{what}: max|diff| against the CPU {d:e}");
+            assert!(d <= WAVE_TOLERANCE, "{what}: max|diff| against the CPU {d:e}");
+        }
     }
 }
 
@@ -124,11 +144,13 @@ fn wgpu_blocked_variant_over_many_steps_and_submissions() {
     let Some(b) = common::wgpu_backend() else { return };
     // 2 dispatches (8 steps) per submission: 1002 steps take 126 submissions.
     let p = WaveParams { source: (60, 33), ..WaveParams::new(101, 75, wave::DEFAULT_FREQ) };
-    let tiled = run_variant(&b, &p, WaveVariant::Blocked, &[1000, 2], Some(2));
-    let cells = run_variant(&b, &p, WaveVariant::Simple, &[1002], None);
-    assert_same_bits(&tiled, &cells, "101x75, 1002 steps");
-    let d = wave::max_abs_diff(&tiled, &wave::reference(&p, 1002));
-    assert!(d <= WAVE_TOLERANCE, "max|diff| against the CPU {d:e}");
+    let cells = run_variant(&b, &p, (WaveVariant::Simple, None), &[1002], None);
+    for kernel in blocked_kernels() {
+        let tiled = run_variant(&b, &p, kernel, &[1000, 2], Some(2));
+        assert_same_bits(&tiled, &cells, &format!("{kernel:?} 101x75, 1002 steps"));
+        let d = wave::max_abs_diff(&tiled, &wave::reference(&p, 1002));
+        assert!(d <= WAVE_TOLERANCE, "{kernel:?}: max|diff| against the CPU {d:e}");
+    }
     // Moving the source and frequency between advances, as the app does.
     let mut sim = b.new_wave_variant(&p, WaveVariant::Blocked).unwrap();
     let mut cpu = cpu::CpuBackend::new(cpu::Threads::One).new_wave(&p).unwrap();
@@ -247,7 +269,7 @@ fn wgpu_long_runs_stay_within_the_tolerance() {
     // bit-identical). Both variants, against the CPU, with where they first part.
     let Some(b) = common::wgpu_backend() else { return };
     let p = WaveParams::new(64, 5000, wave::DEFAULT_FREQ);
-    for variant in WaveVariant::CONCRETE {
+    for variant in WaveVariant::WGPU {
         let mut sim = b.new_wave_variant(&p, variant).unwrap();
         let (d, line) = first_divergence(sim.as_mut(), &p, 1000, 50);
         println!("wgpu {variant} {line}");
@@ -263,7 +285,7 @@ fn wgpu_long_runs_stay_within_the_tolerance() {
 fn wgpu_very_long_run_at_the_seed_size() {
     let Some(b) = common::wgpu_backend() else { return };
     let p = WaveParams::new(1000, 800, wave::DEFAULT_FREQ);
-    for variant in WaveVariant::CONCRETE {
+    for variant in WaveVariant::WGPU {
         let mut sim = b.new_wave_variant(&p, variant).unwrap();
         let (d, line) = first_divergence(sim.as_mut(), &p, 20_000, 500);
         println!("wgpu {variant} {line}");

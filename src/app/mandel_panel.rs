@@ -19,7 +19,9 @@ impl WavebrotApp {
         ui.separator();
         mandelbrot_view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect, self.mandel.hover);
         ui.label("Wheel: zoom about the pointer. Drag: pan. Right drag or Ctrl drag: zoom to the box.");
+        self.mandel_check_ui(ui);
         ui.separator();
+        let view = &mut self.settings.mandelbrot;
         let (message, moved) = bookmarks_ui::bookmarks_ui(ui, &mut self.mandel.bookmarks, view, aspect);
         if moved {
             ui.ctx().request_repaint();
@@ -27,6 +29,8 @@ impl WavebrotApp {
         if let Some(m) = message {
             self.say(m);
         }
+        ui.separator();
+        self.record_ui(ui);
         ui.separator();
         match export::export_ui(ui, &mut self.mandel.export, self.mandel.window) {
             Some(ExportAction::Start) => self.export_mandelbrot(),
@@ -138,6 +142,9 @@ impl WavebrotApp {
             }
         }
         self.content_frames += 1;
+        if f.coarse == 1 {
+            self.record_mandelbrot(&f.pixels, f.request.colour.palette.lut());
+        }
         Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
     }
 

@@ -149,6 +149,8 @@ pub struct WavebrotApp {
     resume_play: bool,
     /// The GIF recording under way, where the next one goes, and the size of the last wave picture.
     recorder: Option<recorder::Recorder>,
+    /// The view the recording under way takes its pictures from.
+    recording_view: Demo,
     record_path: String,
     wave_size: Option<(usize, usize)>,
     /// Where each frame's time goes (puffin), and whether the flame view is open.
@@ -310,6 +312,7 @@ impl WavebrotApp {
             lessons: lessons_view::LessonsView::default(),
             resume_play: false,
             recorder: None,
+            recording_view: Demo::Wave,
             record_path: "wavebrot.gif".to_owned(),
             wave_size: None,
             profile: profile::FrameProfile::start(),
@@ -466,7 +469,9 @@ impl WavebrotApp {
                 }
                 self.content_frames += 1;
                 self.wave_size = Some(f.pixels.size());
-                self.record(&f.pixels);
+                if self.recording_view == Demo::Wave {
+                    self.record(&f.pixels);
+                }
                 Self::show(&mut self.wave_tex, "wave", f.pixels, &self.worker, &self.ctx);
             }
             Msg::Mandelbrot(f) => self.take_mandel_frame(f),
@@ -490,7 +495,7 @@ impl WavebrotApp {
         }
     }
 
-    /// Hands a wave picture to the recording, if one is under way.
+    /// Hands a picture to the recording, if one is under way.
     fn record(&mut self, pixels: &FrameSource) {
         let Some(rec) = &mut self.recorder else { return };
         let why = match pixels {
@@ -507,23 +512,46 @@ impl WavebrotApp {
         self.stop_recording(Some(why));
     }
 
-    /// Starts recording the wave view to `record_path`.
+    /// Starts recording the view shown to `record_path`: the wave pictures, or the Mandelbrot
+    /// pictures as the view moves (a zoom path; full pictures only, not the coarse passes).
     pub fn start_recording(&mut self) {
         if self.recorder.is_some() {
             return;
         }
-        let Some((w, h)) = self.wave_size else {
-            self.say("nothing to record yet: no wave picture has been shown".to_owned());
+        let (size, lut) = if self.settings.view == Demo::Mandelbrot {
+            let size = self.mandel.shown.as_ref().filter(|s| s.coarse == 1).map(|s| (s.width, s.height));
+            (size, self.settings.mandelbrot.colour.palette.lut())
+        } else {
+            (self.wave_size, &crate::sim::colormap::HOT_LUT[..])
+        };
+        let Some((w, h)) = size else {
+            self.say("nothing to record yet: no full picture has been shown".to_owned());
             return;
         };
-        if self.wave_is_zero_copy() {
+        if self.settings.view == Demo::Wave && self.wave_is_zero_copy() {
             self.say("recording needs the picture on the host, and wgpu draws it straight into the display texture: record on CUDA or the CPU".to_owned());
             return;
         }
-        match recorder::Recorder::start(std::path::Path::new(&self.record_path), w, h) {
-            Ok(r) => self.recorder = Some(r),
+        match recorder::Recorder::start(std::path::Path::new(&self.record_path), w, h, lut) {
+            Ok(r) => {
+                self.recording_view = self.settings.view;
+                self.recorder = Some(r);
+            }
             Err(e) => self.say(format!("cannot record: {e:#}")),
         }
+    }
+
+    /// Hands a full Mandelbrot picture to the recording, if one of this view is under way.
+    fn record_mandelbrot(&mut self, pixels: &FrameSource, palette_lut: &'static [[u8; 4]]) {
+        let Some(rec) = &self.recorder else { return };
+        if self.recording_view != Demo::Mandelbrot {
+            return;
+        }
+        if !std::ptr::eq(rec.lut.as_ptr(), palette_lut.as_ptr()) {
+            self.stop_recording(Some("the palette changed"));
+            return;
+        }
+        self.record(pixels);
     }
 
     /// Stops the recording and writes the GIF (`why`: it was stopped for this reason).
@@ -748,10 +776,7 @@ impl WavebrotApp {
         egui::Panel::left("controls").default_size(250.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| match self.settings.view {
                 Demo::Wave => self.wave_controls_ui(ui),
-                Demo::Mandelbrot => {
-                    self.mandel_controls_ui(ui);
-                    self.mandel_check_ui(ui);
-                }
+                Demo::Mandelbrot => self.mandel_controls_ui(ui),
             });
         });
         egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
@@ -767,8 +792,10 @@ impl WavebrotApp {
 /// limits on GL, with no compute) and the features wavebrot's compute shaders use where present.
 #[must_use]
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted =
-        wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS | wgpu::Features::SHADER_F64;
+    let wanted = wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+        | wgpu::Features::SHADER_F64
+        | wgpu::Features::SUBGROUP;
     wgpu::DeviceDescriptor {
         label: Some("wavebrot device"),
         required_features: adapter.features() & wanted,

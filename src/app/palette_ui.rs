@@ -7,24 +7,22 @@ use crate::sim::palette::{ColourSettings, Palette, Scale};
 /// Palette, "smooth", scale, offset and cycles; true when the user changed any of them.
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
     let before = *c;
-    ui.horizontal(|ui| {
-        ui.label("Palette:");
-        egui::ComboBox::from_id_salt("palette").selected_text(c.palette.name()).show_ui(ui, |ui| {
-            for p in Palette::ALL {
-                let tip = match p {
-                    Palette::Hot => "matplotlib's hot: the seed's",
-                    Palette::Viridis => "matplotlib's viridis: perceptually uniform",
-                    Palette::Magma => "matplotlib's magma: perceptually uniform",
-                    Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
-                };
-                ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
-            }
-        });
-        ui.checkbox(&mut c.smooth, "smooth")
-            .on_hover_text("colour by the continuous escape value, so the bands between counts disappear");
+    ui.horizontal_wrapped(|ui| {
+        ui.label("palette");
+        for p in Palette::ALL {
+            let tip = match p {
+                Palette::Hot => "matplotlib's hot: the seed's",
+                Palette::Viridis => "matplotlib's viridis: perceptually uniform",
+                Palette::Magma => "matplotlib's magma: perceptually uniform",
+                Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
+            };
+            ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
+        }
     });
+    ui.checkbox(&mut c.smooth, "smooth")
+        .on_hover_text("colour by the continuous escape value, so the bands between counts disappear");
     ui.horizontal(|ui| {
-        ui.label("Scale:");
+        ui.label("scale");
         for s in Scale::ALL {
             let tip = match s {
                 Scale::Linear => "counts 0..iters spread evenly (the seed's)",

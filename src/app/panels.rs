@@ -34,7 +34,7 @@ impl WavebrotApp {
                 self.set_page(Some(page));
             }
         }
-        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.page.is_none() && self.settings.view == Demo::Wave {
+        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.page.is_none() {
             if self.recorder.is_some() {
                 self.stop_recording(None);
             } else {
@@ -195,21 +195,25 @@ impl WavebrotApp {
     }
 
     /// Record (G): the pictures shown go to an animated GIF, written when the recording stops.
-    fn record_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| match &self.recorder {
+    pub(super) fn record_ui(&mut self, ui: &mut egui::Ui) {
+        // The text goes under the button and wraps: a wider panel would resize the picture
+        // being recorded.
+        ui.vertical(|ui| match &self.recorder {
             Some(r) => {
                 let text = format!("recording {} frames to {}", r.sent, r.path.display());
                 if ui.button("Stop recording").on_hover_text("write the GIF (G)").clicked() {
                     self.stop_recording(None);
                 }
-                ui.colored_label(ui.visuals().error_fg_color, text);
+                ui.add(egui::Label::new(egui::RichText::new(text).color(ui.visuals().error_fg_color)).wrap());
             }
             None => {
-                if ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G)").clicked() {
-                    self.start_recording();
-                }
-                ui.add(egui::TextEdit::singleline(&mut self.record_path).desired_width(140.0))
-                    .on_hover_text("the GIF file");
+                ui.horizontal(|ui| {
+                    if ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked() {
+                        self.start_recording();
+                    }
+                    ui.add(egui::TextEdit::singleline(&mut self.record_path).desired_width(140.0))
+                        .on_hover_text("the GIF file");
+                });
             }
         });
     }
@@ -395,7 +399,7 @@ pub(super) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("R", "reset the field (Mandelbrot: the whole set)"),
         ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
-        ("G", "record the waves to an animated GIF, or stop and write it"),
+        ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),
         ("F11", "full screen"),
         ("Ctrl + / Ctrl -", "larger or smaller text and controls"),

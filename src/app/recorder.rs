@@ -1,6 +1,7 @@
-//! Recording the wave view as an animated GIF (the Record button, key G): the pictures shown are
-//! handed to the `wavebrot-gif` thread, which encodes them as they come with
-//! [`crate::output::write_hot_gif`] (hot's palette, exact colours) into a temporary file that
+//! Recording the wave view, or a zoom path through the Mandelbrot set, as an animated GIF (the
+//! Record button, key G): the pictures shown are handed to the `wavebrot-gif` thread, which
+//! encodes them as they come with [`crate::output::write_lut_gif`] (the picture's palette table:
+//! hot for the waves, the Mandelbrot view's palette, exact colours) into a temporary file that
 //! becomes the GIF when the recording stops (written whole or not at all). A frame that comes
 //! while the encoder is still busy with earlier ones is dropped and counted, so recording never
 //! slows the simulation down or fills the memory.
@@ -18,6 +19,8 @@ pub const DELAY_CS: u16 = 4;
 pub struct Recorder {
     pub path: PathBuf,
     pub size: (usize, usize),
+    /// The palette table the pictures are coloured from.
+    pub lut: &'static [[u8; 4]],
     frames: Option<SyncSender<Vec<u8>>>,
     thread: Option<JoinHandle<anyhow::Result<usize>>>,
     /// Frames handed to the encoder and frames dropped because it was busy.
@@ -26,16 +29,16 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts recording `width`×`height` pictures to `path`.
+    /// Starts recording `width`×`height` pictures coloured from `lut` to `path`.
     ///
     /// # Errors
     /// The path cannot be written, or the thread could not be started.
-    pub fn start(path: &Path, width: usize, height: usize) -> anyhow::Result<Self> {
+    pub fn start(path: &Path, width: usize, height: usize, lut: &'static [[u8; 4]]) -> anyhow::Result<Self> {
         crate::output::check_writable(path)?;
         let (tx, rx): (SyncSender<Vec<u8>>, Receiver<Vec<u8>>) = mpsc::sync_channel(QUEUE);
         let p = path.to_owned();
         let thread = std::thread::Builder::new().name("wavebrot-gif".to_owned()).spawn(move || {
-            crate::output::write_hot_gif(&p, width, height, DELAY_CS, |push| {
+            crate::output::write_lut_gif(&p, width, height, DELAY_CS, lut, |push| {
                 for frame in rx {
                     push(&frame)?;
                 }
@@ -45,6 +48,7 @@ impl Recorder {
         Ok(Self {
             path: path.to_owned(),
             size: (width, height),
+            lut,
             frames: Some(tx),
             thread: Some(thread),
             sent: 0,

@@ -104,14 +104,20 @@ pub enum WaveVariant {
     Auto,
     /// Temporal blocking: several time steps per launch on tiles held on chip.
     Blocked,
+    /// wgpu only: the issue-8 temporal-blocking kernel (neighbours through workgroup memory,
+    /// two barriers per update), kept to compare with `blocked` and for devices with less
+    /// workgroup memory than `blocked` needs.
+    BlockedWorkgroup,
     /// One update per launch, each cell reading its neighbours from memory: the seed's
     /// kernel shape, at the 12-bytes-per-update DRAM floor.
     Simple,
 }
 
 impl WaveVariant {
-    /// The concrete variants (what `auto` picks from).
+    /// The concrete variants of every backend (what `auto` picks from).
     pub const CONCRETE: [Self; 2] = [Self::Blocked, Self::Simple];
+    /// The concrete variants of the wgpu backend.
+    pub const WGPU: [Self; 3] = [Self::Blocked, Self::BlockedWorkgroup, Self::Simple];
 
     /// The name used on the command line and in JSON.
     #[must_use]
@@ -119,6 +125,7 @@ impl WaveVariant {
         match self {
             Self::Auto => "auto",
             Self::Blocked => "blocked",
+            Self::BlockedWorkgroup => "blocked-workgroup",
             Self::Simple => "simple",
         }
     }

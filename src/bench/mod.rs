@@ -119,5 +119,5 @@ pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
 /// Every variant `bench --variant` accepts, for help texts.
 #[must_use]
 pub fn variant_names() -> Vec<&'static str> {
-    std::iter::once(WaveVariant::Auto).chain(WaveVariant::CONCRETE).map(WaveVariant::name).collect()
+    std::iter::once(WaveVariant::Auto).chain(WaveVariant::WGPU).map(WaveVariant::name).collect()
 }

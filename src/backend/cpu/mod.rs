@@ -123,12 +123,22 @@ impl Backend for CpuBackend {
     }
 
     fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        if variant != WaveVariant::Auto {
-            return Err(BackendError::Invalid(format!(
-                "{} has one wave kernel (both updates of a step fused in one pass); variant {variant} is for cuda and wgpu",
-                self.kind()
-            )));
-        }
+        let blocked = match (self.threads, variant) {
+            (Threads::All, WaveVariant::Auto | WaveVariant::Blocked) => true,
+            (Threads::All, WaveVariant::Simple) | (Threads::One, WaveVariant::Auto) => false,
+            (Threads::One, _) => {
+                return Err(BackendError::Invalid(format!(
+                    "{} is the reference: one wave kernel (both updates of a step fused in one pass); variant {variant} is for cpu, cuda and wgpu",
+                    self.kind()
+                )));
+            }
+            (Threads::All, WaveVariant::BlockedWorkgroup) => {
+                return Err(BackendError::Invalid(format!(
+                    "{} has no wave variant {variant} (a wgpu kernel); its variants are blocked and simple",
+                    self.kind()
+                )));
+            }
+        };
         params.validate().map_err(BackendError::Invalid)?;
         let kind = self.kind();
         let (_, avail, _) = host_facts();
@@ -136,7 +146,16 @@ impl Backend for CpuBackend {
         check_fits(kind, &what, params.field_bytes(), avail)?;
         let f = zeroed(kind, &what, params.cells())?;
         let g = zeroed(kind, &what, params.cells())?;
-        Ok(Box::new(wave::CpuWave::new(*params, self.threads, f, g)))
+        Ok(Box::new(wave::CpuWave::new(*params, self.threads, f, g, blocked)))
+    }
+
+    /// `cpu`: `blocked` (temporal blocking over L2-sized row blocks, the default) and `simple`
+    /// (one fused step per pass over memory on every thread); `cpu1` has one kernel.
+    fn wave_variants(&self) -> &'static [WaveVariant] {
+        match self.threads {
+            Threads::All => &WaveVariant::CONCRETE,
+            Threads::One => &[],
+        }
     }
 
     fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {

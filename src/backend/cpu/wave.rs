@@ -21,6 +21,8 @@ pub(crate) struct CpuWave {
     /// Scratch rows for [`wave_tstep`] and [`wave_tsteps_blocked`].
     halo: Vec<f32>,
     tstep: u32,
+    /// Temporal blocking (`cpu`'s `blocked` variant).
+    blocked: bool,
 }
 
 /// Time steps `first ..= first + steps - 1` of the seed rule (source write, `update(f, g)`,
@@ -244,8 +246,11 @@ fn fused_band<R, E>(
 
 impl CpuWave {
     /// A problem on zeroed fields `f`, `g` of `params.cells()` values each.
-    pub(crate) fn new(params: WaveParams, threads: Threads, f: Vec<f32>, g: Vec<f32>) -> Self {
-        Self { params, threads, f, g, halo: Vec::new(), tstep: 0 }
+    /// `blocked`: `cpu`'s steps by temporal blocking ([`wave_tsteps_blocked`]); else one fused
+    /// step per pass over memory ([`wave_tstep`]) on every thread, as before issue 12 (the
+    /// `simple` variant). `cpu1` always runs [`wave_tstep`] on one thread.
+    pub(crate) fn new(params: WaveParams, threads: Threads, f: Vec<f32>, g: Vec<f32>, blocked: bool) -> Self {
+        Self { params, threads, f, g, halo: Vec::new(), tstep: 0, blocked: blocked && threads == Threads::All }
     }
 }
 
@@ -260,34 +265,30 @@ impl WaveSim for CpuWave {
 
     /// `cpu1` ([`wave_tstep`]) fuses a time step's two updates into one pass: `f` and `g` read
     /// once and written once per time step, 16 B per two updates (the rows in between stay in
-    /// cache). `cpu` ([`wave_tsteps_blocked`]) does that once per block of `depth` steps:
+    /// cache); so does `cpu`'s `simple` variant. `cpu` `blocked` ([`wave_tsteps_blocked`]) does that once per block of `depth` steps:
     /// `8/depth` B per update (the ghost rows it copies and recomputes are left out: under 1/8).
     fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {
-        match self.threads {
-            Threads::One => Some(8.0),
-            Threads::All => {
-                let depth = auto_depth(self.params.nx, self.params.ny).min(tsteps.max(1));
-                Some(8.0 / f64::from(depth))
-            }
+        if self.blocked {
+            let depth = auto_depth(self.params.nx, self.params.ny).min(tsteps.max(1));
+            Some(8.0 / f64::from(depth))
+        } else {
+            Some(8.0)
         }
     }
 
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
-        match self.threads {
-            Threads::One => {
-                let src = self.params.source_index();
-                for _ in 0..tsteps {
-                    self.tstep += 1;
-                    self.g[src] = source_value(self.params.freq, self.tstep);
-                    wave_tstep(self.threads, &self.params, &mut self.f, &mut self.g, &mut self.halo);
-                }
-            }
-            Threads::All => {
-                let depth = auto_depth(self.params.nx, self.params.ny);
-                let (p, first) = (self.params, self.tstep + 1);
-                wave_tsteps_blocked(&p, &mut self.f, &mut self.g, &mut self.halo, first, tsteps, depth);
-                self.tstep += tsteps;
+        if self.blocked {
+            let depth = auto_depth(self.params.nx, self.params.ny);
+            let (p, first) = (self.params, self.tstep + 1);
+            wave_tsteps_blocked(&p, &mut self.f, &mut self.g, &mut self.halo, first, tsteps, depth);
+            self.tstep += tsteps;
+        } else {
+            let src = self.params.source_index();
+            for _ in 0..tsteps {
+                self.tstep += 1;
+                self.g[src] = source_value(self.params.freq, self.tstep);
+                wave_tstep(self.threads, &self.params, &mut self.f, &mut self.g, &mut self.halo);
             }
         }
         Ok(Timing::wall(start.elapsed()))

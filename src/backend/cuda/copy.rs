@@ -88,11 +88,15 @@ pub(super) fn ring_pipeline<E>(
     Ok(())
 }
 
-/// Chunk size and count for a copy of `n` bytes through `staging` bytes of ring.
+/// Chunk size and slot count for a copy of `n` bytes through `staging` bytes of ring: as many
+/// slots as the staging holds, so a result that fits it (up to [`RING_BYTES`]) is queued whole
+/// at once and only a larger one waits on the ring. (Four 1 MiB slots for a 32 MiB result made
+/// 32 round trips of event wait and hand-off: 4096² Mandelbrot counts took 8.9 ms instead of 3.6
+/// on the H100.)
 fn chunking(n: usize, staging: usize) -> (usize, usize) {
     let chunk = if n > 32 << 20 { CHUNK_BYTES } else { 1 << 20 };
     let chunk = chunk.min(staging).min(n).max(1);
-    (chunk, (staging / chunk).clamp(1, RING_SLOTS))
+    (chunk, (staging / chunk).max(1))
 }
 
 /// Copies `n` bytes from device address `src` through the pinned `staging` ring (at least one
@@ -222,8 +226,10 @@ mod tests {
     #[test]
     fn chunking_fits_the_ring() {
         assert_eq!(chunking(1 << 30, RING_BYTES), (CHUNK_BYTES, RING_SLOTS));
-        assert_eq!(chunking(1 << 30, 1 << 30), (CHUNK_BYTES, RING_SLOTS));
-        assert_eq!(chunking(16 << 20, 16 << 20), (1 << 20, RING_SLOTS));
+        assert_eq!(chunking(1 << 30, 1 << 30), (CHUNK_BYTES, 128));
+        // A result that fits the staging is queued whole: every chunk its own slot.
+        assert_eq!(chunking(16 << 20, 16 << 20), (1 << 20, 16));
+        assert_eq!(chunking(32 << 20, RING_BYTES), (1 << 20, 32));
         assert_eq!(chunking(1000, 1000), (1000, 1));
         assert_eq!(chunking(1 << 30, CHUNK_BYTES), (CHUNK_BYTES, 1));
     }

@@ -319,6 +319,9 @@ impl Backend for CudaBackend {
     }
 
     fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant == WaveVariant::BlockedWorkgroup {
+            return Err(BackendError::Invalid(format!("cuda has no wave variant `{variant}`")));
+        }
         Ok(Box::new(CudaWave::new(&self.dev, &self.stream, params, variant)?))
     }
 
@@ -335,6 +338,9 @@ impl Backend for CudaBackend {
     }
 
     fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        if variant == WaveVariant::BlockedWorkgroup {
+            return Err(BackendError::Invalid(format!("cuda has no scene variant `{variant}`")));
+        }
         scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
         match scene.plain_params() {
             Some(p) => self.new_wave_variant(&p, variant),

@@ -7,6 +7,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::shader::Order;
+use super::wave_blocked::{Kernel, Lanes, WORKGROUP_BYTES};
 use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
 use crate::backend::{BackendError, DeviceInfo};
 use crate::sim::mandelbrot::Precision;
@@ -65,7 +67,7 @@ impl Gpu {
         // device shared with eframe, wgpu's default handler panics).
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipelines = (|| -> Result<_, BackendError> {
-            let wave = wave::Pipeline::new(&device)?;
+            let wave = wave::Pipeline::new(&device, Order::of(adapter.backend))?;
             let colormap = colormap::Pipelines::new(&device)?;
             let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, Precision::F32)?;
             let mandelbrot_f64 = if f64_ok { Some(mandelbrot::Pipeline::new(&device, Precision::F64)?) } else { None };
@@ -280,6 +282,30 @@ impl Gpu {
             ),
             ("max storage buffer".to_owned(), mib(self.max_storage_bytes())),
             ("max workgroups per dimension".to_owned(), l.max_compute_workgroups_per_dimension.to_string()),
+            ("workgroup memory".to_owned(), format!("{} KiB", l.max_compute_workgroup_storage_size / 1024)),
+            (
+                "subgroups".to_owned(),
+                if self.device.features().contains(wgpu::Features::SUBGROUP) {
+                    format!("yes (SUBGROUP), {}..{} lanes", a.subgroup_min_size, a.subgroup_max_size)
+                } else {
+                    "no".to_owned()
+                },
+            ),
+            (
+                "blocked wave kernel".to_owned(),
+                match self.wave.blocked.blocked_kernel() {
+                    Kernel::Blocked(Lanes::Subgroup) => {
+                        "wave_blocked.wgsl, neighbours along j by subgroup shuffles".to_owned()
+                    }
+                    Kernel::Blocked(Lanes::Workgroup) => {
+                        "wave_blocked.wgsl, neighbours along j through workgroup memory".to_owned()
+                    }
+                    Kernel::Workgroup => format!(
+                        "wave_blocked_workgroup.wgsl (wave_blocked.wgsl needs {} KiB of workgroup memory)",
+                        WORKGROUP_BYTES / 1024
+                    ),
+                },
+            ),
         ];
         if a.device_type == wgpu::DeviceType::Cpu {
             details.push(("note".to_owned(), "software rendering: timings are of the CPU, not a GPU".to_owned()));
@@ -295,6 +321,18 @@ pub(crate) fn compute_pipeline(
     file: &str,
     source: &str,
     entry_points: &[(&str, &wgpu::BindGroupLayout)],
+) -> Result<Vec<wgpu::ComputePipeline>, BackendError> {
+    compute_pipeline_with(device, file, source, entry_points, true)
+}
+
+/// [`compute_pipeline`], saying whether workgroup memory is zeroed at the start of every
+/// workgroup (WGSL's rule; `false` only for a shader that writes all it reads first).
+pub(crate) fn compute_pipeline_with(
+    device: &wgpu::Device,
+    file: &str,
+    source: &str,
+    entry_points: &[(&str, &wgpu::BindGroupLayout)],
+    zero_workgroup_memory: bool,
 ) -> Result<Vec<wgpu::ComputePipeline>, BackendError> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -315,7 +353,10 @@ pub(crate) fn compute_pipeline(
                 layout: Some(&pipeline_layout),
                 module: &module,
                 entry_point: Some(entry),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    zero_initialize_workgroup_memory: zero_workgroup_memory,
+                    ..Default::default()
+                },
                 cache: None,
             })
         })

@@ -25,7 +25,7 @@ mod reduction;
 mod saxpy;
 pub mod shader;
 pub mod wave;
-mod wave_blocked;
+pub mod wave_blocked;
 mod wave_scene;
 
 use std::sync::Arc;
@@ -103,11 +103,11 @@ fn preference(adapter: &wgpu::Adapter) -> (u8, u8) {
 
 /// The device wavebrot asks `adapter` for: the adapter's own limits (compute-capable, and
 /// large enough for 8192² fields where the adapter allows) and `SHADER_F64` /
-/// `TIMESTAMP_QUERY` where offered. The app can hand it to eframe so that the shared device
+/// `TIMESTAMP_QUERY` / `SUBGROUP` (the blocked wave's shuffles) where offered. The app can hand it to eframe so that the shared device
 /// can compute: `WgpuSetupCreateNew { device_descriptor: Arc::new(device_descriptor), .. }`.
 #[must_use]
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY;
+    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP;
     wgpu::DeviceDescriptor {
         label: Some("wavebrot"),
         required_features: adapter.features() & wanted,
@@ -306,7 +306,7 @@ impl Backend for WgpuBackend {
     }
 
     fn wave_variants(&self) -> &'static [WaveVariant] {
-        &WaveVariant::CONCRETE
+        &WaveVariant::WGPU
     }
 
     fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {

@@ -19,12 +19,22 @@ macro_rules! shader_file {
 
 /// The `simple` wave kernel: one update per dispatch.
 const WAVE: &str = shader_file!("wave.wgsl");
-/// The `blocked` wave kernel: temporal blocking, several steps per dispatch.
+/// The `blocked` wave kernel: temporal blocking, several steps per dispatch, one barrier per
+/// update, neighbours along `j` by subgroup shuffles where the device has them.
 const WAVE_BLOCKED: &str = shader_file!("wave_blocked.wgsl");
+/// Its lanes with subgroups, and without.
+const LANES_SUBGROUP: &str = shader_file!("parts/lanes_subgroup.wgsl");
+const LANES_WORKGROUP: &str = shader_file!("parts/lanes_workgroup.wgsl");
+/// The issue-8 `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
+/// workgroup memory, two barriers per update.
+const WAVE_BLOCKED_WORKGROUP: &str = shader_file!("wave_blocked_workgroup.wgsl");
 /// The scene wave kernel: a material per cell, walls, forced cells.
 const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
 /// The wave's cell rule, shared by the wave kernels.
 const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
+/// `ordered` for the cell rule's sums: the value itself on Vulkan, fenced elsewhere.
+const ORDER_VULKAN: &str = shader_file!("parts/order_vulkan.wgsl");
+const ORDER_FENCED: &str = shader_file!("parts/order_fenced.wgsl");
 /// The Mandelbrot body, generic over `real`.
 const MANDELBROT: &str = shader_file!("mandelbrot.wgsl");
 /// The precision variants of the Mandelbrot body: `real` and `exact`.
@@ -80,8 +90,32 @@ fn expand_depth(source: &str, parts: &[(&str, &str)], depth: usize) -> Result<St
     Ok(out)
 }
 
-/// The parts every wave shader may include.
-const WAVE_PARTS: [(&str, &str); 1] = [("wave_cell.wgsl", WAVE_CELL)];
+/// How the wave's cell rule keeps its sums in numpy's order (`ordered` in
+/// `shaders/parts/wave_cell.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// SPIR-V lets a driver fuse a multiply into an add but never reassociate: the sums need
+    /// no fence (`shaders/parts/order_vulkan.wgsl`).
+    Vulkan,
+    /// Every sum fenced by `exact` (`shaders/parts/order_fenced.wgsl`): DX12, Metal, GL, whose
+    /// compilers may reassociate, and the scene kernel everywhere.
+    Fenced,
+}
+
+impl Order {
+    /// The order for shaders run on `backend`.
+    #[must_use]
+    pub fn of(backend: wgpu::Backend) -> Self {
+        if backend == wgpu::Backend::Vulkan { Self::Vulkan } else { Self::Fenced }
+    }
+
+    fn part(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Vulkan => ("ORDER", ORDER_VULKAN),
+            Self::Fenced => ("ORDER", ORDER_FENCED),
+        }
+    }
+}
 
 fn assemble(source: &str, parts: &[(&str, &str)]) -> String {
     // The sources are fixed at build time and tested (`every_shader_assembles`): a failure here
@@ -91,20 +125,28 @@ fn assemble(source: &str, parts: &[(&str, &str)]) -> String {
 
 /// `shaders/wave.wgsl` as compiled.
 #[must_use]
-pub fn wave() -> String {
-    assemble(WAVE, &WAVE_PARTS)
+pub fn wave(order: Order) -> String {
+    assemble(WAVE, &[("wave_cell.wgsl", WAVE_CELL), order.part()])
 }
 
-/// `shaders/wave_blocked.wgsl` as compiled.
+/// `shaders/wave_blocked.wgsl` as compiled: with subgroup shuffles (needs
+/// `wgpu::Features::SUBGROUP`) or with every neighbour along `j` through workgroup memory.
 #[must_use]
-pub fn wave_blocked() -> String {
-    assemble(WAVE_BLOCKED, &WAVE_PARTS)
+pub fn wave_blocked(order: Order, subgroups: bool) -> String {
+    let lanes = if subgroups { LANES_SUBGROUP } else { LANES_WORKGROUP };
+    assemble(WAVE_BLOCKED, &[("wave_cell.wgsl", WAVE_CELL), order.part(), ("LANES", lanes)])
 }
 
-/// `shaders/wave_scene.wgsl` as compiled.
+/// `shaders/wave_blocked_workgroup.wgsl` as compiled.
+#[must_use]
+pub fn wave_blocked_workgroup(order: Order) -> String {
+    assemble(WAVE_BLOCKED_WORKGROUP, &[("wave_cell.wgsl", WAVE_CELL), order.part()])
+}
+
+/// `shaders/wave_scene.wgsl` as compiled (its own rule; the shared part's sums fenced).
 #[must_use]
 pub fn wave_scene() -> String {
-    assemble(WAVE_SCENE, &WAVE_PARTS)
+    assemble(WAVE_SCENE, &[("wave_cell.wgsl", WAVE_CELL), Order::Fenced.part()])
 }
 
 /// `shaders/mandelbrot.wgsl` with the variant of `precision`.
@@ -143,22 +185,39 @@ pub fn colormap() -> &'static str {
     COLORMAP
 }
 
-/// Every shader the backend compiles, as `(name, source, needs f64)`.
+/// What a shader needs of the device besides the basics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// `SHADER_F64`.
+    pub f64: bool,
+    /// `SUBGROUP` (`enable subgroups;`).
+    pub subgroups: bool,
+}
+
+const PLAIN: Needs = Needs { f64: false, subgroups: false };
+const F64: Needs = Needs { f64: true, subgroups: false };
+
+/// Every shader the backend compiles, as `(name, source, needs)`.
 #[must_use]
-pub fn all() -> Vec<(&'static str, Cow<'static, str>, bool)> {
+pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
+    let subgroups = Needs { f64: false, subgroups: true };
     vec![
-        ("wave.wgsl", Cow::Owned(wave()), false),
-        ("wave_blocked.wgsl", Cow::Owned(wave_blocked()), false),
-        ("wave_scene.wgsl", Cow::Owned(wave_scene()), false),
-        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), false),
-        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), true),
-        ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32)), false),
-        ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64)), true),
-        ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), false),
-        ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), true),
-        ("colormap.wgsl", Cow::Borrowed(colormap()), false),
-        ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), false),
-        ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), false),
+        ("wave.wgsl (Vulkan order)", Cow::Owned(wave(Order::Vulkan)), PLAIN),
+        ("wave.wgsl (fenced order)", Cow::Owned(wave(Order::Fenced)), PLAIN),
+        ("wave_blocked.wgsl + lanes_subgroup.wgsl", Cow::Owned(wave_blocked(Order::Vulkan, true)), subgroups),
+        ("wave_blocked.wgsl + lanes_workgroup.wgsl", Cow::Owned(wave_blocked(Order::Vulkan, false)), PLAIN),
+        ("wave_blocked.wgsl (fenced order)", Cow::Owned(wave_blocked(Order::Fenced, false)), PLAIN),
+        ("wave_blocked_workgroup.wgsl", Cow::Owned(wave_blocked_workgroup(Order::Vulkan)), PLAIN),
+        ("wave_scene.wgsl", Cow::Owned(wave_scene()), PLAIN),
+        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), PLAIN),
+        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), F64),
+        ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32)), PLAIN),
+        ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64)), F64),
+        ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), PLAIN),
+        ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), F64),
+        ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),
+        ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), PLAIN),
+        ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), PLAIN),
     ]
 }
 
@@ -191,7 +250,15 @@ mod tests {
         let f32 = mandelbrot(Precision::F32);
         let f64 = mandelbrot(Precision::F64);
         assert!(f32.contains("alias real = f32;") && f64.contains("alias real = f64;"));
-        assert_eq!(wave().matches("fn update_cell(").count(), 1);
-        assert_eq!(wave_blocked().matches("fn update_cell(").count(), 1);
+        for order in [Order::Vulkan, Order::Fenced] {
+            assert_eq!(wave(order).matches("fn update_cell(").count(), 1);
+            assert_eq!(wave_blocked_workgroup(order).matches("fn update_cell(").count(), 1);
+            for subgroups in [true, false] {
+                let blocked = wave_blocked(order, subgroups);
+                assert_eq!(blocked.matches("fn update_cell(").count(), 1);
+                assert_eq!(blocked.contains("subgroupShuffle("), subgroups);
+            }
+        }
+        assert!(wave(Order::Vulkan).contains("return x;") && wave(Order::Fenced).contains("return exact(x);"));
     }
 }

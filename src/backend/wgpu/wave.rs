@@ -8,6 +8,8 @@
 //!   [`wave_blocked::STEPS_PER_DISPATCH`] time steps per dispatch by temporal blocking; it reads
 //!   one pair of fields and writes another, and every advance runs an even number of dispatches,
 //!   so the state always ends in the first pair. The default on GPUs.
+//! - `blocked-workgroup` (`shaders/wave_blocked_workgroup.wgsl`): the issue-8 blocked kernel,
+//!   the same way round; what `blocked` runs on a device with too little workgroup memory.
 //!
 //! The fields never leave the GPU between steps: a batch of steps is one command buffer with
 //! one compute pass, its per-dispatch parameters (the source value of each step, computed on
@@ -78,19 +80,19 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, order: super::shader::Order) -> Result<Self, BackendError> {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave"),
             entries: &[step_record_entry(size_of::<Step>()), storage_entry(1, false), storage_entry(2, true)],
         });
-        let source = super::shader::wave();
+        let source = super::shader::wave(order);
         let simple = super::compute_pipeline(device, "wave.wgsl", &source, &[("wave_update", &layout)])?
             .pop()
             .ok_or_else(|| runtime("no wave pipeline"))?;
         Ok(Self {
             layout,
             simple,
-            blocked: wave_blocked::Pipeline::new(device)?,
+            blocked: wave_blocked::Pipeline::new(device, order)?,
             scene: wave_scene::Pipeline::new(device)?,
         })
     }
@@ -119,6 +121,8 @@ pub struct WgpuWave {
     timer: Option<Timer>,
     /// The second pair of fields and the parameters of the `blocked` kernel (made on first use).
     blocked: Option<Blocked>,
+    /// The lanes `blocked` runs where a test forced them (`force_blocked_lanes`).
+    lanes: Option<wave_blocked::Lanes>,
     /// Host-visible copy target for `read_field` and `render_rgba` (made on first use).
     staging: Option<wgpu::Buffer>,
     frame: Frame,
@@ -196,6 +200,7 @@ impl WgpuWave {
             variant,
             timer,
             blocked: None,
+            lanes: None,
             staging: None,
             frame,
             scene: None,
@@ -366,14 +371,43 @@ impl WgpuWave {
             return scene.run(&self.gpu, self.tstep, tsteps, self.timer.as_ref());
         }
         // One step cannot be split into an even number of blocked dispatches.
-        if self.variant != WaveVariant::Blocked || tsteps < 2 {
+        let Some(kernel) = self.blocked_kernel() else { return self.run_simple(tsteps) };
+        if tsteps < 2 {
             return self.run_simple(tsteps);
         }
-        if self.blocked.is_none() {
-            self.blocked = Some(Blocked::new(&self.gpu, &self.fields, &self.params, self.steps_per_submit)?);
+        if self.blocked.as_ref().is_none_or(|b| b.kernel() != kernel) {
+            self.blocked = Some(Blocked::new(&self.gpu, &self.fields, &self.params, self.steps_per_submit, kernel)?);
         }
         let blocked = self.blocked.as_ref().ok_or_else(|| runtime("no blocked wave state"))?;
         blocked.run(&self.gpu, &self.params, self.tstep, tsteps, self.steps_per_submit, self.timer.as_ref())
+    }
+
+    /// The blocked kernel its variant runs, if a blocked one.
+    fn blocked_kernel(&self) -> Option<wave_blocked::Kernel> {
+        match self.variant {
+            WaveVariant::Blocked => {
+                Some(self.lanes.map_or_else(|| self.gpu.wave.blocked.blocked_kernel(), wave_blocked::Kernel::Blocked))
+            }
+            WaveVariant::BlockedWorkgroup => Some(wave_blocked::Kernel::Workgroup),
+            WaveVariant::Auto | WaveVariant::Simple => None,
+        }
+    }
+
+    /// The blocked kernel it runs for advances of two steps or more (`None`: `simple`).
+    #[must_use]
+    pub fn blocked_kernel_name(&self) -> Option<&'static str> {
+        self.blocked_kernel().map(|k| match k {
+            wave_blocked::Kernel::Blocked(wave_blocked::Lanes::Subgroup) => "wave_blocked, subgroup shuffles",
+            wave_blocked::Kernel::Blocked(wave_blocked::Lanes::Workgroup) => "wave_blocked, workgroup memory",
+            wave_blocked::Kernel::Workgroup => "wave_blocked_workgroup",
+        })
+    }
+
+    /// Makes the `blocked` variant run `wave_blocked.wgsl` with `lanes` whatever the device
+    /// offers (for tests: the workgroup-memory lanes on a device with subgroups). Subgroup lanes
+    /// on a device without `SUBGROUP` fail when the next advance compiles them.
+    pub fn force_blocked_lanes(&mut self, lanes: wave_blocked::Lanes) {
+        self.lanes = Some(lanes);
     }
 
     /// Runs `tsteps` time steps with the `simple` kernel, in place.
@@ -552,7 +586,7 @@ impl WaveSim for WgpuWave {
             return None;
         }
         // As `run_steps`: one step always runs the simple kernel.
-        if self.variant == WaveVariant::Blocked && tsteps >= 2 {
+        if self.blocked_kernel().is_some() && tsteps >= 2 {
             return Some(wave_blocked::DESIGN.bytes_per_update(tsteps, wave_blocked::dispatches(tsteps)));
         }
         Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)

@@ -1,11 +1,21 @@
-//! The `blocked` wave kernel on the GPU (`shaders/wave_blocked.wgsl`, the WGSL twin of CUDA's
-//! `wave_steps` in `kernels/wave.cu`): up to [`STEPS_PER_DISPATCH`] time steps per dispatch by
-//! temporal blocking, reading one pair of fields and writing a second, alternately.
-//! [`super::wave::WgpuWave`] owns the first pair and runs this for advances of two or more steps.
+//! The temporal-blocking wave kernels on the GPU: up to [`STEPS_PER_DISPATCH`] time steps per
+//! dispatch, reading one pair of fields and writing a second, alternately.
+//! [`super::wave::WgpuWave`] owns the first pair and runs one of them for advances of two or more
+//! steps:
+//! - `blocked`: `shaders/wave_blocked.wgsl`, the WGSL twin of CUDA's `wave_steps` in
+//!   `kernels/wave.cu` (2 columns x 8 rows per invocation, one barrier per update, neighbours
+//!   along `j` by subgroup shuffles where the device has `SUBGROUP`: [`Lanes`]). It needs
+//!   [`WORKGROUP_BYTES`] of workgroup memory; a device with less runs the next one instead.
+//! - `blocked-workgroup`: `shaders/wave_blocked_workgroup.wgsl`, the issue-8 kernel (a column of
+//!   16 cells per invocation, every neighbour through 16 KiB of workgroup memory, two barriers
+//!   per update), kept for A/B and small devices.
+//!
+//! Both have the same tiles (64x64, output 48x48) and dispatch shape.
 
 use std::sync::Arc;
 
 use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::shader::Order;
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::{WaveParams, source_value};
@@ -45,14 +55,50 @@ struct BlockedSteps {
     s: [f32; STEPS_PER_DISPATCH as usize],
 }
 
-/// The `blocked` pipeline, compiled once per device.
+/// Workgroup memory of `shaders/wave_blocked.wgsl`: the edge rows, double-buffered (8 KiB), the
+/// side columns (16 KiB) and two counters.
+pub const WORKGROUP_BYTES: u32 = 24 * 1024 + 8;
+
+/// How the invocations of `shaders/wave_blocked.wgsl` reach their neighbours along `j`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// Subgroup shuffles where the neighbour is the next lane of the same subgroup (checked in
+    /// the shader, per invocation), workgroup memory where it is not: with `SUBGROUP`.
+    Subgroup,
+    /// Workgroup memory for every neighbour: without `SUBGROUP`.
+    Workgroup,
+}
+
+impl Lanes {
+    /// The lanes a device runs: shuffles where it has `SUBGROUP`.
+    #[must_use]
+    pub fn of(device: &wgpu::Device) -> Self {
+        if device.features().contains(wgpu::Features::SUBGROUP) { Self::Subgroup } else { Self::Workgroup }
+    }
+}
+
+/// Which kernel a wave's blocked dispatches run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// `shaders/wave_blocked.wgsl` with these lanes.
+    Blocked(Lanes),
+    /// `shaders/wave_blocked_workgroup.wgsl`.
+    Workgroup,
+}
+
+/// The blocked pipelines, compiled once per device.
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    order: Order,
+    /// `wave_blocked.wgsl` with the device's lanes; `None` where the device has less than
+    /// [`WORKGROUP_BYTES`] of workgroup memory.
+    blocked: Option<(Lanes, wgpu::ComputePipeline)>,
+    /// `wave_blocked_workgroup.wgsl`.
+    workgroup: wgpu::ComputePipeline,
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, order: Order) -> Result<Self, BackendError> {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave blocked"),
             entries: &[
@@ -63,11 +109,56 @@ impl Pipeline {
                 storage_entry(4, false),
             ],
         });
-        let source = super::shader::wave_blocked();
-        let pipeline = super::compute_pipeline(device, "wave_blocked.wgsl", &source, &[("wave_blocked", &layout)])?
+        let source = super::shader::wave_blocked_workgroup(order);
+        let workgroup = super::compute_pipeline(
+            device,
+            "wave_blocked_workgroup.wgsl",
+            &source,
+            &[("wave_blocked_workgroup", &layout)],
+        )?
+        .pop()
+        .ok_or_else(|| runtime("no blocked-workgroup wave pipeline"))?;
+        let blocked = if device.limits().max_compute_workgroup_storage_size >= WORKGROUP_BYTES {
+            let lanes = Lanes::of(device);
+            Some((lanes, Self::compile(device, &layout, order, lanes)?))
+        } else {
+            None
+        };
+        Ok(Self { layout, order, blocked, workgroup })
+    }
+
+    /// `wave_blocked.wgsl` with `lanes`. Every workgroup-memory read follows a write of the same
+    /// update, and the counter is set first, so the memory is not zeroed at the start of each workgroup (24 KiB
+    /// of stores).
+    fn compile(
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        order: Order,
+        lanes: Lanes,
+    ) -> Result<wgpu::ComputePipeline, BackendError> {
+        let source = super::shader::wave_blocked(order, lanes == Lanes::Subgroup);
+        let file = match lanes {
+            Lanes::Subgroup => "wave_blocked.wgsl + parts/lanes_subgroup.wgsl",
+            Lanes::Workgroup => "wave_blocked.wgsl + parts/lanes_workgroup.wgsl",
+        };
+        super::gpu::compute_pipeline_with(device, file, &source, &[("wave_blocked", layout)], false)?
             .pop()
-            .ok_or_else(|| runtime("no blocked wave pipeline"))?;
-        Ok(Self { layout, pipeline })
+            .ok_or_else(|| runtime("no blocked wave pipeline"))
+    }
+
+    /// The kernel a `blocked` wave runs on this device.
+    pub fn blocked_kernel(&self) -> Kernel {
+        self.blocked.as_ref().map_or(Kernel::Workgroup, |(lanes, _)| Kernel::Blocked(*lanes))
+    }
+
+    /// The pipeline of `kernel`: compiled on demand where it is not the device's own (a test
+    /// runs `wave_blocked.wgsl` without subgroups on a device that has them).
+    pub fn pipeline(&self, device: &wgpu::Device, kernel: Kernel) -> Result<wgpu::ComputePipeline, BackendError> {
+        match (kernel, &self.blocked) {
+            (Kernel::Workgroup, _) => Ok(self.workgroup.clone()),
+            (Kernel::Blocked(lanes), Some((own, pipeline))) if lanes == *own => Ok(pipeline.clone()),
+            (Kernel::Blocked(lanes), _) => Self::compile(device, &self.layout, self.order, lanes),
+        }
     }
 }
 
@@ -82,6 +173,9 @@ fn groups(nx: usize, ny: usize) -> (u32, u32) {
 /// submission.
 pub(crate) struct Blocked {
     _fields: [wgpu::Buffer; 2],
+    /// The kernel it runs and its pipeline.
+    kernel: Kernel,
+    pipeline: wgpu::ComputePipeline,
     bind_groups: [wgpu::BindGroup; 2],
     steps: wgpu::Buffer,
     stride: u64,
@@ -91,13 +185,15 @@ pub(crate) struct Blocked {
 
 impl Blocked {
     /// The second pair for a wave whose first pair is `fields`, with room for the dispatches of
-    /// one submission of `steps_per_submit`.
+    /// one submission of `steps_per_submit`, running `kernel`.
     pub fn new(
         gpu: &Gpu,
         fields: &[wgpu::Buffer; 2],
         params: &WaveParams,
         steps_per_submit: u32,
+        kernel: Kernel,
     ) -> Result<Self, BackendError> {
+        let pipeline = gpu.wave.blocked.pipeline(&gpu.device, kernel)?;
         let (nx, ny) = (params.nx, params.ny);
         let what = format!("wave {nx}x{ny}");
         let bytes = 4 * params.cells() as u64;
@@ -138,7 +234,12 @@ impl Blocked {
         let second = [f, g];
         let bind_groups =
             gpu.scoped("binding the blocked wave fields", || [bind(fields, &second), bind(&second, fields)])?;
-        Ok(Self { _fields: second, bind_groups, steps, stride, capacity })
+        Ok(Self { _fields: second, kernel, pipeline, bind_groups, steps, stride, capacity })
+    }
+
+    /// The kernel it runs.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// Runs `tsteps >= 2` time steps from time step `tstep0`: an even number of dispatches of at
@@ -194,7 +295,7 @@ impl Blocked {
                         label: Some("wave blocked steps"),
                         timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
                     });
-                    pass.set_pipeline(&gpu.wave.blocked.pipeline);
+                    pass.set_pipeline(&self.pipeline);
                     for d in 0..chunk.len() {
                         let offset = d as u64 * self.stride;
                         pass.set_bind_group(0, &self.bind_groups[d % 2], &[offset as u32]);
