@@ -15,7 +15,7 @@ use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 #[test]
 fn auto_picks_the_variant_for_the_adapter() {
-    assert_eq!(default_variant(wgpu::DeviceType::DiscreteGpu), WaveVariant::Blocked);
+    assert_eq!(default_variant(wgpu::DeviceType::DiscreteGpu), WaveVariant::BlockedWorkgroup);
     assert_eq!(default_variant(wgpu::DeviceType::Cpu), WaveVariant::Simple);
     let Some((device, queue, info)) = common::wgpu_device() else { return };
     let device_type = info.device_type;

@@ -34,13 +34,14 @@ use crate::sim::wave::{WaveParams, source_value};
 const TILE_J: u32 = 32;
 const TILE_I: u32 = 8;
 
-/// The variant a new wave runs for `Auto` on an adapter of this type: `blocked` on GPUs,
-/// `simple` on software adapters, where the shader runs on the CPU and the blocked kernel's
-/// recomputed halo costs more than the memory traffic it saves (llvmpipe: 6.7 against 4.5 ms
-/// per update at 1000x800).
+/// The variant a new wave runs for `Auto` on an adapter of this type: `blocked-workgroup` on
+/// GPUs (on the H100 it measured 32.6 µs per update at 4096² and 128 at 8192², against 52.6 and
+/// 217 for the subgroup `blocked` kernel: docs/PERFORMANCE.md), `simple` on software adapters,
+/// where the shader runs on the CPU and a blocked kernel's recomputed halo costs more than the
+/// memory traffic it saves (llvmpipe: 6.7 against 4.5 ms per update at 1000x800).
 #[must_use]
 pub fn default_variant(device_type: wgpu::DeviceType) -> WaveVariant {
-    if device_type == wgpu::DeviceType::Cpu { WaveVariant::Simple } else { WaveVariant::Blocked }
+    if device_type == wgpu::DeviceType::Cpu { WaveVariant::Simple } else { WaveVariant::BlockedWorkgroup }
 }
 
 /// Workgroups of the `simple` kernel for an `nx x ny` grid.
