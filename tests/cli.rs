@@ -254,7 +254,10 @@ fn bench_variants_are_timed_and_named() {
             .map(|r| r["variant"].as_str().unwrap_or("none").to_owned())
             .collect()
     };
-    assert_eq!(seed_case("cpu"), vec!["none"], "the CPU has one kernel:\n{stdout}");
+    let mut cpu = seed_case("cpu");
+    cpu.sort();
+    assert_eq!(cpu, vec!["blocked", "simple"], "both cpu variants timed:\n{stdout}");
+    assert!(stdout.contains("cpu/simple") && stdout.contains("cpu/blocked"), "{stdout}");
     if wgpu_here {
         let mut v = seed_case("wgpu");
         v.sort();

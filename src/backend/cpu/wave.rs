@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::Threads;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
-use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
+use crate::backend::{BackendError, ByteSink, Timing, WaveSim, WaveVariant};
 use crate::sim::wave::{WaveParams, source_value, update_row};
 
 /// A wave problem in host memory.
@@ -257,6 +257,15 @@ impl CpuWave {
 impl WaveSim for CpuWave {
     fn params(&self) -> &WaveParams {
         &self.params
+    }
+
+    /// `cpu`'s `blocked` or `simple`; `cpu1` has one kernel.
+    fn variant(&self) -> Option<WaveVariant> {
+        match self.threads {
+            Threads::One => None,
+            Threads::All if self.blocked => Some(WaveVariant::Blocked),
+            Threads::All => Some(WaveVariant::Simple),
+        }
     }
 
     fn tstep(&self) -> u32 {
