@@ -4,6 +4,11 @@
 // src/sim/mandelbrot.rs; CUDA twins: `escape_count` and `mandel_step` in kernels/mandelbrot.cu
 // (`julia_orbit` in kernels/julia.cu checks every iteration).
 
+// `ordered_sum`: the sums' fence, by backend (parts/orbit_order_vulkan.wgsl or
+// parts/orbit_order_fenced.wgsl). Products are always fenced by `exact`: only a product can be
+// fused (FMA) into the add it feeds.
+//#include ORBIT_ORDER
+
 // z and its squares (the squares serve the escape test and the next step).
 struct Z {
     zr: real,
@@ -21,8 +26,8 @@ fn orbit_start(zr: real, zi: real) -> Z {
 // (zr*zi + zi*zr = p + p exactly), every product and sum rounded on its own (`exact`).
 fn step(z: Z, cr: real, ci: real) -> Z {
     let p = exact(z.zr * z.zi);
-    let zr = exact(exact(z.zr2 - z.zi2) + cr);
-    let zi = exact(exact(p + p) + ci);
+    let zr = ordered_sum(ordered_sum(z.zr2 - z.zi2) + cr);
+    let zi = ordered_sum(ordered_sum(p + p) + ci);
     return Z(zr, zi, exact(zr * zr), exact(zi * zi));
 }
 

@@ -69,8 +69,10 @@ impl Gpu {
         let pipelines = (|| -> Result<_, BackendError> {
             let wave = wave::Pipeline::new(&device, Order::of(adapter.backend))?;
             let colormap = colormap::Pipelines::new(&device)?;
-            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, Precision::F32)?;
-            let mandelbrot_f64 = if f64_ok { Some(mandelbrot::Pipeline::new(&device, Precision::F64)?) } else { None };
+            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, Precision::F32, Order::of(adapter.backend))?;
+            let order = Order::of(adapter.backend);
+            let mandelbrot_f64 =
+                if f64_ok { Some(mandelbrot::Pipeline::new(&device, Precision::F64, order)?) } else { None };
             Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
         })();
         if let Some(e) = pollster::block_on(scope.pop()) {

@@ -49,7 +49,7 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    fn new(device: &wgpu::Device, precision: Precision) -> Result<Self, BackendError> {
+    fn new(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<Self, BackendError> {
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -70,7 +70,7 @@ impl Pipeline {
             Precision::F32 => "julia.wgsl + mandelbrot_f32.wgsl",
             Precision::F64 => "julia.wgsl + mandelbrot_f64.wgsl",
         };
-        let source = super::shader::julia(precision);
+        let source = super::shader::julia(precision, order);
         let mut pipelines = super::compute_pipeline(device, file, &source, &[("julia", &layout)])?;
         let pipeline = pipelines.pop().ok_or_else(|| runtime("no julia pipeline"))?;
         Ok(Self { layout, pipeline })
@@ -162,7 +162,7 @@ pub(crate) fn run(
         Precision::F64 => &mut state.f64,
     };
     if slot.is_none() {
-        *slot = Some(Pipeline::new(&gpu.device, grid.precision)?);
+        *slot = Some(Pipeline::new(&gpu.device, grid.precision, super::shader::Order::of(gpu.adapter.backend))?);
     }
     let pipeline = slot.as_ref().ok_or_else(|| runtime("no julia pipeline"))?;
     let what =

@@ -99,7 +99,7 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device, precision: Precision) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<Self, BackendError> {
         let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -119,7 +119,7 @@ impl Pipeline {
             Precision::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
             Precision::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
         };
-        let source = super::shader::mandelbrot(precision);
+        let source = super::shader::mandelbrot(precision, order);
         let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot", &layout)])?;
         let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot pipeline"))?;
         Ok(Self { layout, pipeline })

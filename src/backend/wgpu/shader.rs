@@ -42,6 +42,9 @@ const MANDELBROT_F32: &str = shader_file!("mandelbrot_f32.wgsl");
 const MANDELBROT_F64: &str = shader_file!("mandelbrot_f64.wgsl");
 /// The orbit of the Mandelbrot and Julia bodies: one iteration, the chunked escape test.
 const ORBIT: &str = shader_file!("parts/orbit.wgsl");
+/// `ordered_sum` of the orbit: the value itself on Vulkan, fenced elsewhere.
+const ORBIT_ORDER_VULKAN: &str = shader_file!("parts/orbit_order_vulkan.wgsl");
+const ORBIT_ORDER_FENCED: &str = shader_file!("parts/orbit_order_fenced.wgsl");
 /// The deep-zoom (perturbation) body, generic over its delta type `real`.
 const MANDELBROT_DEEP: &str = shader_file!("mandelbrot_deep.wgsl");
 /// The delta variants of the deep body: `real`, `pow2i`, `ilogb_of` and the exponent limits.
@@ -115,6 +118,14 @@ impl Order {
             Self::Fenced => ("ORDER", ORDER_FENCED),
         }
     }
+
+    /// The Mandelbrot and Julia orbit's `ordered_sum` (`shaders/parts/orbit.wgsl`).
+    fn orbit_part(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Vulkan => ("ORBIT_ORDER", ORBIT_ORDER_VULKAN),
+            Self::Fenced => ("ORBIT_ORDER", ORBIT_ORDER_FENCED),
+        }
+    }
 }
 
 fn assemble(source: &str, parts: &[(&str, &str)]) -> String {
@@ -151,22 +162,22 @@ pub fn wave_scene() -> String {
 
 /// `shaders/mandelbrot.wgsl` with the variant of `precision`.
 #[must_use]
-pub fn mandelbrot(precision: Precision) -> String {
+pub fn mandelbrot(precision: Precision, order: Order) -> String {
     let precision = match precision {
         Precision::F32 => MANDELBROT_F32,
         Precision::F64 => MANDELBROT_F64,
     };
-    assemble(MANDELBROT, &[("PRECISION", precision), ("orbit.wgsl", ORBIT)])
+    assemble(MANDELBROT, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), order.orbit_part()])
 }
 
 /// `shaders/julia.wgsl` with the variant of `precision` (the Mandelbrot body's).
 #[must_use]
-pub fn julia(precision: Precision) -> String {
+pub fn julia(precision: Precision, order: Order) -> String {
     let precision = match precision {
         Precision::F32 => MANDELBROT_F32,
         Precision::F64 => MANDELBROT_F64,
     };
-    assemble(JULIA, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), ("SMOOTH", SMOOTH)])
+    assemble(JULIA, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), order.orbit_part(), ("SMOOTH", SMOOTH)])
 }
 
 /// `shaders/mandelbrot_deep.wgsl` with the delta variant of `mantissa`.
@@ -209,10 +220,21 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("wave_blocked.wgsl (fenced order)", Cow::Owned(wave_blocked(Order::Fenced, false)), PLAIN),
         ("wave_blocked_workgroup.wgsl", Cow::Owned(wave_blocked_workgroup(Order::Vulkan)), PLAIN),
         ("wave_scene.wgsl", Cow::Owned(wave_scene()), PLAIN),
-        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32)), PLAIN),
-        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64)), F64),
-        ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32)), PLAIN),
-        ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64)), F64),
+        ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32, Order::Vulkan)), PLAIN),
+        ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64, Order::Vulkan)), F64),
+        (
+            "mandelbrot.wgsl + mandelbrot_f32.wgsl (fenced order)",
+            Cow::Owned(mandelbrot(Precision::F32, Order::Fenced)),
+            PLAIN,
+        ),
+        (
+            "mandelbrot.wgsl + mandelbrot_f64.wgsl (fenced order)",
+            Cow::Owned(mandelbrot(Precision::F64, Order::Fenced)),
+            F64,
+        ),
+        ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32, Order::Vulkan)), PLAIN),
+        ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64, Order::Vulkan)), F64),
+        ("julia.wgsl + mandelbrot_f32.wgsl (fenced order)", Cow::Owned(julia(Precision::F32, Order::Fenced)), PLAIN),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), PLAIN),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), F64),
         ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),
@@ -247,9 +269,11 @@ mod tests {
             assert!(left.is_none(), "{name} still has an include: {left:?}");
             assert!(expand(&source, &[]).is_ok(), "{name}");
         }
-        let f32 = mandelbrot(Precision::F32);
-        let f64 = mandelbrot(Precision::F64);
+        let f32 = mandelbrot(Precision::F32, Order::Vulkan);
+        let f64 = mandelbrot(Precision::F64, Order::Fenced);
         assert!(f32.contains("alias real = f32;") && f64.contains("alias real = f64;"));
+        assert!(f32.contains("fn ordered_sum(x: real) -> real {\n    return x;"));
+        assert!(f64.contains("fn ordered_sum(x: real) -> real {\n    return exact(x);"));
         for order in [Order::Vulkan, Order::Fenced] {
             assert_eq!(wave(order).matches("fn update_cell(").count(), 1);
             assert_eq!(wave_blocked_workgroup(order).matches("fn update_cell(").count(), 1);
