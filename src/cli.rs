@@ -324,6 +324,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("error: {e}");
                 return Ok(ExitCode::from(2));
             }
+            if let Err(e) = args.start_location() {
+                eprintln!("error: {e}");
+                return Ok(ExitCode::from(2));
+            }
             crate::app::window_process::run_guarded(&args)
         }
         Command::Render(Render::Wave(args)) => render_wave(&args),

@@ -364,3 +364,17 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
     fails(&["render", "wave", "--scene", "/nonexistent/scene.toml"], 2, "/nonexistent/scene.toml");
     fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for an absorbing boundary");
 }
+
+#[test]
+fn gui_refuses_a_bad_location_before_any_window_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "re = \"-0.5\"\nim = \"zero\"\nzoom = \"1\"\niters = 10\n").unwrap();
+    for path in [bad, dir.path().join("missing.toml")] {
+        let out = wavebrot().args(["gui", "--location"]).arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(&path.display().to_string()), "{stderr}");
+    }
+}

@@ -11,11 +11,12 @@ use crate::sim::deep::Location;
 use super::mandelbrot_view::MandelView;
 
 /// The locations shipped with wavebrot (`assets/locations/`), built into the binary.
-pub const SHIPPED: [(&str, &str); 4] = [
+pub const SHIPPED: [(&str, &str); 5] = [
     ("seahorse-valley.toml", include_str!("../../assets/locations/seahorse-valley.toml")),
     ("seahorse-minibrot.toml", include_str!("../../assets/locations/seahorse-minibrot.toml")),
     ("spiral-at-i-1e100.toml", include_str!("../../assets/locations/spiral-at-i-1e100.toml")),
     ("spiral-at-i-1e320.toml", include_str!("../../assets/locations/spiral-at-i-1e320.toml")),
+    ("seahorse-twilight.toml", include_str!("../../assets/locations/seahorse-twilight.toml")),
 ];
 
 /// The bookmark controls' state.

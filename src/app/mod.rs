@@ -207,6 +207,16 @@ impl WavebrotApp {
             Ok(None) => {}
             Err(e) => start_note = Some(format!("scene not opened: {e}")),
         }
+        match args.start_location() {
+            Ok(Some(loc)) => {
+                bookmarks_ui::go_to(&mut settings.mandelbrot, &loc);
+                if args.demo.is_none() {
+                    settings.view = Demo::Mandelbrot;
+                }
+            }
+            Ok(None) => {}
+            Err(e) => start_note = Some(format!("location not opened: {e}")),
+        }
         let probes = crate::backend::probe_all();
         let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())?;
         if let Some(n) = start_note {

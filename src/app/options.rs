@@ -32,6 +32,10 @@ pub struct GuiArgs {
     /// Wave scene file (TOML) to start on.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
+    /// Mandelbrot location (a bookmark TOML file: centre, zoom, iterations, colours) to start on;
+    /// opens the Mandelbrot view unless --demo says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub location: Option<PathBuf>,
     /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
@@ -57,6 +61,18 @@ impl GuiArgs {
             (None, Some(path)) => Ok(Some((Scene::load(path)?, String::new()))),
             (None, None) => Ok(None),
         }
+    }
+
+    /// The location `--location` names (`None`: none was given).
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a location (the message names it).
+    pub fn start_location(&self) -> Result<Option<crate::sim::deep::Location>, String> {
+        let Some(path) = &self.location else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        crate::sim::deep::Location::from_toml(&text)
+            .map(Some)
+            .map_err(|e| format!("{} is not a location: {e}", path.display()))
     }
 }
 

@@ -214,6 +214,9 @@ fn child_args(args: &GuiArgs, adapter: &DisplayAdapter) -> Vec<std::ffi::OsStrin
     if let Some(p) = &args.scene {
         v.extend(["--scene".into(), p.clone().into_os_string()]);
     }
+    if let Some(p) = &args.location {
+        v.extend(["--location".into(), p.clone().into_os_string()]);
+    }
     if let Some(p) = &args.screenshot {
         v.extend([
             "--screenshot".into(),
@@ -360,6 +363,7 @@ mod tests {
             display_adapter: None,
             preset: Some("lens".into()),
             scene: None,
+            location: Some("spot.toml".into()),
         };
         let v: Vec<String> =
             child_args(&args, &DisplayAdapter::Software).into_iter().map(|s| s.into_string().unwrap()).collect();
@@ -373,6 +377,8 @@ mod tests {
                 "mandelbrot",
                 "--preset",
                 "lens",
+                "--location",
+                "spot.toml",
                 "--screenshot",
                 "shot.png",
                 "--frames",
