@@ -120,7 +120,8 @@ impl Display {
         let stride = display_stride(nx, ny);
         let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
         let mut rgba = self.buffer(w * h * 4);
-        let render = sim.render_rgba_strided(vmin, vmax, stride, &mut rgba).map_err(|e| format!("drawing failed: {e}"))?;
+        let render =
+            sim.render_rgba_strided(vmin, vmax, stride, &mut rgba).map_err(|e| format!("drawing failed: {e}"))?;
         Ok((FrameSource::Rgba { rgba, width: w, height: h }, render))
     }
 

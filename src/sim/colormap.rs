@@ -95,7 +95,15 @@ pub fn subsample(src: &[u8], src_w: usize, stride: usize, w: usize, h: usize, ds
 /// Picture row `row` (`w*4` bytes, `w` from [`strided_size`]) of [`wave_rgba`] taken every
 /// `stride`-th pixel, exactly [`subsample`] of the full picture: the cells
 /// `f[x * stride][ny - 1 - row * stride]` for `x` in `0..w`. Only those cells are read.
-pub fn wave_rgba_strided_row(field: &[f32], ny: usize, vmin: f32, vmax: f32, stride: usize, row: usize, out: &mut [u8]) {
+pub fn wave_rgba_strided_row(
+    field: &[f32],
+    ny: usize,
+    vmin: f32,
+    vmax: f32,
+    stride: usize,
+    row: usize,
+    out: &mut [u8],
+) {
     let (vmin, vmax) = (f64::from(vmin), f64::from(vmax));
     let stride = stride.max(1);
     let j = ny - 1 - row * stride;

@@ -501,8 +501,8 @@ impl WaveSim for CudaWave {
             let what = format!("RGBA frame {w}x{h} (every {stride}th cell of {nx}x{ny})");
             check_free(&self.dev, &what, 4 * pixels as u64)?;
             // SAFETY: the colormap kernel writes every pixel before the copy reads it.
-            let buf = unsafe { self.stream.alloc::<u32>(pixels) }
-                .map_err(|e| alloc_error(&what, 4 * pixels as u64, e))?;
+            let buf =
+                unsafe { self.stream.alloc::<u32>(pixels) }.map_err(|e| alloc_error(&what, 4 * pixels as u64, e))?;
             self.rgba_strided = Some(buf);
         }
         if self.host_rgba.is_none() {

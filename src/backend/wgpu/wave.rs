@@ -389,9 +389,9 @@ impl WgpuWave {
         let stride = u32::try_from(stride).map_err(|_| BackendError::Invalid(format!("stride {stride} too large")))?;
         gpu.scoped("drawing the wave into a texture", || {
             self.frame.set_range_strided(&gpu, vmin, vmax, stride);
-            let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wave colormap_into_strided"),
-            });
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into_strided") });
             self.frame.encode_texture_strided(&gpu, &mut encoder, &self.fields[0], target);
             gpu.queue.submit([encoder.finish()]);
         })
