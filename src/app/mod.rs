@@ -870,6 +870,14 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
     }
 }
 
+/// An opaque RGBA8 picture (every alpha 255, as all the worker's pictures are) as egui's image:
+/// one copy of the bytes. `ColorImage::from_rgba_unmultiplied` converts pixel by pixel, several
+/// ms for the 2048x2048 picture of a big grid; for opaque pixels both give the same bytes.
+fn opaque_image(size: [usize; 2], rgba: &[u8]) -> egui::ColorImage {
+    debug_assert!(rgba.chunks_exact(4).all(|p| p[3] == 255), "the worker's pictures are opaque");
+    egui::ColorImage::new(size, bytemuck::cast_slice::<u8, egui::Color32>(rgba).to_vec())
+}
+
 #[cfg(test)]
 mod tests {
     /// Every character outside ASCII in the app's sources (labels, units, arrows) has a glyph in
@@ -926,12 +934,4 @@ mod tests {
         });
         assert!(missing.is_empty(), "characters without a glyph: {missing:?}");
     }
-}
-
-/// An opaque RGBA8 picture (every alpha 255, as all the worker's pictures are) as egui's image:
-/// one copy of the bytes. `ColorImage::from_rgba_unmultiplied` converts pixel by pixel, several
-/// ms for the 2048x2048 picture of a big grid; for opaque pixels both give the same bytes.
-fn opaque_image(size: [usize; 2], rgba: &[u8]) -> egui::ColorImage {
-    debug_assert!(rgba.chunks_exact(4).all(|p| p[3] == 255), "the worker's pictures are opaque");
-    egui::ColorImage::new(size, bytemuck::cast_slice::<u8, egui::Color32>(rgba).to_vec())
 }
