@@ -28,3 +28,18 @@ extern "C" __global__ void wave_rgba(const float* __restrict__ f, int nx, int ny
         if (i < nx && j < ny) rgba[(long long)(ny - 1 - j) * nx + i] = lut[tile[threadIdx.x][k]];
     }
 }
+
+// `wave_rgba` taken every `stride`-th pixel from the top-left one: the `w x h` picture
+// (w = ceil(nx/stride), h = ceil(ny/stride)) of the cells i = x*stride, j = ny-1-y*stride,
+// exactly the full picture subsampled (`wave_rgba_strided` in src/sim/colormap.rs). Only
+// those cells are read and only w*h pixels written, so a big grid's frame is small. One
+// thread per pixel; block (32, 8).
+extern "C" __global__ void wave_rgba_strided(const float* __restrict__ f, int nx, int ny, double vmin, double vmax,
+                                             int stride, const unsigned* __restrict__ lut,
+                                             unsigned* __restrict__ rgba) {
+    const int w = (nx + stride - 1) / stride, h = (ny + stride - 1) / stride;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    const long long i = (long long)x * stride, j = (long long)(ny - 1) - (long long)y * stride;
+    rgba[(long long)y * w + x] = lut[lut_index(f[i * ny + j], vmin, vmax)];
+}

@@ -18,7 +18,8 @@ struct Cmap {
     ny: u32,
     // 1 when vmax < vmin: the index then falls as `v` grows.
     descending: u32,
-    _pad: u32,
+    // Picture pixel (x, y) of `colormap_texture_strided` is cell (x * stride, ny - 1 - y * stride).
+    stride: u32,
 }
 
 struct Table {
@@ -91,4 +92,20 @@ fn colormap_texture(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocat
     if i < cmap.nx && j < cmap.ny {
         textureStore(frame, vec2<u32>(i, cmap.ny - 1u - j), unpack4x8unorm(colour));
     }
+}
+
+// Writes every `stride`-th pixel of the picture, from its top-left one, into a
+// ceil(nx/stride) x ceil(ny/stride) texture: exactly the full picture subsampled, reading only
+// the cells shown (the app's zero-copy path for grids larger than the display).
+@compute @workgroup_size(16, 16, 1)
+fn colormap_texture_strided(@builtin(global_invocation_id) id: vec3<u32>) {
+    let s = max(cmap.stride, 1u);
+    let w = (cmap.nx + s - 1u) / s;
+    let h = (cmap.ny + s - 1u) / s;
+    if id.x >= w || id.y >= h {
+        return;
+    }
+    let i = id.x * s;
+    let j = cmap.ny - 1u - id.y * s;
+    textureStore(frame, vec2<u32>(id.x, id.y), unpack4x8unorm(table.lut[lut_index(field[i * cmap.ny + j])]));
 }

@@ -1,15 +1,18 @@
 //! The colormap kernel family (matplotlib's `hot`) on every backend against the CPU's
 //! [`wavebrot::sim::colormap::wave_rgba`]: CUDA (`kernels/colormap.cu`,
 //! `src/backend/cuda/colormap.rs`), wgpu (`shaders/colormap.wgsl`, `src/backend/wgpu/colormap.rs`),
-//! into host memory and, on wgpu, straight into a texture (the app's zero-copy display).
+//! into host memory and, on wgpu, straight into a texture (the app's zero-copy display). The
+//! strided render (`WaveSim::render_rgba_strided`, every `stride`-th pixel: how the app shows a
+//! grid larger than the display) equals the full render subsampled, bit for bit, on every backend.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
 mod common;
 
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
-use wavebrot::backend::{Backend, BackendError};
-use wavebrot::sim::colormap::wave_rgba;
+use wavebrot::backend::{Backend, BackendError, BackendKind, WaveSim};
+use wavebrot::sim::colormap::{strided_size, subsample, wave_rgba};
+use wavebrot::sim::scene::Scene;
 use wavebrot::sim::wave::WaveParams;
 
 fn assert_within_one_level(got: &[u8], want: &[u8], what: &str) {
@@ -85,4 +88,93 @@ fn wgpu_colormap_into_a_texture_equals_the_cpu_colormap() {
     let other = b.new_wgpu_wave(&WaveParams::new(20, 20, 0.1)).unwrap().create_frame_texture();
     let err = sim.colormap_into(-0.1, 0.1, &other).unwrap_err();
     assert!(err.to_string().contains("20x20"), "{err}");
+}
+
+/// Grids and strides for the strided render: odd sides, strides that do and do not divide them.
+const STRIDED: [(usize, usize, usize); 5] = [(67, 45, 2), (67, 45, 3), (50, 81, 4), (33, 33, 5), (40, 24, 1)];
+
+/// `render_rgba_strided` of `sim` against its own full render subsampled, at several ranges;
+/// a buffer of the wrong size is refused.
+fn assert_strided_is_subsampled(sim: &mut dyn WaveSim, stride: usize, what: &str) {
+    let (nx, ny) = (sim.params().nx, sim.params().ny);
+    let (w, h) = strided_size(nx, ny, stride);
+    let mut full = vec![0u8; nx * ny * 4];
+    let mut want = vec![0u8; w * h * 4];
+    let mut got = vec![7u8; w * h * 4];
+    for (vmin, vmax) in [(-0.1, 0.1), (-0.02, 0.3), (0.1, -0.1)] {
+        sim.render_rgba(vmin, vmax, &mut full).unwrap();
+        subsample(&full, nx, stride, w, h, &mut want);
+        sim.render_rgba_strided(vmin, vmax, stride, &mut got).unwrap();
+        assert!(got == want, "{what} {nx}x{ny} every {stride} at [{vmin}, {vmax}]: not the full picture subsampled");
+    }
+    let err = sim.render_rgba_strided(-0.1, 0.1, stride, &mut got[4..]).unwrap_err();
+    assert!(matches!(err, BackendError::Invalid(_)), "{what}: {err}");
+}
+
+/// The plain wave and a scene with a wall, advanced, on `b`.
+fn strided_cases(b: &dyn Backend, what: &str) {
+    for (nx, ny, stride) in STRIDED {
+        let mut sim = b.new_wave(&WaveParams::new(nx, ny, 0.2)).unwrap();
+        sim.advance(40).unwrap();
+        assert_strided_is_subsampled(sim.as_mut(), stride, &format!("{what} wave"));
+        let mut scene = Scene::seed(nx, ny, 0.2);
+        assert!(scene.paint_wall(nx as i64 / 2, 0, nx as i64 / 2 + 1, ny as i64 / 3));
+        let mut sim = b.new_scene(&scene).unwrap();
+        sim.advance(40).unwrap();
+        assert_strided_is_subsampled(sim.as_mut(), stride, &format!("{what} scene"));
+    }
+}
+
+#[test]
+fn cpu_strided_render_is_the_full_render_subsampled() {
+    for kind in [BackendKind::Cpu, BackendKind::Cpu1] {
+        let b = wavebrot::backend::open(kind).unwrap();
+        strided_cases(b.as_ref(), kind.name());
+    }
+}
+
+#[test]
+fn wgpu_strided_render_is_the_full_render_subsampled() {
+    let Some(b) = common::wgpu_backend() else { return };
+    strided_cases(&b, "wgpu");
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_strided_render_is_the_full_render_subsampled() {
+    let Some(b) = common::cuda_backend("cuda_strided_render_is_the_full_render_subsampled") else { return };
+    strided_cases(b.as_ref(), "cuda");
+    // A grid as the app shows it: 4100 wide, every 3rd cell (1367 pixels a row).
+    let mut sim = b.new_wave(&WaveParams::new(4100, 300, 0.1)).unwrap();
+    sim.advance(30).unwrap();
+    assert_strided_is_subsampled(sim.as_mut(), 3, "cuda wave");
+}
+
+#[test]
+fn wgpu_colormap_into_a_strided_texture_is_the_picture_subsampled() {
+    let Some((device, queue, info)) = common::wgpu_device() else { return };
+    let b = WgpuBackend::from_device(device.clone(), queue.clone(), info).unwrap();
+    for (nx, ny, stride) in STRIDED {
+        let p = WaveParams::new(nx, ny, 0.15);
+        let mut boxed = b.new_wave(&p).unwrap();
+        boxed.advance(50).unwrap();
+        let (w, h) = strided_size(nx, ny, stride);
+        let mut full = vec![0u8; p.cells() * 4];
+        let mut want = vec![0u8; w * h * 4];
+        let sim = boxed.as_any_mut().downcast_mut::<WgpuWave>().expect("a WgpuWave");
+        let texture = sim.create_frame_texture_strided(stride);
+        assert_eq!((texture.width() as usize, texture.height() as usize), (w, h));
+        for (vmin, vmax) in [(-0.1, 0.1), (-0.5, 0.25)] {
+            sim.colormap_into_strided(vmin, vmax, stride, &texture).unwrap();
+            let got = read_texture(&device, &queue, &texture);
+            sim.render_rgba(vmin, vmax, &mut full).unwrap();
+            subsample(&full, nx, stride, w, h, &mut want);
+            assert!(got == want, "{nx}x{ny} every {stride} at [{vmin}, {vmax}]: not the picture subsampled");
+        }
+        // The full-size texture is refused for a strided picture, with both sizes named.
+        if stride > 1 {
+            let err = sim.colormap_into_strided(-0.1, 0.1, stride, &sim.create_frame_texture()).unwrap_err();
+            assert!(err.to_string().contains(&format!("{w}x{h}")), "{err}");
+        }
+    }
 }

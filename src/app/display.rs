@@ -1,6 +1,7 @@
 //! How a frame reaches the screen: straight from the GPU (a wgpu wave coloured into a texture
 //! registered with egui-wgpu, no copy through the host) or through the host (RGBA bytes that the
-//! UI uploads, subsampled when the grid is larger than a texture may be). Also opens backends so
+//! UI uploads). A grid larger than [`MAX_DISPLAY_SIDE`] is shown every `stride`-th cell, and only
+//! those cells are coloured and copied (`WaveSim::render_rgba_strided`, the strided texture). Also opens backends so
 //! that wgpu computes on eframe's own device where it can, and recycles frame buffers.
 
 use std::sync::mpsc::Receiver;
@@ -13,6 +14,13 @@ use super::messages::FrameSource;
 /// Longest a displayed frame may be on a side; bigger grids are shown subsampled
 /// (the simulation still runs at full size).
 pub const MAX_DISPLAY_SIDE: usize = 2048;
+
+/// The stride a grid of `nx x ny` is shown with: every `stride`-th cell, so that no side of the
+/// picture exceeds [`MAX_DISPLAY_SIDE`].
+#[must_use]
+pub fn display_stride(nx: usize, ny: usize) -> usize {
+    nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1)
+}
 
 /// A backend opened for the simulation thread.
 pub struct Opened {
@@ -56,7 +64,8 @@ pub fn open_backend(
 struct NativeFrame {
     texture: wgpu::Texture,
     id: egui::TextureId,
-    size: (usize, usize),
+    /// The grid and the stride the texture was made for.
+    size: (usize, usize, usize),
 }
 
 /// The display path of the simulation thread.
@@ -66,15 +75,13 @@ pub struct Display {
     /// The active backend computes on eframe's device: wave frames stay on the GPU.
     shares_display: bool,
     native: Option<NativeFrame>,
-    /// Full-size frame of a grid shown subsampled.
-    full: Vec<u8>,
     /// Frame buffers the UI gave back.
     recycle: Receiver<Vec<u8>>,
 }
 
 impl Display {
     pub fn new(render_state: Option<egui_wgpu::RenderState>, recycle: Receiver<Vec<u8>>) -> Self {
-        Self { render_state, shares_display: false, native: None, full: Vec::new(), recycle }
+        Self { render_state, shares_display: false, native: None, recycle }
     }
 
     /// A new backend: frames stay on the GPU when it `shares_display`.
@@ -83,9 +90,14 @@ impl Display {
         self.shares_display = shares_display;
     }
 
-    /// A display buffer of `n` bytes, reusing one the UI gave back.
+    /// A display buffer of `n` bytes, reusing one the UI gave back. Its bytes are unspecified
+    /// (a reused buffer of the right size keeps its old picture, not zeroed again: 16 MiB a frame
+    /// at 2048²): every caller writes all of them.
     pub fn buffer(&mut self, n: usize) -> Vec<u8> {
         let mut buf = self.recycle.try_iter().last().unwrap_or_default();
+        if buf.len() == n {
+            return buf;
+        }
         buf.clear();
         if buf.capacity() > 2 * n {
             buf.shrink_to(n);
@@ -110,19 +122,11 @@ impl Display {
         }
         puffin::profile_scope!("colour");
         let (nx, ny) = (sim.params().nx, sim.params().ny);
-        let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
-        let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
+        let stride = display_stride(nx, ny);
+        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
         let mut rgba = self.buffer(w * h * 4);
-        let render = if stride == 1 {
-            self.full = Vec::new();
-            sim.render_rgba(vmin, vmax, &mut rgba)
-        } else {
-            self.full.resize(nx * ny * 4, 0);
-            let r = sim.render_rgba(vmin, vmax, &mut self.full);
-            subsample(&self.full, nx, stride, w, h, &mut rgba);
-            r
-        };
-        let render = render.map_err(|e| format!("drawing failed: {e}"))?;
+        let render =
+            sim.render_rgba_strided(vmin, vmax, stride, &mut rgba).map_err(|e| format!("drawing failed: {e}"))?;
         Ok((FrameSource::Rgba { rgba, width: w, height: h }, render))
     }
 
@@ -132,21 +136,17 @@ impl Display {
     pub fn host_frame(&mut self, values: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32) -> (FrameSource, Timing) {
         puffin::profile_scope!("colour");
         let start = Instant::now();
-        let stride = nx.max(ny).div_ceil(MAX_DISPLAY_SIDE).max(1);
-        let (w, h) = (nx.div_ceil(stride), ny.div_ceil(stride));
+        let stride = display_stride(nx, ny);
+        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
         let mut rgba = self.buffer(w * h * 4);
-        if stride == 1 {
-            crate::sim::colormap::wave_rgba(values, nx, ny, vmin, vmax, &mut rgba);
-        } else {
-            self.full.resize(nx * ny * 4, 0);
-            crate::sim::colormap::wave_rgba(values, nx, ny, vmin, vmax, &mut self.full);
-            subsample(&self.full, nx, stride, w, h, &mut rgba);
-        }
+        crate::sim::colormap::wave_rgba_strided(values, nx, ny, vmin, vmax, stride, &mut rgba);
         (FrameSource::Rgba { rgba, width: w, height: h }, Timing::wall(start.elapsed()))
     }
 
-    /// Colours a wgpu wave on eframe's device straight into the texture egui draws; `None`
-    /// where that path does not apply (another backend, or a grid larger than a texture).
+    /// Colours a wgpu wave on eframe's device straight into the texture egui draws (every
+    /// `stride`-th cell of a grid larger than [`MAX_DISPLAY_SIDE`], so the texture is never
+    /// larger than the display needs); `None` where that path does not apply (another backend,
+    /// or a picture larger than a texture).
     fn native_frame(
         &mut self,
         sim: &mut dyn WaveSim,
@@ -159,12 +159,14 @@ impl Display {
         let rs = self.render_state.clone()?;
         let (nx, ny) = (sim.params().nx, sim.params().ny);
         let wave = sim.as_any_mut().downcast_mut::<backend::wgpu::WgpuWave>()?;
+        let stride = display_stride(nx, ny);
+        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
         let max = rs.device.limits().max_texture_dimension_2d as usize;
-        if nx > max || ny > max {
+        if w > max || h > max {
             return None;
         }
-        if self.native.as_ref().map(|n| n.size) != Some((nx, ny)) {
-            let texture = wave.create_frame_texture();
+        if self.native.as_ref().map(|n| n.size) != Some((nx, ny, stride)) {
+            let texture = wave.create_frame_texture_strided(stride);
             let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
             let mut renderer = rs.renderer.write();
             let id = match self.native.take() {
@@ -179,14 +181,14 @@ impl Display {
                 }
                 None => renderer.register_native_texture(&rs.device, &view, wgpu::FilterMode::Nearest),
             };
-            self.native = Some(NativeFrame { texture, id, size: (nx, ny) });
+            self.native = Some(NativeFrame { texture, id, size: (nx, ny, stride) });
         }
         let n = self.native.as_ref()?;
         puffin::profile_scope!("colour");
         let start = Instant::now();
-        let r = wave.colormap_into(vmin, vmax, &n.texture);
+        let r = wave.colormap_into_strided(vmin, vmax, stride, &n.texture);
         Some(
-            r.map(|()| (FrameSource::Native { id: n.id, width: nx, height: ny }, Timing::wall(start.elapsed())))
+            r.map(|()| (FrameSource::Native { id: n.id, width: w, height: h }, Timing::wall(start.elapsed())))
                 .map_err(|e| e.to_string()),
         )
     }
@@ -195,17 +197,6 @@ impl Display {
     pub fn free_native(&mut self) {
         if let (Some(n), Some(rs)) = (self.native.take(), &self.render_state) {
             rs.renderer.write().free_texture(&n.id);
-        }
-    }
-}
-
-/// Every `stride`-th pixel of an RGBA image `src_w` wide, into `dst` (`w x h`).
-fn subsample(src: &[u8], src_w: usize, stride: usize, w: usize, h: usize, dst: &mut [u8]) {
-    for y in 0..h {
-        for x in 0..w {
-            let s = ((y * stride) * src_w + x * stride) * 4;
-            let d = (y * w + x) * 4;
-            dst[d..d + 4].copy_from_slice(&src[s..s + 4]);
         }
     }
 }

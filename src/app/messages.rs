@@ -61,7 +61,8 @@ pub enum Command {
 /// Pixels of a frame, ready for display.
 #[derive(Debug)]
 pub enum FrameSource {
-    /// An RGBA8 image uploaded with `TextureHandle::set` (CPU and CUDA, and wgpu for now).
+    /// An opaque RGBA8 image (alpha 255) uploaded with `TextureHandle::set` (CPU and CUDA, and
+    /// wgpu where it does not draw on the display's device).
     Rgba { rgba: Vec<u8>, width: usize, height: usize },
     /// A texture already registered with egui-wgpu (wgpu's zero-copy path).
     Native { id: egui::TextureId, width: usize, height: usize },
@@ -94,6 +95,9 @@ pub struct Measured {
     pub sample_every: u32,
     /// Wall time spent reading fields back and measuring (not part of the compute figures).
     pub cost: Duration,
+    /// How often the energy and the auto-contrast range are measured now: `MEASURE_EVERY`, or
+    /// longer where a measurement takes long (big grids; see `meter.rs`).
+    pub measure_every: Duration,
 }
 
 /// One wave frame: the picture and how long its steps took.

@@ -1,7 +1,13 @@
 //! What the simulation thread measures on the wave besides timing it: it reads the field back
 //! every few steps for the time-averaged intensity and the probes, and once a frame for the
 //! energy and the auto-contrast range. None of this is counted in the compute figures; its
-//! wall time is reported apart ([`Measured::cost`]).
+//! wall time is reported apart ([`Measured::cost`], the profile's `measure` stage).
+//!
+//! Reading both fields back and summing the energy grows with the grid (512 MiB and 67 M cells
+//! at 8192²): measured every [`MEASURE_EVERY`] it would take most of the simulation thread's
+//! time. So the interval stretches to keep measuring under [`MEASURE_SHARE`] of the time, and
+//! the panel says how often it measures; each value is still the exact energy of the whole field
+//! at the step it names.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::backend::WaveSim;
 use crate::sim::analysis::{AutoRange, Intensity, period_steps};
 use crate::sim::scene::Scene;
-use crate::sim::scene_cells::{SceneCells, energy};
+use crate::sim::scene_cells::{SceneCells, energy_parallel};
 
 use super::messages::Measured;
 use super::wave_view::{INTENSITY_DECADES, WaveLook};
@@ -21,6 +27,10 @@ pub const SAMPLES_PER_PERIOD: f64 = 8.0;
 /// frame would cost a GPU backend more than computing them (6 MB a frame at the seed's grid,
 /// 128 MB at 4096²), for readouts nobody reads faster than this.
 pub const MEASURE_EVERY: Duration = Duration::from_millis(200);
+
+/// At most this share of the wall time goes to the energy and auto-contrast measurements: the
+/// interval is at least [`MEASURE_EVERY`] and at least the last measurement's time over it.
+pub const MEASURE_SHARE: f64 = 0.1;
 
 /// The worker's measuring state for one running scene.
 #[derive(Default)]
@@ -35,6 +45,9 @@ pub struct Meter {
     f_at: Option<u32>,
     next_sample: u32,
     last_measured: Option<Instant>,
+    /// The interval between energy / auto-contrast measurements now in force (zero: not set,
+    /// [`MEASURE_EVERY`]).
+    every: Duration,
     cost: Duration,
 }
 
@@ -46,6 +59,7 @@ impl Meter {
         self.f_at = None;
         self.next_sample = 0;
         self.last_measured = None;
+        self.every = Duration::ZERO;
     }
 
     /// Steps between samples when the look needs them (intensity view or probes), else `None`:
@@ -70,6 +84,7 @@ impl Meter {
     /// # Errors
     /// The read failed.
     pub fn sample(&mut self, sim: &mut dyn WaveSim, look: &WaveLook, every: u32) -> Result<(), String> {
+        puffin::profile_scope!("measure");
         let start = Instant::now();
         let tstep = sim.tstep();
         self.read_f(sim)?;
@@ -115,10 +130,12 @@ impl Meter {
         sample_every: u32,
         still: bool,
     ) -> Result<Measured, String> {
+        puffin::profile_scope!("measure");
         let start = Instant::now();
         let cells = sim.params().cells();
+        let every = self.every.max(MEASURE_EVERY);
         // A frame shown while paused stays on screen: its readouts are its own.
-        let due = still || self.last_measured.is_none_or(|t| t.elapsed() >= MEASURE_EVERY);
+        let due = still || self.last_measured.is_none_or(|t| t.elapsed() >= every);
         if due {
             self.last_measured = Some(start);
         }
@@ -132,7 +149,7 @@ impl Meter {
                 self.cells = Some((Arc::clone(scene), SceneCells::new(scene)));
             }
             if let Some((_, c)) = &self.cells {
-                energy_now = Some(energy(c, &self.f, &self.g));
+                energy_now = Some(energy_parallel(c, &self.f, &self.g));
             }
         }
         let range = if look.intensity {
@@ -149,9 +166,15 @@ impl Meter {
             self.auto = None;
             manual
         };
-        self.cost += start.elapsed();
+        let spent = start.elapsed();
+        if due && !still && (energy_now.is_some() || (look.auto_contrast && !look.intensity)) {
+            // Keep the next measurements under MEASURE_SHARE of the time.
+            self.every = MEASURE_EVERY.max(spent.div_f64(MEASURE_SHARE));
+        }
+        self.cost += spent;
         Ok(Measured {
             range,
+            measure_every: every,
             intensity: look.intensity,
             averaged_steps: self.intensity.covered_steps(),
             energy: energy_now,

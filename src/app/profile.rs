@@ -1,6 +1,8 @@
 //! Where a frame's time goes, from `puffin` scopes: `compute` (the simulation thread's
 //! `advance` calls), `colour` (the colormap), `copy` (the picture to the host), `upload` (the
-//! picture handed to egui's texture) and `ui` (the rest of the UI thread's frame). A sink on
+//! picture handed to egui's texture), `ui` (the rest of the UI thread's frame) and `measure`
+//! (the simulation thread reading fields back for the meters: energy, auto contrast, intensity,
+//! probes; listed last so the others keep their places, it runs between compute and colour). A sink on
 //! puffin's global profiler turns each frame's scope streams into per-stage times (a scope's own
 //! time: nested stage scopes are counted in their own stage) and keeps the last frame's scopes
 //! for the flame view. The stacked bar is in `timing_panel.rs`, the flame window in
@@ -11,13 +13,14 @@ use std::sync::{Arc, Mutex};
 
 use puffin::{FrameData, FrameView, Reader, ScopeCollection, Stream};
 
-/// The stages, in the order a frame goes through them.
-pub const STAGES: [&str; 5] = ["compute", "colour", "copy", "upload", "ui"];
+/// The stages, in the order a frame goes through them (but `measure`, which runs between
+/// `compute` and `colour`).
+pub const STAGES: [&str; 6] = ["compute", "colour", "copy", "upload", "ui", "measure"];
 /// Frames averaged in [`FrameProfile::average`].
 const KEPT: usize = 60;
 
 /// One frame's seconds per stage ([`STAGES`] order).
-pub type StageSecs = [f64; 5];
+pub type StageSecs = [f64; 6];
 
 /// A scope of the flame view.
 #[derive(Clone, Debug)]
@@ -73,7 +76,7 @@ impl FrameProfile {
         if g.frames.is_empty() {
             return None;
         }
-        let mut sum = [0.0; 5];
+        let mut sum = [0.0; 6];
         for f in &g.frames {
             for (s, v) in sum.iter_mut().zip(f) {
                 *s += v;
@@ -106,7 +109,7 @@ fn take_frame(g: &mut Inner, frame: &Arc<FrameData>) {
     g.view.set_max_slow(0);
     g.view.add_frame(Arc::clone(frame));
     let Ok(unpacked) = frame.unpacked();
-    let mut stages = [0.0; 5];
+    let mut stages = [0.0; 6];
     let mut flame = Vec::new();
     let t0 = unpacked.range_ns().0;
     for (thread, info) in &unpacked.thread_streams {

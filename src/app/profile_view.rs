@@ -1,16 +1,17 @@
 //! The frame profile drawn: a stacked bar of a frame's time per stage (compute, colour, copy,
-//! upload, UI) under the timing panel, and a flame view window of the last frame's scopes per
+//! upload, UI, measure) under the timing panel, and a flame view window of the last frame's scopes per
 //! thread. The data comes from `profile.rs`.
 
 use super::profile::{FrameProfile, STAGES, StageSecs};
 
 /// The colour of each stage.
-const COLOURS: [egui::Color32; 5] = [
+const COLOURS: [egui::Color32; 6] = [
     egui::Color32::from_rgb(230, 90, 60),
     egui::Color32::from_rgb(240, 190, 60),
     egui::Color32::from_rgb(90, 160, 255),
     egui::Color32::from_rgb(170, 110, 230),
     egui::Color32::from_rgb(120, 200, 120),
+    egui::Color32::from_rgb(160, 160, 160),
 ];
 
 /// The stacked bar and its legend; `flame` toggles the flame view. `frozen` hides the numbers.

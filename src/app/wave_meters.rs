@@ -9,6 +9,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 use crate::sim::scene::{C2_LIMIT, Scene};
 
 use super::messages::Measured;
+use super::meter::{MEASURE_EVERY, MEASURE_SHARE};
 use super::wave_view::{MAX_PROBES, PROBE_COLOURS};
 
 /// Samples kept per trace.
@@ -65,6 +66,15 @@ impl Meters {
                     ui.label(format!("energy {e:.4e} at step {t}")).on_hover_text(
                         "the discrete energy of the leapfrog scheme: kinetic plus strain, summed over the cells",
                     );
+                    if let Some(every) = self.last.as_ref().map(|m| m.measure_every).filter(|&d| d > MEASURE_EVERY) {
+                        let mib = scene.cells() as f64 * 8.0 / f64::from(1 << 20);
+                        ui.weak(format!("measured every {:.1} s", every.as_secs_f64())).on_hover_text(format!(
+                            "each measurement reads both fields back ({mib:.0} MiB) and sums the whole grid: \
+                             measured less often so that it takes at most {:.0}% of the time; \
+                             every value is the whole field's energy at its step",
+                            MEASURE_SHARE * 100.0
+                        ));
+                    }
                 }
                 None => {
                     ui.weak("energy: measuring…");

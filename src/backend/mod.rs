@@ -300,6 +300,33 @@ pub trait WaveSim: Send {
     /// A device failure.
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError>;
 
+    /// [`Self::render_rgba`] taken every `stride`-th pixel from the top-left one, into `rgba`
+    /// (`w*h*4` bytes, `(w, h)` = [`crate::sim::colormap::strided_size`]): exactly
+    /// [`crate::sim::colormap::subsample`] of the full picture, how a grid larger than the display
+    /// is shown. Backends colour only the cells shown, and a GPU copies only `w*h*4` bytes;
+    /// this default renders the whole picture on the host and subsamples it.
+    ///
+    /// # Errors
+    /// A buffer of the wrong size, or a device failure.
+    fn render_rgba_strided(
+        &mut self,
+        vmin: f32,
+        vmax: f32,
+        stride: usize,
+        rgba: &mut [u8],
+    ) -> Result<Timing, BackendError> {
+        let (nx, ny) = (self.params().nx, self.params().ny);
+        check_strided_len(nx, ny, stride, rgba)?;
+        if stride <= 1 {
+            return self.render_rgba(vmin, vmax, rgba);
+        }
+        let mut full = vec![0u8; nx * ny * 4];
+        let timing = self.render_rgba(vmin, vmax, &mut full)?;
+        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+        crate::sim::colormap::subsample(&full, nx, stride, w, h, rgba);
+        Ok(timing)
+    }
+
     /// Moves the source (takes effect from the next step).
     ///
     /// # Errors
@@ -333,6 +360,19 @@ pub trait WaveSim: Send {
     /// The concrete type, for callers that use a backend's own extras (the app draws a
     /// wgpu field straight from the GPU without a copy to the host).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+}
+
+/// Checks that `rgba` holds the picture of an `nx x ny` field taken every `stride`-th pixel
+/// (for [`WaveSim::render_rgba_strided`]).
+///
+/// # Errors
+/// [`BackendError::Invalid`] naming both sizes.
+pub fn check_strided_len(nx: usize, ny: usize, stride: usize, rgba: &[u8]) -> Result<(), BackendError> {
+    let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+    if rgba.len() == w * h * 4 {
+        return Ok(());
+    }
+    Err(BackendError::Invalid(format!("RGBA buffer holds {} bytes, a {w}x{h} frame needs {}", rgba.len(), w * h * 4)))
 }
 
 /// Checks that `f` and `g` each hold the `cells` of a field (for [`WaveSim::write_fields`]).

@@ -72,6 +72,56 @@ pub fn wave_rgba_row(field: &[f32], ny: usize, vmin: f32, vmax: f32, row: usize,
     }
 }
 
+/// The size of a picture that takes every `stride`-th cell of an `nx x ny` field:
+/// `(nx.div_ceil(stride), ny.div_ceil(stride))` (`stride` 0 counts as 1).
+#[must_use]
+pub fn strided_size(nx: usize, ny: usize, stride: usize) -> (usize, usize) {
+    let s = stride.max(1);
+    (nx.div_ceil(s), ny.div_ceil(s))
+}
+
+/// Every `stride`-th pixel of an RGBA image `src_w` wide, from its top-left pixel, into `dst`
+/// (`w x h`, see [`strided_size`]): how a picture larger than the display is shown.
+pub fn subsample(src: &[u8], src_w: usize, stride: usize, w: usize, h: usize, dst: &mut [u8]) {
+    for y in 0..h {
+        for x in 0..w {
+            let s = ((y * stride) * src_w + x * stride) * 4;
+            let d = (y * w + x) * 4;
+            dst[d..d + 4].copy_from_slice(&src[s..s + 4]);
+        }
+    }
+}
+
+/// Picture row `row` (`w*4` bytes, `w` from [`strided_size`]) of [`wave_rgba`] taken every
+/// `stride`-th pixel, exactly [`subsample`] of the full picture: the cells
+/// `f[x * stride][ny - 1 - row * stride]` for `x` in `0..w`. Only those cells are read.
+pub fn wave_rgba_strided_row(
+    field: &[f32],
+    ny: usize,
+    vmin: f32,
+    vmax: f32,
+    stride: usize,
+    row: usize,
+    out: &mut [u8],
+) {
+    let (vmin, vmax) = (f64::from(vmin), f64::from(vmax));
+    let stride = stride.max(1);
+    let j = ny - 1 - row * stride;
+    for (x, px) in out.chunks_exact_mut(4).enumerate() {
+        px.copy_from_slice(&hot(f64::from(field[x * stride * ny + j]), vmin, vmax));
+    }
+}
+
+/// [`wave_rgba`] taken every `stride`-th pixel (`rgba` holds `w*h*4` bytes, [`strided_size`]),
+/// colouring only the cells shown: equal to [`subsample`] of the full picture, bit for bit.
+pub fn wave_rgba_strided(field: &[f32], nx: usize, ny: usize, vmin: f32, vmax: f32, stride: usize, rgba: &mut [u8]) {
+    use rayon::prelude::*;
+    let (w, _) = strided_size(nx, ny, stride);
+    rgba.par_chunks_exact_mut(w * 4)
+        .enumerate()
+        .for_each(|(row, out)| wave_rgba_strided_row(field, ny, vmin, vmax, stride, row, out));
+}
+
 /// Mandelbrot counts as an RGBA image with the imaginary axis upwards (row 0 of the counts,
 /// at `miny`, becomes the bottom row); counts map onto `hot` over `[0, iters]`.
 pub fn mandelbrot_rgba(counts: &[i32], width: usize, height: usize, iters: u32, rgba: &mut [u8]) {
@@ -120,6 +170,21 @@ mod tests {
         assert_eq!(lut_index(-5.0, -0.1, 0.1), 0);
         assert_eq!(lut_index(f64::NAN, -0.1, 0.1), 0);
         assert_eq!(lut_index(0.5, 0.0, 1.0), 128);
+    }
+
+    #[test]
+    fn the_strided_picture_is_the_full_one_subsampled() {
+        for (nx, ny, stride) in [(7, 5, 2), (9, 10, 3), (4, 4, 1), (5, 13, 4), (1, 3, 2)] {
+            let field: Vec<f32> = (0..nx * ny).map(|k| ((k * 37 % 23) as f32 - 11.0) * 0.01).collect();
+            let mut full = vec![0u8; nx * ny * 4];
+            wave_rgba(&field, nx, ny, -0.1, 0.1, &mut full);
+            let (w, h) = strided_size(nx, ny, stride);
+            let mut want = vec![0u8; w * h * 4];
+            subsample(&full, nx, stride, w, h, &mut want);
+            let mut got = vec![1u8; w * h * 4];
+            wave_rgba_strided(&field, nx, ny, -0.1, 0.1, stride, &mut got);
+            assert_eq!(got, want, "{nx}x{ny} every {stride}");
+        }
     }
 
     #[test]

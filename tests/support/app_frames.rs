@@ -5,10 +5,13 @@
 //!
 //! Per frame the harness runs one UI frame (`Harness::step`: the app's `ui`, then egui's texture
 //! changes handed to the GPU) and paints it (`Harness::render`: tessellate, draw, and read the
-//! screen back, which a window would present instead). The stages: `compute`, `colour`, `copy`
-//! (the simulation thread, from the app's puffin scopes), `upload` (the picture handed to egui)
-//! and `ui` (the rest of the app's frame), `egui→GPU` (step time outside the app's frame: texture
-//! uploads) and `paint` (render time), all in ms per UI frame.
+//! screen back, which a window would present instead). The stages: `compute`, `measure` (the
+//! meters' reads: energy, auto contrast), `colour`, `copy` (the simulation thread, from the app's
+//! puffin scopes), `upload` (the picture handed to egui) and `ui` (the rest of the app's frame),
+//! `egui→GPU` (step time outside the app's frame: texture uploads) and `paint` (render time), all
+//! in ms per UI frame (averaged over the profile's last 60 UI frames). Pictures are rarer than UI
+//! frames where the simulation thread is the bottleneck: times per picture are these times ×
+//! `UI frames/s` / `frames/s`.
 
 #![allow(dead_code, reason = "the test and the example use different parts")]
 
@@ -50,6 +53,7 @@ pub struct Row {
     pub updates_per_frame: f64,
     /// ms per UI frame: the stages of the app's puffin profile ...
     pub compute_ms: f64,
+    pub measure_ms: f64,
     pub colour_ms: f64,
     pub copy_ms: f64,
     pub upload_ms: f64,
@@ -60,7 +64,7 @@ pub struct Row {
 }
 
 /// The columns of [`table`], in order.
-pub const COLUMNS: [&str; 14] = [
+pub const COLUMNS: [&str; 15] = [
     "backend",
     "device",
     "grid",
@@ -69,6 +73,7 @@ pub const COLUMNS: [&str; 14] = [
     "UI frames/s",
     "updates/s",
     "compute",
+    "measure",
     "colour",
     "copy",
     "upload",
@@ -167,6 +172,7 @@ pub fn run(case: Case) -> Result<Row, String> {
         updates_per_s: updates / secs,
         updates_per_frame: if shown > 0.0 { updates / shown } else { 0.0 },
         compute_ms: ms(stages[0]),
+        measure_ms: ms(stages[5]),
         colour_ms: ms(stages[1]),
         copy_ms: ms(stages[2]),
         upload_ms: ms(stages[3]),
@@ -182,7 +188,7 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = format!("| {} |\n|{}\n", COLUMNS.join(" | "), "---|".repeat(COLUMNS.len()));
     for r in rows {
         out.push_str(&format!(
-            "| {} | {} | {}² | {} | {:.1} | {:.1} | {:.3e} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |\n",
+            "| {} | {} | {}² | {} | {:.1} | {:.1} | {:.3e} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |\n",
             r.backend,
             r.device,
             r.n,
@@ -191,6 +197,7 @@ pub fn table(rows: &[Row]) -> String {
             r.ui_fps,
             r.updates_per_s,
             r.compute_ms,
+            r.measure_ms,
             r.colour_ms,
             r.copy_ms,
             r.upload_ms,

@@ -354,6 +354,20 @@ impl WaveSim for CpuWave {
         Ok(Timing::wall(start.elapsed()))
     }
 
+    fn render_rgba_strided(
+        &mut self,
+        vmin: f32,
+        vmax: f32,
+        stride: usize,
+        rgba: &mut [u8],
+    ) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let (nx, ny) = (self.params.nx, self.params.ny);
+        crate::backend::check_strided_len(nx, ny, stride, rgba)?;
+        super::colormap::wave_rgba_strided(self.threads, &self.f, nx, ny, vmin, vmax, stride, rgba);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
         Ok(())

@@ -351,6 +351,20 @@ impl WaveSim for CpuSceneWave {
         Ok(Timing::wall(start.elapsed()))
     }
 
+    fn render_rgba_strided(
+        &mut self,
+        vmin: f32,
+        vmax: f32,
+        stride: usize,
+        rgba: &mut [u8],
+    ) -> Result<Timing, BackendError> {
+        let start = Instant::now();
+        let (nx, ny) = (self.scene.nx, self.scene.ny);
+        crate::backend::check_strided_len(nx, ny, stride, rgba)?;
+        super::colormap::wave_rgba_strided(self.threads, &self.f, nx, ny, vmin, vmax, stride, rgba);
+        Ok(Timing::wall(start.elapsed()))
+    }
+
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         let Some(first) = self.scene.sources.first() else {
             return Err(BackendError::Invalid("the scene has no source to move".to_owned()));

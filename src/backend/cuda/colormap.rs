@@ -1,5 +1,6 @@
-//! The field through matplotlib's `hot` on CUDA: `kernels/colormap.cu` (`wave_rgba`), the twin
-//! of `src/backend/cpu/colormap.rs` and `shaders/colormap.wgsl`.
+//! The field through matplotlib's `hot` on CUDA: `kernels/colormap.cu` (`wave_rgba`, and
+//! `wave_rgba_strided` for a picture of every `stride`-th cell), the twins of
+//! `src/backend/cpu/colormap.rs` and `shaders/colormap.wgsl`.
 
 use std::sync::Arc;
 
@@ -39,4 +40,37 @@ pub(super) fn wave_rgba(
     launch.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(lut).arg(rgba);
     // SAFETY: arguments match `wave_rgba`; `f` holds nx*ny values, `rgba` nx*ny pixels.
     unsafe { launch.launch(cfg) }.map(|_| ()).map_err(|e| runtime("launching wave_rgba", e))
+}
+
+/// Queues `rgba = hot(f)` taken every `stride`-th pixel (`w*h` pixels,
+/// [`crate::sim::colormap::strided_size`]; the full picture subsampled) on `stream`.
+#[expect(clippy::too_many_arguments, reason = "the kernel's own argument list, in its order")]
+pub(super) fn wave_rgba_strided(
+    dev: &Device,
+    stream: &Arc<CudaStream>,
+    f: &CudaSlice<f32>,
+    nx: usize,
+    ny: usize,
+    vmin: f32,
+    vmax: f32,
+    stride: usize,
+    lut: &CudaSlice<u32>,
+    rgba: &mut CudaSlice<u32>,
+) -> Result<(), BackendError> {
+    let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+    if rgba.len() < w * h || f.len() < nx * ny {
+        return Err(BackendError::Invalid(format!("wave_rgba_strided: buffers too small for {w}x{h} of {nx}x{ny}")));
+    }
+    let (nx_i32, ny_i32, stride_i32) = (nx as i32, ny as i32, stride.max(1) as i32);
+    let (vmin, vmax) = (f64::from(vmin), f64::from(vmax));
+    let cfg = LaunchConfig {
+        grid_dim: (w.div_ceil(32) as u32, h.div_ceil(8) as u32, 1),
+        block_dim: (32, 8, 1),
+        shared_mem_bytes: 0,
+    };
+    let mut launch = stream.launch_builder(&dev.wave_rgba_strided);
+    launch.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(&stride_i32).arg(lut).arg(rgba);
+    // SAFETY: arguments match `wave_rgba_strided`; `f` holds nx*ny values, `rgba` at least w*h
+    // pixels (checked above), and the kernel reads only cells i < nx, j < ny.
+    unsafe { launch.launch(cfg) }.map(|_| ()).map_err(|e| runtime("launching wave_rgba_strided", e))
 }

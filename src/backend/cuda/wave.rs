@@ -97,6 +97,8 @@ pub struct CudaWave {
     svals: CudaSlice<f32>,
     lut: CudaSlice<u32>,
     rgba: Option<CudaSlice<u32>>,
+    /// The picture of `render_rgba_strided` (`w*h` pixels of its last stride).
+    rgba_strided: Option<CudaSlice<u32>>,
     host_field: Option<PinnedHostSlice<f32>>,
     host_rgba: Option<PinnedHostSlice<u32>>,
     events: Events,
@@ -147,6 +149,7 @@ impl CudaWave {
             svals,
             lut: colormap::upload_lut(stream)?,
             rgba: None,
+            rgba_strided: None,
             host_field: None,
             host_rgba: None,
             events: Events::new(&dev.ctx)?,
@@ -475,6 +478,59 @@ impl WaveSim for CudaWave {
             copy_chunked_to(ctx, stream, src, 4 * n, staging, events, Some(&self.events.stop), |o, b| sink(o, b))?;
         }
         self.timing(start)
+    }
+
+    /// Colours only the cells shown (`wave_rgba_strided`) and copies only the `w*h` pixels.
+    fn render_rgba_strided(
+        &mut self,
+        vmin: f32,
+        vmax: f32,
+        stride: usize,
+        rgba: &mut [u8],
+    ) -> Result<Timing, BackendError> {
+        let (nx, ny) = (self.params.nx, self.params.ny);
+        crate::backend::check_strided_len(nx, ny, stride, rgba)?;
+        if stride <= 1 {
+            return self.render_rgba(vmin, vmax, rgba);
+        }
+        let start = Instant::now();
+        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+        let pixels = w * h;
+        if self.rgba_strided.as_ref().is_none_or(|b| b.len() != pixels) {
+            self.rgba_strided = None;
+            let what = format!("RGBA frame {w}x{h} (every {stride}th cell of {nx}x{ny})");
+            check_free(&self.dev, &what, 4 * pixels as u64)?;
+            // SAFETY: the colormap kernel writes every pixel before the copy reads it.
+            let buf =
+                unsafe { self.stream.alloc::<u32>(pixels) }.map_err(|e| alloc_error(&what, 4 * pixels as u64, e))?;
+            self.rgba_strided = Some(buf);
+        }
+        if self.host_rgba.is_none() {
+            self.host_rgba = Some(pinned_ring(&self.dev, "the RGBA frame's host copy", pixels)?);
+        }
+        let (Some(dev_rgba), Some(host)) = (self.rgba_strided.as_mut(), self.host_rgba.as_mut()) else {
+            unreachable!("allocated above")
+        };
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        let f = &self.fields[2 * self.cur];
+        colormap::wave_rgba_strided(&self.dev, &self.stream, f, nx, ny, vmin, vmax, stride, &self.lut, dev_rgba)?;
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        // As in `render_rgba`: the copy starts once the colours are done, so the profile tells them apart.
+        self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
+        puffin::profile_scope!("copy");
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            rgba,
+            &mut self.chunk_events,
+            None,
+        )?;
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
     }
 
     fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {

@@ -21,7 +21,8 @@ struct Cmap {
     nx: u32,
     ny: u32,
     descending: u32,
-    pad: u32,
+    /// Of the strided texture pipeline (the others ignore it).
+    stride: u32,
 }
 
 /// `Table` in the shader.
@@ -96,12 +97,14 @@ pub fn index_from_thresholds(v: f32, thr: &[f32; LUT_SIZE], descending: bool) ->
     k
 }
 
-/// The two colormap pipelines (into a buffer, into a texture), compiled once per device.
+/// The colormap pipelines (into a buffer, into a texture, into a texture every `stride`-th
+/// pixel), compiled once per device.
 pub(crate) struct Pipelines {
     buffer_layout: wgpu::BindGroupLayout,
     texture_layout: wgpu::BindGroupLayout,
     buffer: wgpu::ComputePipeline,
     texture: wgpu::ComputePipeline,
+    texture_strided: wgpu::ComputePipeline,
 }
 
 fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
@@ -145,11 +148,16 @@ impl Pipelines {
             device,
             "colormap.wgsl",
             super::shader::colormap(),
-            &[("colormap_buffer", &buffer_layout), ("colormap_texture", &texture_layout)],
+            &[
+                ("colormap_buffer", &buffer_layout),
+                ("colormap_texture", &texture_layout),
+                ("colormap_texture_strided", &texture_layout),
+            ],
         )?;
+        let texture_strided = pipelines.pop().ok_or_else(|| runtime("no colormap pipeline"))?;
         let texture = pipelines.pop().ok_or_else(|| runtime("no colormap pipeline"))?;
         let buffer = pipelines.pop().ok_or_else(|| runtime("no colormap pipeline"))?;
-        Ok(Self { buffer_layout, texture_layout, buffer, texture })
+        Ok(Self { buffer_layout, texture_layout, buffer, texture, texture_strided })
     }
 }
 
@@ -160,8 +168,8 @@ pub(crate) struct Frame {
     ny: u32,
     uniform: wgpu::Buffer,
     table: wgpu::Buffer,
-    /// `(vmin, vmax)` bits the table was made for.
-    range: Option<(u32, u32)>,
+    /// `(vmin, vmax)` bits and the stride the table and parameters were written for.
+    range: Option<(u32, u32, u32)>,
     /// The field holds its values times this (a power of two): the thresholds are scaled alike.
     value_scale: f32,
     /// The RGBA buffer of `render_rgba` and its bind group.
@@ -199,7 +207,13 @@ impl Frame {
 
     /// Uploads the table for `vmin..vmax` unless it is already there.
     pub fn set_range(&mut self, gpu: &Gpu, vmin: f32, vmax: f32) {
-        let bits = (vmin.to_bits(), vmax.to_bits());
+        self.set_range_strided(gpu, vmin, vmax, 1);
+    }
+
+    /// Uploads the table for `vmin..vmax` and the `stride` of [`Self::encode_texture_strided`]
+    /// unless they are already there.
+    pub fn set_range_strided(&mut self, gpu: &Gpu, vmin: f32, vmax: f32, stride: u32) {
+        let bits = (vmin.to_bits(), vmax.to_bits(), stride);
         if self.range == Some(bits) {
             return;
         }
@@ -208,7 +222,7 @@ impl Frame {
         // scaled thresholds exactly where the field crosses the thresholds.
         let thr = thr.map(|t| t * self.value_scale);
         let table = Table { lut: HOT_LUT.map(u32::from_le_bytes), thr };
-        let cmap = Cmap { nx: self.nx, ny: self.ny, descending: u32::from(descending), pad: 0 };
+        let cmap = Cmap { nx: self.nx, ny: self.ny, descending: u32::from(descending), stride };
         gpu.queue.write_buffer(&self.table, 0, bytemuck::bytes_of(&table));
         gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&cmap));
         self.range = Some(bits);
@@ -279,6 +293,39 @@ impl Frame {
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(gx, gy, 1);
         Ok(())
+    }
+}
+
+impl Frame {
+    /// Encodes the colormap of `field` taken every `stride`-th pixel into `target`
+    /// (`ceil(nx/stride) x ceil(ny/stride)`, checked by the caller; after
+    /// [`Self::set_range_strided`] with the same `stride`).
+    pub fn encode_texture_strided(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        field: &wgpu::Buffer,
+        target: &wgpu::Texture,
+    ) {
+        let (gx, gy) = (target.width().div_ceil(TILE), target.height().div_ceil(TILE));
+        let view = target.create_view(&wgpu::TextureViewDescriptor::default());
+        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("colormap texture strided"),
+            layout: &gpu.colormap.texture_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: field.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: self.table.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&view) },
+            ],
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("colormap_into_strided"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&gpu.colormap.texture_strided);
+        pass.set_bind_group(0, &bind, &[]);
+        pass.dispatch_workgroups(gx, gy, 1);
     }
 }
 

@@ -274,15 +274,20 @@ impl WgpuWave {
     /// invalid texture (logged); [`Self::colormap_into`] then refuses it with a clear error.
     #[must_use]
     pub fn create_frame_texture(&self) -> wgpu::Texture {
+        self.create_frame_texture_strided(1)
+    }
+
+    /// A texture [`Self::colormap_into_strided`] can draw into with `stride`:
+    /// [`crate::sim::colormap::strided_size`] of the grid, otherwise as
+    /// [`Self::create_frame_texture`].
+    #[must_use]
+    pub fn create_frame_texture_strided(&self, stride: usize) -> wgpu::Texture {
+        let (w, h) = crate::sim::colormap::strided_size(self.params.nx, self.params.ny, stride);
         let device = &self.gpu.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("wavebrot wave frame"),
-            size: wgpu::Extent3d {
-                width: self.params.nx as u32,
-                height: self.params.ny as u32,
-                depth_or_array_layers: 1,
-            },
+            size: wgpu::Extent3d { width: w as u32, height: h as u32, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -293,7 +298,7 @@ impl WgpuWave {
             view_formats: &[],
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
-            log::error!("wgpu: cannot make a {}x{} frame texture: {e}", self.params.nx, self.params.ny);
+            log::error!("wgpu: cannot make a {w}x{h} frame texture: {e}");
         }
         texture
     }
@@ -339,6 +344,57 @@ impl WgpuWave {
             gpu.queue.submit([encoder.finish()]);
             Ok(())
         })?
+    }
+
+    /// [`Self::colormap_into`] taken every `stride`-th pixel from the top-left one: `target` is
+    /// [`crate::sim::colormap::strided_size`] of the grid (as
+    /// [`Self::create_frame_texture_strided`] makes it) and receives exactly the full picture
+    /// subsampled; only the cells shown are read. The app draws grids larger than the display
+    /// this way. `stride` 1 is [`Self::colormap_into`].
+    ///
+    /// # Errors
+    /// As [`Self::colormap_into`].
+    pub fn colormap_into_strided(
+        &mut self,
+        vmin: f32,
+        vmax: f32,
+        stride: usize,
+        target: &wgpu::Texture,
+    ) -> Result<(), BackendError> {
+        if stride <= 1 {
+            return self.colormap_into(vmin, vmax, target);
+        }
+        let (w, h) = crate::sim::colormap::strided_size(self.params.nx, self.params.ny, stride);
+        let (w, h) = (w as u32, h as u32);
+        let max_dim = self.gpu.device.limits().max_texture_dimension_2d;
+        if w > max_dim || h > max_dim {
+            return Err(BackendError::Invalid(format!(
+                "a {w}x{h} frame is larger than this device's largest texture ({max_dim}x{max_dim})"
+            )));
+        }
+        if target.format() != wgpu::TextureFormat::Rgba8Unorm {
+            return Err(BackendError::Invalid(format!("frame texture is {:?}, needs Rgba8Unorm", target.format())));
+        }
+        if (target.width(), target.height()) != (w, h) {
+            return Err(BackendError::Invalid(format!(
+                "frame texture is {}x{}, the wave every {stride}th cell needs {w}x{h}",
+                target.width(),
+                target.height()
+            )));
+        }
+        if !target.usage().contains(wgpu::TextureUsages::STORAGE_BINDING) {
+            return Err(BackendError::Invalid("frame texture lacks STORAGE_BINDING usage".into()));
+        }
+        let gpu = Arc::clone(&self.gpu);
+        let stride = u32::try_from(stride).map_err(|_| BackendError::Invalid(format!("stride {stride} too large")))?;
+        gpu.scoped("drawing the wave into a texture", || {
+            self.frame.set_range_strided(&gpu, vmin, vmax, stride);
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into_strided") });
+            self.frame.encode_texture_strided(&gpu, &mut encoder, &self.fields[0], target);
+            gpu.queue.submit([encoder.finish()]);
+        })
     }
 
     /// Copies `fields[index]` (0: `f`, 1: `g`) into `out`, unscaled.
