@@ -15,6 +15,9 @@
 //!   reference with `dz = z`, `m = 0` (`Z_0 = 0`). That keeps `dz` small relative to `z`, the
 //!   condition the perturbed iteration needs, so no pixel is silently wrong and no second
 //!   reference is needed.
+//! - **Skipping by BLA** ([`super::bla`]): with plain `f64` deltas, where the table has a valid
+//!   step at `m`, `dz_{m+2^l} = A dz_m + B dc` replaces `2^l` iterations; escape tests and
+//!   rebasing stay on single iterations. The `f32` and extended-exponent deltas get no table.
 //! - **Tiny reference values.** A reference value `Z_m` below `2^TRUNCATE_EXP` (the centre lies
 //!   almost exactly on a periodic point) would lose its digits in `T`; the orbit usable in `T`
 //!   ends just before it, and pixels rebase there.
