@@ -8,6 +8,9 @@
 // dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc, with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp.
 // Deltas below 2^PLAIN_MIN_EXP are held as mantissa * 2^e (extended exponent); when
 // |Z_m + dz| < |dz| or the reference ends, the pixel rebases: dz = z, m = 0 (Zhuoran).
+// Plain deltas skip iterations by bilinear approximation (BLA) where the table built on the
+// host (src/sim/bla.rs, which argues why a step never jumps over an escape or a rebase) has a
+// valid step: dz_{m+2^l} = A dz_m + B dc.
 
 #define PLAIN_MIN_EXP (-560)
 
@@ -39,7 +42,41 @@ struct Orbit {
     const double* __restrict__ zi_lo;
     const double* __restrict__ mag4;
     int last;
+    // The BLA table: A and B (4 doubles an entry), squared radii; levels (0 or 1: none) and
+    // n = last - 1 (level l holds n >> l entries).
+    const double* __restrict__ bla_ab;
+    const double* __restrict__ bla_r2;
+    int bla_levels;
+    unsigned bla_n;
 };
+
+// `level_offset` of src/sim/bla.rs: the first entry of level l.
+__device__ __forceinline__ unsigned bla_offset(unsigned n, int l) {
+    const unsigned h = n >> l;
+    return 2u * n - (unsigned)__popc(n) - 2u * h + (unsigned)__popc(h);
+}
+
+// `BlaTable::lookup`: the longest valid step at m after k iterations (its level, or 0) and its
+// entry, for |dz|^2 = dd.
+__device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iters, double dd, unsigned* entry) {
+    if (o.bla_levels < 2 || m == 0) return 0;
+    const unsigned mm = (unsigned)(m - 1);
+    const int tz = mm == 0u ? 32 : __ffs((int)mm) - 1;
+    const int cap = tz < o.bla_levels - 1 ? tz : o.bla_levels - 1;
+    int l = 1;
+#define BLA_VALID(L) ((L) <= cap && (long long)m + (1ll << (L)) <= (long long)o.last && \
+                      (long long)k + (1ll << (L)) <= (long long)iters && \
+                      dd < o.bla_r2[bla_offset(o.bla_n, (L)) + (mm >> (L))])
+    if (!BLA_VALID(1)) return 0;
+    if (BLA_VALID(l + 16)) l += 16;
+    if (BLA_VALID(l + 8)) l += 8;
+    if (BLA_VALID(l + 4)) l += 4;
+    if (BLA_VALID(l + 2)) l += 2;
+    if (BLA_VALID(l + 1)) l += 1;
+#undef BLA_VALID
+    *entry = bla_offset(o.bla_n, l) + (mm >> l);
+    return l;
+}
 
 // `smooth_tail` of src/sim/perturb.rs: from the escaped z_n = (zr, zi), up to 32 more
 // iterations of z^2 + c until |z|^2 >= 65536, then nu = n - log2(log2 |z_n|) clamped to [0, iters]
@@ -61,8 +98,10 @@ __device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double c
 }
 
 // The count; when nu is not null, also the smooth value (`perturb_count_smooth`): the orbit
-// goes on from the escaped z = Z_m + dz with c = Z_1 + dc.
-__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters, float* nu) {
+// goes on from the escaped z = Z_m + dz with c = Z_1 + dc. *executed gets the iterations
+// executed (one per escape test, whether a single or a BLA step followed).
+__device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters, float* nu,
+                             unsigned long long* executed) {
     const double* __restrict__ zr = o.zr;
     const double* __restrict__ zi = o.zi;
     const int last = o.last;
@@ -73,7 +112,9 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     double wr = scaled ? dcr : plain_dcr, wi = scaled ? dci : plain_dci;
     int e = scaled ? dce : 0;
     int m = 1;
-    for (int k = 0; k < iters; ++k) {
+    unsigned long long ran = 0;
+    for (int k = 0; k < iters;) {
+        ++ran;
         double rr = zr[m], ri = zi[m];
         const double dr = scaled ? ldexp_twin(wr, e) : wr;
         const double di = scaled ? ldexp_twin(wi, e) : wi;
@@ -82,6 +123,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
         const double dd = dr * dr + di * di;
         if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) {
             if (nu) *nu = deep_smooth_tail(fr, fi, zr[1] + plain_dcr, zi[1] + plain_dci, (unsigned)k + 1u, iters);
+            *executed = ran;
             return k;
         }
         const double mag = fr * fr + fi * fi;
@@ -95,6 +137,24 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
                 const int s = ilogb_twin(q);
                 wr = ldexp_twin(gr, -s); wi = ldexp_twin(gi, -s); e = s; scaled = true;
             }
+        }
+        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        unsigned j = 0;
+        const int l = scaled ? 0 : bla_lookup(o, m, k, iters, dd, &j);
+        if (l > 0) {
+            const double* ab = o.bla_ab + 4ull * j;
+            const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
+            const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+            const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+            wr = nr; wi = ni;
+            const double q = fmax(fabs(nr), fabs(ni));
+            if (q < plain_min && q > 0.0) {
+                const int t = ilogb_twin(q);
+                wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+            }
+            m += 1 << l;
+            k += 1 << l;
+            continue;
         }
         if (scaled) {
             const double s = ldexp_twin(1.0, e);
@@ -125,42 +185,57 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             }
         }
         ++m;
+        ++k;
     }
     if (nu) *nu = (float)iters;
+    *executed = ran;
     return iters;
 }
 
 // Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
-// iterations executed, min(count + 1, iters) per pixel, to *total with one atomicAdd. With
-// want_smooth, smooth (width*height floats; any valid pointer otherwise) gets the smooth values.
+// rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
+// (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
+// (width*height floats; any valid pointer otherwise) gets the smooth values. bla_ab and bla_r2
+// hold at least one entry (bla_levels 0: unused).
 extern "C" __global__ void __launch_bounds__(256)
     mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
                         const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
-                        const double* __restrict__ mag4, int last, int exp, double ax, double bx, double ay, double by, int iters,
-                        int* __restrict__ counts, float* __restrict__ smooth, int want_smooth,
-                        unsigned long long* __restrict__ total) {
+                        const double* __restrict__ mag4, int last, const double* __restrict__ bla_ab,
+                        const double* __restrict__ bla_r2, int bla_levels, unsigned bla_n, int exp, double ax,
+                        double bx, double ay, double by, int iters, int* __restrict__ counts,
+                        float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
     const int y = blockIdx.y * 8 + threadIdx.y;
-    unsigned long long executed = 0;
+    unsigned long long rule = 0, executed = 0;
     if (x < width && y < height) {
         const double dcr = ax + (double)x * bx;
         const double dci = ay + (double)y * by;
-        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last};
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last, bla_ab, bla_r2, bla_levels, bla_n};
         float nu = 0.0f;
-        const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr);
+        const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr, &executed);
         counts[(long long)y * width + x] = count;
         if (want_smooth) smooth[(long long)y * width + x] = nu;
-        executed = (unsigned long long)(count < iters ? count + 1 : iters);
+        rule = (unsigned long long)(count < iters ? count + 1 : iters);
     }
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) executed += __shfl_down_sync(0xffffffffu, executed, o);
-    __shared__ unsigned long long warp_sums[8];
-    if (threadIdx.x == 0) warp_sums[threadIdx.y] = executed;
+    for (int o = 16; o > 0; o >>= 1) {
+        rule += __shfl_down_sync(0xffffffffu, rule, o);
+        executed += __shfl_down_sync(0xffffffffu, executed, o);
+    }
+    __shared__ unsigned long long warp_sums[8][2];
+    if (threadIdx.x == 0) {
+        warp_sums[threadIdx.y][0] = rule;
+        warp_sums[threadIdx.y][1] = executed;
+    }
     __syncthreads();
     if (threadIdx.x == 0 && threadIdx.y == 0) {
-        unsigned long long s = 0;
+        unsigned long long s = 0, t = 0;
 #pragma unroll
-        for (int w = 0; w < 8; ++w) s += warp_sums[w];
-        atomicAdd(total, s);
+        for (int w = 0; w < 8; ++w) {
+            s += warp_sums[w][0];
+            t += warp_sums[w][1];
+        }
+        atomicAdd(&total[0], s);
+        atomicAdd(&total[1], t);
     }
 }

@@ -8,7 +8,10 @@
 // host in arbitrary precision; each pixel iterates its delta dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc
 // with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp. Deltas below 2^PLAIN_MIN_EXP are held as a
 // mantissa and an i32 exponent; when |Z_m + dz| < |dz| or the reference ends, the pixel rebases
-// (dz = z, m = 0). Drivers may fuse a multiply and an add (WGSL cannot forbid it), so counts
+// (dz = z, m = 0). Plain deltas skip iterations by bilinear approximation (BLA) where the
+// table built on the host (src/sim/bla.rs, which argues why a step never jumps over an escape
+// or a rebase) has a valid step: dz_{m+2^l} = A dz_m + B dc (the f64 variant; the f32 one gets
+// no table, bla_levels 0). Drivers may fuse a multiply and an add (WGSL cannot forbid it), so counts
 // can differ from the CPU twin's on a few pixels; the tests bound how many.
 
 struct Params {
@@ -19,8 +22,9 @@ struct Params {
     exp: i32,
     // 1: write each pixel's smooth value to `smooth_values` (`perturb_count_smooth` of the CPU twin).
     want_smooth: u32,
-    pad1: u32,
-    pad2: u32,
+    // BLA: levels in the table (0 or 1: none) and n = last - 1 (level l holds n >> l entries).
+    bla_levels: u32,
+    bla_n: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -30,15 +34,24 @@ struct Params {
 // a pixel rebases) and |Z_m|^2 - 4 (for an escape test that keeps its precision near |z| = 2).
 @group(0) @binding(2) var<storage, read> aux: array<vec4<real>>;
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
-@group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 2>;
+// The rule's iterations (lo, hi) and the executed ones (lo, hi).
+@group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 4>;
 // One value per pixel with `want_smooth`, else 4 bytes, never written.
 @group(0) @binding(5) var<storage, read_write> smooth_values: array<f32>;
+// The BLA table: (Re A, Im A, Re B, Im B) and the squared radius of each entry (one unused
+// entry where bla_levels is 0).
+@group(0) @binding(6) var<storage, read> bla_ab: array<vec4<real>>;
+@group(0) @binding(7) var<storage, read> bla_r2: array<real>;
 
 // The smooth value of the pixel being computed, set by `perturb_count` when it escapes.
 var<private> escape_nu: f32;
+// The iterations executed by `perturb_count` (one per escape test, single or BLA step).
+var<private> executed_iters: u32;
 
 var<workgroup> wg_lo: atomic<u32>;
 var<workgroup> wg_hi: atomic<u32>;
+var<workgroup> wg_exec_lo: atomic<u32>;
+var<workgroup> wg_exec_hi: atomic<u32>;
 
 //#include DELTA
 //#include SMOOTH
@@ -77,6 +90,37 @@ fn ldexp_twin(x: real, n0: i32) -> real {
     return x * pow2i(n1) * pow2i(n2) * pow2i(n3);
 }
 
+// `level_offset` of src/sim/bla.rs: the first entry of level l.
+fn bla_offset(l: u32) -> u32 {
+    let n = params.bla_n;
+    let h = n >> l;
+    return 2u * n - countOneBits(n) - 2u * h + countOneBits(h);
+}
+
+// One candidate of `BlaTable::lookup`: level l at m (m - 1 = mm) after k iterations.
+fn bla_valid(l: u32, cap: u32, m: u32, mm: u32, k: u32, iters: u32, dd: real) -> bool {
+    return l <= cap && m + (1u << l) <= params.last && k + (1u << l) <= iters && dd < bla_r2[bla_offset(l) + (mm >> l)];
+}
+
+// `BlaTable::lookup`: the longest valid step's level at m (0: none), with no loop.
+fn bla_lookup(m: u32, k: u32, iters: u32, dd: real) -> u32 {
+    if params.bla_levels < 2u || m == 0u {
+        return 0u;
+    }
+    let mm = m - 1u;
+    let cap = min(countTrailingZeros(mm), params.bla_levels - 1u);
+    if !bla_valid(1u, cap, m, mm, k, iters, dd) {
+        return 0u;
+    }
+    var l = 1u;
+    l += select(0u, 16u, bla_valid(l + 16u, cap, m, mm, k, iters, dd));
+    l += select(0u, 8u, bla_valid(l + 8u, cap, m, mm, k, iters, dd));
+    l += select(0u, 4u, bla_valid(l + 4u, cap, m, mm, k, iters, dd));
+    l += select(0u, 2u, bla_valid(l + 2u, cap, m, mm, k, iters, dd));
+    l += select(0u, 1u, bla_valid(l + 1u, cap, m, mm, k, iters, dd));
+    return l;
+}
+
 fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
     let plain_dcr = ldexp_twin(dcr, dce);
     let plain_dci = ldexp_twin(dci, dce);
@@ -86,7 +130,9 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
     var wi = select(plain_dci, dci, scaled);
     var e = select(0, dce, scaled);
     var m = 1u;
-    for (var k = 0u; k < iters; k++) {
+    executed_iters = 0u;
+    for (var k = 0u; k < iters;) {
+        executed_iters += 1u;
         var rr = orbit[m].x;
         var ri = orbit[m].y;
         var dr = wr;
@@ -124,6 +170,30 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
                 e = s;
                 scaled = true;
             }
+        }
+        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        var l = 0u;
+        if !scaled {
+            l = bla_lookup(m, k, iters, dd);
+        }
+        if l > 0u {
+            let j = bla_offset(l) + ((m - 1u) >> l);
+            let ab = bla_ab[j];
+            let nr = (ab.x * wr - ab.y * wi) + (ab.z * plain_dcr - ab.w * plain_dci);
+            let ni = (ab.x * wi + ab.y * wr) + (ab.z * plain_dci + ab.w * plain_dcr);
+            wr = nr;
+            wi = ni;
+            let q = max(abs(nr), abs(ni));
+            if q < plain_min && q > real(0.0) {
+                let t = ilogb_of(q);
+                wr = ldexp_twin(nr, -t);
+                wi = ldexp_twin(ni, -t);
+                e = t;
+                scaled = true;
+            }
+            m += 1u << l;
+            k += 1u << l;
+            continue;
         }
         if scaled {
             let s = ldexp_twin(real(1.0), e);
@@ -164,6 +234,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             }
         }
         m += 1u;
+        k += 1u;
     }
     escape_nu = f32(iters);
     return iters;
@@ -174,6 +245,7 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
     let x = gid.x;
     let y = gid.y;
     var executed = 0u;
+    var ran = 0u;
     if x < params.width && y < params.height {
         let grid = aux[0];
         let dcr = grid.x + real(x) * grid.y;
@@ -184,11 +256,16 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
             smooth_values[y * params.width + x] = escape_nu;
         }
         executed = min(count + 1u, params.iters);
+        ran = executed_iters;
     }
     // Each add detects its own carry, so the pair is an exact 64-bit sum.
     let before = atomicAdd(&wg_lo, executed);
     if before + executed < before {
         atomicAdd(&wg_hi, 1u);
+    }
+    let before_ran = atomicAdd(&wg_exec_lo, ran);
+    if before_ran + ran < before_ran {
+        atomicAdd(&wg_exec_hi, 1u);
     }
     workgroupBarrier();
     if lid == 0u {
@@ -196,5 +273,9 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
         let hi = atomicLoad(&wg_hi);
         let old = atomicAdd(&total[0], lo);
         atomicAdd(&total[1], hi + select(0u, 1u, old + lo < old));
+        let elo = atomicLoad(&wg_exec_lo);
+        let ehi = atomicLoad(&wg_exec_hi);
+        let eold = atomicAdd(&total[2], elo);
+        atomicAdd(&total[3], ehi + select(0u, 1u, eold + elo < eold));
     }
 }

@@ -673,7 +673,8 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
     let secs = start.elapsed().as_secs_f64();
     progress.finish();
     eprintln!(
-        "{}x{}, iters={}, zoom {}, {}: {:.3} ms ({:.3} ms reference orbit of {} steps, {} bits), {:.2} Giter/s ({})",
+        "{}x{}, iters={}, zoom {}, {}: {:.3} ms ({:.3} ms reference orbit of {} steps, {} bits; {:.3} ms BLA \
+         table), {:.2} Giter/s ({}); iterations: rule {}, executed {}",
         a.width,
         a.height,
         iters,
@@ -683,8 +684,11 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         job.orbit.millis,
         job.orbit.steps(),
         view.bits(a.height),
+        job.bla.millis,
         run.total_iters as f64 / secs / 1e9,
-        b.kind()
+        b.kind(),
+        run.total_iters,
+        run.executed()
     );
     if MandelbrotParams::all_escape_at_once(&counts) {
         eprintln!(

@@ -157,6 +157,17 @@ fn wgpu_deep_counts_equal_the_cpu_twin() {
             assert!(m <= 0.01, "zoom {} {}: {:.3}% differ from the CPU twin", view.zoom, mantissa.name(), m * 100.0);
             let own: u64 = counts.iter().map(|&c| iterations_executed(c as u32, iters)).sum();
             assert_eq!(run.total_iters, own, "the GPU's iteration total");
+            let mut twin = vec![-1; job.pixels()];
+            let twin_run = mandelbrot_deep(Threads::All, &job, mantissa, &mut twin).unwrap();
+            if twin == counts {
+                assert_eq!(
+                    run.executed_iters,
+                    twin_run.executed_iters,
+                    "zoom {} {}: executed",
+                    view.zoom,
+                    mantissa.name()
+                );
+            }
         }
     }
 }
@@ -175,6 +186,11 @@ fn cuda_deep_counts_equal_the_cpu_twin() {
         assert!(m <= 1e-4, "zoom {}: {:.4}% differ from the CPU twin", view.zoom, m * 100.0);
         let own: u64 = counts.iter().map(|&c| iterations_executed(c as u32, iters)).sum();
         assert_eq!(run.total_iters, own);
+        let mut twin = vec![-1; job.pixels()];
+        let twin_run = mandelbrot_deep(Threads::All, &job, Mantissa::F64, &mut twin).unwrap();
+        if twin == counts {
+            assert_eq!(run.executed_iters, twin_run.executed_iters, "zoom {}: executed iterations", view.zoom);
+        }
     }
 }
 
@@ -338,6 +354,14 @@ fn cuda_kernel_source_equals_the_cpu_twin_on_the_host() {
             text.push_str(&row);
             text.push('\n');
         }
+        let t = &job.bla;
+        assert!(!t.is_empty(), "zoom {}: no BLA table", view.zoom);
+        text.push_str(&format!("{} {} {}\n", t.levels, t.n, t.len()));
+        for j in 0..t.len() {
+            let row = [t.ab[4 * j], t.ab[4 * j + 1], t.ab[4 * j + 2], t.ab[4 * j + 3], t.r2[j]].map(hex).join(" ");
+            text.push_str(&row);
+            text.push('\n');
+        }
         let file = dir.path().join("job.txt");
         std::fs::write(&file, text).unwrap();
         let run = std::process::Command::new(&exe).arg(&file).output().unwrap();
@@ -441,5 +465,54 @@ fn cuda_deep_smooth_values_equal_the_cpu_twin() {
         println!("cuda deep smooth zoom {}: {:.4}% counts differ, excess {excess:e}", view.zoom, m * 100.0);
         assert!(m <= 1e-4, "{:.4}% of counts differ", m * 100.0);
         assert!(excess <= 0.0, "pixel {at}: smooth {} against the CPU twin's {}", smooth[at], want_smooth[at]);
+    }
+}
+
+#[test]
+fn bla_skips_iterations_in_the_minibrot() {
+    // The bench view (seahorse point at 1e100, every pixel inside a minibrot) at 48x32 and
+    // 50 000 iterations: BLA must execute far fewer iterations than the rule counts.
+    let view =
+        View::parse("-0.743643887037158704752191506114774,0.131825904205311970493132056385139", "1e100").unwrap();
+    let job = DeepJob::prepare(&view, W, H, 50_000).unwrap();
+    let mut counts = vec![-1; job.pixels()];
+    let run = mandelbrot_deep(Threads::All, &job, Mantissa::F64, &mut counts).unwrap();
+    let executed = run.executed();
+    let ratio = run.total_iters as f64 / executed as f64;
+    println!(
+        "BLA at 1e100: rule {} iterations, executed {executed} ({ratio:.0}x fewer); table {} entries, {:.2} ms",
+        run.total_iters,
+        job.bla.len(),
+        job.bla.millis
+    );
+    assert!(ratio >= 100.0, "BLA skipped too little: rule {} / executed {executed} = {ratio:.1}", run.total_iters);
+    // Without the table every iteration runs, and the counts are the same here.
+    let mut plain = vec![-1; job.pixels()];
+    let off = mandelbrot_deep(Threads::All, &job.without_bla(), Mantissa::F64, &mut plain).unwrap();
+    assert_eq!(off.executed(), off.total_iters);
+    assert_eq!(off.total_iters, run.total_iters);
+    assert_eq!(plain, counts);
+}
+
+#[test]
+fn bla_counts_match_single_steps_within_the_budget() {
+    // BLA on against BLA off (every iteration a single perturbed step) and both against the
+    // direct arbitrary-precision rule, on the views of the exactness test.
+    let cases = [(near_i(20), 2000), (near_i(60), 3000), (near_i(320), 3000), (seahorse(), 8000)];
+    for (view, iters) in cases {
+        let job = DeepJob::prepare(&view, W, H, iters).unwrap();
+        let on = cpu_counts(&job, Mantissa::F64);
+        let off = cpu_counts(&job.without_bla(), Mantissa::F64);
+        let m = mismatch_frac(&on, &off);
+        let mut run_counts = vec![-1; job.pixels()];
+        let run = mandelbrot_deep(Threads::All, &job, Mantissa::F64, &mut run_counts).unwrap();
+        println!(
+            "zoom {} iters {iters}: BLA on/off differ on {:.3}%, executed {} of {} rule iterations",
+            view.zoom,
+            m * 100.0,
+            run.executed(),
+            run.total_iters
+        );
+        assert!(m <= 0.001, "zoom {}: BLA changes {:.3}% of the counts", view.zoom, m * 100.0);
     }
 }

@@ -445,9 +445,20 @@ impl BlockedDesign {
 /// One Mandelbrot image: counts and the iterations executed.
 #[derive(Clone, Copy, Debug)]
 pub struct MandelbrotRun {
-    /// Iterations executed over all pixels (`min(count + 1, iters)` each).
+    /// The rule's iterations over all pixels (`min(count + 1, iters)` each).
     pub total_iters: u64,
+    /// Iterations executed where the kernel skipped some (deep zoom with BLA: single steps plus
+    /// BLA steps, one each); `None`: every iteration of the rule was executed.
+    pub executed_iters: Option<u64>,
     pub timing: Timing,
+}
+
+impl MandelbrotRun {
+    /// The iterations executed ([`Self::executed_iters`], else the rule's).
+    #[must_use]
+    pub fn executed(&self) -> u64 {
+        self.executed_iters.unwrap_or(self.total_iters)
+    }
 }
 
 /// Largest difference between a backend's smooth escape value `nu` and the CPU's at a pixel

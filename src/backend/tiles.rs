@@ -87,7 +87,8 @@ pub fn render_tiled(
         )));
     }
     let mut rows = (max_tile_pixels / width.max(1)).clamp(1, height.max(1));
-    let mut total = MandelbrotRun { total_iters: 0, timing: Timing::wall(std::time::Duration::ZERO) };
+    let mut total =
+        MandelbrotRun { total_iters: 0, executed_iters: None, timing: Timing::wall(std::time::Duration::ZERO) };
     let mut device = Some(std::time::Duration::ZERO);
     let mut y0 = 0;
     let mut tiles = 0;
@@ -109,6 +110,12 @@ pub fn render_tiled(
         match r {
             Ok(run) => {
                 total.total_iters += run.total_iters;
+                // Executed iterations are summed once any strip reports them (the others count as
+                // their rule's).
+                total.executed_iters = match (total.executed_iters, run.executed_iters) {
+                    (None, None) => None,
+                    (a, b) => Some(a.unwrap_or(total.total_iters - run.total_iters) + b.unwrap_or(run.total_iters)),
+                };
                 total.timing.wall += run.timing.wall;
                 total.timing.source = run.timing.source;
                 device = device.zip(run.timing.device).map(|(a, b)| a + b);

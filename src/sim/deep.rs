@@ -22,6 +22,7 @@ use std::sync::Arc;
 use astro_float::{BigFloat, Consts, Radix, RoundingMode};
 use serde::{Deserialize, Serialize};
 
+use super::bla::BlaTable;
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use super::perturb::ReferenceOrbit;
 
@@ -415,6 +416,20 @@ impl PixelGrid {
         Self { exp: e as i32, ax: scaled(&offx), bx: scaled(&px), ay: scaled(&offy), by: scaled(&py) }
     }
 
+    /// The largest `|dc|` of a `width x height` image (plain `f64`: 0 below its range), over
+    /// its four corners.
+    #[must_use]
+    pub fn dc_max(&self, width: usize, height: usize) -> f64 {
+        let (w, h) = (width.saturating_sub(1), height.saturating_sub(1));
+        [(0, 0), (w, 0), (0, h), (w, h)]
+            .into_iter()
+            .map(|(x, y)| {
+                let (a, b) = self.dc(x, y);
+                ldexp64(a.hypot(b), i64::from(self.exp))
+            })
+            .fold(0.0, f64::max)
+    }
+
     /// `dc` of pixel `(x, y)` as scaled `f64`: `(dcr, dci)` times `2^exp`.
     #[inline]
     #[must_use]
@@ -430,6 +445,8 @@ pub struct DeepJob {
     pub height: usize,
     pub iters: u32,
     pub orbit: Arc<ReferenceOrbit>,
+    /// The BLA table of the orbit for this grid's `|dc|max` (`f64` deltas; empty: no skipping).
+    pub bla: Arc<BlaTable>,
     pub grid: PixelGrid,
     /// `log10` of the zoom, for readouts.
     pub zoom_log10: f64,
@@ -453,13 +470,32 @@ impl DeepJob {
         let b = view.bounds_big(width, height, bits)?;
         let grid = PixelGrid::new(&b, width, height);
         let (re, im) = (b.re.clone(), b.im.clone());
-        let orbit = std::thread::Builder::new()
+        let dc_max = grid.dc_max(width, height);
+        let (orbit, bla) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
-            .spawn(move || ReferenceOrbit::compute(&re, &im, iters, bits))
+            .spawn(move || {
+                let orbit = ReferenceOrbit::compute(&re, &im, iters, bits);
+                let bla = BlaTable::for_orbit(&orbit, dc_max);
+                (orbit, bla)
+            })
             .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
             .join()
             .map_err(|_| "the reference-orbit thread panicked".to_owned())?;
-        Ok(Self { width, height, iters, orbit: Arc::new(orbit), grid, zoom_log10: view.zoom_log10() })
+        Ok(Self {
+            width,
+            height,
+            iters,
+            orbit: Arc::new(orbit),
+            bla: Arc::new(bla),
+            grid,
+            zoom_log10: view.zoom_log10(),
+        })
+    }
+
+    /// This job without its BLA table: every iteration a single step (for comparisons).
+    #[must_use]
+    pub fn without_bla(&self) -> Self {
+        Self { bla: Arc::new(BlaTable::default()), ..self.clone() }
     }
 
     /// Pixels in the image.

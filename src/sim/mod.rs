@@ -9,6 +9,7 @@
 //! (`tests/data/`, made by `tools/make_golden.py`).
 
 pub mod analysis;
+pub mod bla;
 pub mod colormap;
 pub mod deep;
 pub mod julia;

@@ -15,6 +15,9 @@
 //!   reference with `dz = z`, `m = 0` (`Z_0 = 0`). That keeps `dz` small relative to `z`, the
 //!   condition the perturbed iteration needs, so no pixel is silently wrong and no second
 //!   reference is needed.
+//! - **Skipping by BLA** ([`super::bla`]): with plain `f64` deltas, where the table has a valid
+//!   step at `m`, `dz_{m+2^l} = A dz_m + B dc` replaces `2^l` iterations; escape tests and
+//!   rebasing stay on single iterations. The `f32` and extended-exponent deltas get no table.
 //! - **Tiny reference values.** A reference value `Z_m` below `2^TRUNCATE_EXP` (the centre lies
 //!   almost exactly on a periodic point) would lose its digits in `T`; the orbit usable in `T`
 //!   ends just before it, and pixels rebase there.
@@ -27,6 +30,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use astro_float::BigFloat;
 use rayon::prelude::*;
 
+use super::bla::BlaTable;
 use super::deep::{RM, View, to_f64};
 
 /// The float type of the deltas' mantissas.
@@ -287,13 +291,21 @@ pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters
 #[inline]
 #[must_use]
 pub fn perturb_count_smooth<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, f32) {
-    let (k, fr, fi) = perturb_escape(d, dcr, dci, dce, iters);
+    let (k, nu, _) = perturb_smooth_executed(d, dcr, dci, dce, iters);
+    (k, nu)
+}
+
+/// [`perturb_count_smooth`] and the iterations executed ([`perturb_escape`]).
+#[inline]
+#[must_use]
+pub fn perturb_smooth_executed<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, f32, u64) {
+    let (k, fr, fi, executed) = perturb_escape(d, dcr, dci, dce, iters);
     if k == iters {
-        return (iters, iters as f32);
+        return (iters, iters as f32, executed);
     }
     let cr = d.zr[1] + dcr.ldexp(dce);
     let ci = d.zi[1] + dci.ldexp(dce);
-    (k, smooth_tail(fr, fi, cr, ci, k + 1, iters))
+    (k, smooth_tail(fr, fi, cr, ci, k + 1, iters), executed)
 }
 
 /// The smooth value of an orbit that escaped at `z_n = (zr, zi)`, in `T`: the steps of
@@ -320,10 +332,12 @@ pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u
     smooth_value(n, mag2.to_f64(), iters)
 }
 
-/// The rule of [`perturb_count`]: the count, and `z_{k+1} = Z_m + dz` at the escape (zeros for a
-/// pixel that never escaped).
+/// The rule of [`perturb_count`]: the count, `z_{k+1} = Z_m + dz` at the escape (zeros for a
+/// pixel that never escaped), and the iterations executed: one per escape test, whether a
+/// single perturbed step or a BLA step ([`super::bla`], plain deltas only) followed it.
 #[inline]
-fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T) {
+#[must_use]
+pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
     let (zr, zi, last) = (d.zr, d.zi, d.last);
     let plain_dcr = dcr.ldexp(dce);
     let plain_dci = dci.ldexp(dce);
@@ -331,14 +345,17 @@ fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u
     let mut scaled = dce < T::PLAIN_MIN_EXP;
     let (mut wr, mut wi, mut e) = if scaled { (dcr, dci, dce) } else { (plain_dcr, plain_dci, 0) };
     let mut m = 1usize;
-    for k in 0..iters {
+    let mut k = 0u32;
+    let mut executed = 0u64;
+    while k < iters {
+        executed += 1;
         let (mut rr, mut ri) = (zr[m], zi[m]);
         let (dr, di) = if scaled { (wr.ldexp(e), wi.ldexp(e)) } else { (wr, wi) };
         let fr = rr + dr;
         let fi = ri + di;
         let dd = dr * dr + di * di;
         if d.mag4[m] + (T::TWO * (rr * dr + ri * di) + dd) >= T::ZERO {
-            return (k, fr, fi);
+            return (k, fr, fi, executed);
         }
         let mag = fr * fr + fi * fi;
         if m == last || mag < dd {
@@ -352,6 +369,24 @@ fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u
                 let s = q.ilogb();
                 (wr, wi, e, scaled) = (fr.ldexp(-s), fi.ldexp(-s), s, true);
             }
+        }
+        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        if let Some(t) = d.bla.filter(|_| !scaled)
+            && let Some((l, j)) = t.lookup(m, k, iters, last, dd.to_f64())
+        {
+            let ab = &t.ab[4 * j..4 * j + 4];
+            let (ar, ai, br, bi) = (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+            let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+            let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+            (wr, wi) = (nr, ni);
+            let q = nr.abs().max(ni.abs());
+            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                let s = q.ilogb();
+                (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+            }
+            m += 1 << l;
+            k += 1 << l;
+            continue;
         }
         if scaled {
             let s = T::ONE.ldexp(e);
@@ -382,8 +417,9 @@ fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u
             }
         }
         m += 1;
+        k += 1;
     }
-    (iters, T::ZERO, T::ZERO)
+    (iters, T::ZERO, T::ZERO, executed)
 }
 
 /// Largest share of pixels perturbation with `f64` deltas may count differently from the direct
@@ -402,6 +438,8 @@ pub struct Deltas<'a, T> {
     pub zi_lo: &'a [T],
     pub mag4: &'a [T],
     pub last: usize,
+    /// The BLA table (`f64` deltas; `None`: every iteration is a single step).
+    pub bla: Option<&'a BlaTable>,
 }
 
 impl super::deep::DeepJob {
@@ -409,27 +447,65 @@ impl super::deep::DeepJob {
     #[must_use]
     pub fn deltas_f64(&self) -> Deltas<'_, f64> {
         let o = &self.orbit;
-        Deltas { zr: &o.re, zi: &o.im, zr_lo: &o.re_lo, zi_lo: &o.im_lo, mag4: &o.mag4, last: o.last_f64 }
+        Deltas {
+            zr: &o.re,
+            zi: &o.im,
+            zr_lo: &o.re_lo,
+            zi_lo: &o.im_lo,
+            mag4: &o.mag4,
+            last: o.last_f64,
+            bla: Some(&self.bla),
+        }
     }
 
     /// The orbit in `f32`.
     #[must_use]
     pub fn deltas_f32(&self) -> Deltas<'_, f32> {
         let o = &self.orbit;
-        Deltas { zr: &o.re32, zi: &o.im32, zr_lo: &o.re32_lo, zi_lo: &o.im32_lo, mag4: &o.mag4_32, last: o.last_f32 }
+        Deltas {
+            zr: &o.re32,
+            zi: &o.im32,
+            zr_lo: &o.re32_lo,
+            zi_lo: &o.im32_lo,
+            mag4: &o.mag4_32,
+            last: o.last_f32,
+            bla: None,
+        }
     }
 }
 
-/// Row `y` of `job` by perturbation in `T` into `row`; returns the iterations executed.
-pub fn perturb_row<T: Real>(job: &super::deep::DeepJob, d: &Deltas<'_, T>, y: usize, row: &mut [i32]) -> u64 {
+/// Iterations of a row or an image: the rule's (`min(count + 1, iters)` a pixel) and those
+/// executed (fewer where BLA skipped some).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Iterations {
+    pub rule: u64,
+    pub executed: u64,
+}
+
+impl std::ops::Add for Iterations {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        Self { rule: self.rule + o.rule, executed: self.executed + o.executed }
+    }
+}
+
+impl std::iter::Sum for Iterations {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |a, b| a + b)
+    }
+}
+
+/// Row `y` of `job` by perturbation in `T` into `row`; returns the iterations.
+pub fn perturb_row<T: Real>(job: &super::deep::DeepJob, d: &Deltas<'_, T>, y: usize, row: &mut [i32]) -> Iterations {
     let g = &job.grid;
     // In T, as the kernels compute it.
     let dci = T::from_f64(g.ay) + T::from_f64(y as f64) * T::from_f64(g.by);
-    let mut total = 0;
+    let mut total = Iterations::default();
     for (x, out) in row.iter_mut().enumerate() {
         let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
-        let count = perturb_count(d, dcr, dci, g.exp, job.iters);
-        total += super::mandelbrot::iterations_executed(count, job.iters);
+        let (count, _, _, executed) = perturb_escape(d, dcr, dci, g.exp, job.iters);
+        total.rule += super::mandelbrot::iterations_executed(count, job.iters);
+        total.executed += executed;
         *out = count as i32;
     }
     total
@@ -442,14 +518,15 @@ pub fn perturb_row_smooth<T: Real>(
     y: usize,
     row: &mut [i32],
     smooth: &mut [f32],
-) -> u64 {
+) -> Iterations {
     let g = &job.grid;
     let dci = T::from_f64(g.ay) + T::from_f64(y as f64) * T::from_f64(g.by);
-    let mut total = 0;
+    let mut total = Iterations::default();
     for (x, (out, s)) in row.iter_mut().zip(smooth.iter_mut()).enumerate() {
         let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
-        let (count, nu) = perturb_count_smooth(d, dcr, dci, g.exp, job.iters);
-        total += super::mandelbrot::iterations_executed(count, job.iters);
+        let (count, nu, executed) = perturb_smooth_executed(d, dcr, dci, g.exp, job.iters);
+        total.rule += super::mandelbrot::iterations_executed(count, job.iters);
+        total.executed += executed;
         *out = count as i32;
         *s = nu;
     }

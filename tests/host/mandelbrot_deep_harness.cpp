@@ -14,18 +14,28 @@ int main(int argc, char** argv) {
     std::vector<double> zr(last + 1), zi(last + 1), lr(last + 1), li(last + 1), m4(last + 1);
     for (int m = 0; m <= last; ++m)
         if (fscanf(f, "%la %la %la %la %la", &zr[m], &zi[m], &lr[m], &li[m], &m4[m]) != 5) return 2;
+    // The BLA table: levels, n, entries, then per entry A, B (4 values) and r^2.
+    int levels, entries;
+    unsigned n;
+    if (fscanf(f, "%d %u %d", &levels, &n, &entries) != 3) return 2;
+    std::vector<double> ab(4 * (entries > 0 ? entries : 1), 0.0), r2(entries > 0 ? entries : 1, 0.0);
+    for (int j = 0; j < entries; ++j)
+        if (fscanf(f, "%la %la %la %la %la", &ab[4 * j], &ab[4 * j + 1], &ab[4 * j + 2], &ab[4 * j + 3], &r2[j]) != 5)
+            return 2;
     std::vector<int> counts(w * h, -1);
     std::vector<float> smooth(w * h, -1.0f);
-    unsigned long long total = 0;
+    unsigned long long total[2] = {0, 0};
     for (int gy = 0; gy < (h + 7) / 8; ++gy)
         for (int gx = 0; gx < (w + 31) / 32; ++gx)
             for (int ty = 0; ty < 8; ++ty)
                 for (int tx = 0; tx < 32; ++tx) {
                     blockIdx = {gx, gy, 0};
                     threadIdx = {tx, ty, 0};
-                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last, exp, ax,
-                                        bx, ay, by, iters, counts.data(), smooth.data(), 1, &total);
+                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last,
+                                        ab.data(), r2.data(), levels, n, exp, ax, bx, ay, by, iters, counts.data(),
+                                        smooth.data(), 1, total);
                 }
+    // (total is not meaningful here: the mock's warp shuffle does not exchange values.)
     for (int i = 0; i < w * h; ++i) printf("%d %a\n", counts[i], (double)smooth[i]);
     return 0;
 }

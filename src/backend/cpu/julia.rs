@@ -43,5 +43,5 @@ pub fn julia(
             .map(|(y, (r, s))| julia_row(params, y, r, Some(s)))
             .sum(),
     };
-    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+    Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
 }

@@ -22,7 +22,7 @@ pub fn mandelbrot(threads: Threads, params: &MandelbrotParams, counts: &mut [i32
             counts.par_chunks_exact_mut(params.width).enumerate().map(|(y, row)| mandelbrot_row(params, y, row)).sum()
         }
     };
-    MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) }
+    MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) }
 }
 
 /// Counts and smooth values of `params` (both `width*height`, already checked): rows of
@@ -40,5 +40,5 @@ pub fn mandelbrot_smooth(
         Threads::One => counts.chunks_exact_mut(w).zip(smooth.chunks_exact_mut(w)).enumerate().map(row).sum(),
         Threads::All => counts.par_chunks_exact_mut(w).zip(smooth.par_chunks_exact_mut(w)).enumerate().map(row).sum(),
     };
-    MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) }
+    MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) }
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing};
 use crate::sim::deep::DeepJob;
-use crate::sim::perturb::{Deltas, Mantissa, Real, perturb_row, perturb_row_smooth};
+use crate::sim::perturb::{Deltas, Iterations, Mantissa, Real, perturb_row, perturb_row_smooth};
 
 /// Counts of `job` into `counts` with deltas in `mantissa` (`F64` for the CPU backend; `F32`
 /// is the twin of the wgpu kernel on adapters without `f64`).
@@ -26,14 +26,19 @@ pub fn mandelbrot_deep(
         return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), job.pixels())));
     }
     let start = Instant::now();
-    let total_iters = match mantissa {
+    let it = match mantissa {
         Mantissa::F64 => rows(threads, job, &job.deltas_f64(), counts),
         Mantissa::F32 => rows(threads, job, &job.deltas_f32(), counts),
     };
-    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+    Ok(run(it, start))
 }
 
-fn rows<T: Real + Sync>(threads: Threads, job: &DeepJob, d: &Deltas<'_, T>, counts: &mut [i32]) -> u64 {
+/// The run of `it` started at `start`.
+fn run(it: Iterations, start: Instant) -> MandelbrotRun {
+    MandelbrotRun { total_iters: it.rule, executed_iters: Some(it.executed), timing: Timing::wall(start.elapsed()) }
+}
+
+fn rows<T: Real + Sync>(threads: Threads, job: &DeepJob, d: &Deltas<'_, T>, counts: &mut [i32]) -> Iterations {
     match threads {
         Threads::One => {
             counts.chunks_exact_mut(job.width).enumerate().map(|(y, row)| perturb_row(job, d, y, row)).sum()
@@ -58,11 +63,11 @@ pub fn mandelbrot_deep_smooth(
     let Some(smooth) = smooth else { return mandelbrot_deep(threads, job, mantissa, counts) };
     crate::backend::check_image_len(counts, Some(smooth), job.pixels())?;
     let start = Instant::now();
-    let total_iters = match mantissa {
+    let it = match mantissa {
         Mantissa::F64 => rows_smooth(threads, job, &job.deltas_f64(), counts, smooth),
         Mantissa::F32 => rows_smooth(threads, job, &job.deltas_f32(), counts, smooth),
     };
-    Ok(MandelbrotRun { total_iters, timing: Timing::wall(start.elapsed()) })
+    Ok(run(it, start))
 }
 
 fn rows_smooth<T: Real + Sync>(
@@ -71,7 +76,7 @@ fn rows_smooth<T: Real + Sync>(
     d: &Deltas<'_, T>,
     counts: &mut [i32],
     smooth: &mut [f32],
-) -> u64 {
+) -> Iterations {
     let w = job.width;
     let row = |(y, (c, s)): (usize, (&mut [i32], &mut [f32]))| perturb_row_smooth(job, d, y, c, s);
     match threads {

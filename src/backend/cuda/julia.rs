@@ -67,6 +67,7 @@ pub(super) fn julia(
     let device = events.elapsed()?;
     Ok(MandelbrotRun {
         total_iters: total.first().copied().unwrap_or(0),
+        executed_iters: None,
         timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
     })
 }

@@ -111,6 +111,7 @@ pub(super) fn mandelbrot(
     let device = m.events.elapsed()?;
     Ok(MandelbrotRun {
         total_iters: total,
+        executed_iters: None,
         timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
     })
 }

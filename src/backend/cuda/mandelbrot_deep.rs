@@ -30,16 +30,23 @@ pub(super) fn mandelbrot_deep(
     let what = format!("deep mandelbrot {}x{}", job.width, job.height);
     let orbit = &job.orbit;
     let last = orbit.last_f64 + 1;
-    check_free(dev, &what, if want_smooth { 8 } else { 4 } * n as u64 + 40 * last as u64)?;
+    let bla = &job.bla;
+    check_free(dev, &what, if want_smooth { 8 } else { 4 } * n as u64 + 40 * last as u64 + 40 * bla.len() as u64)?;
     let up = |v: &[f64]| stream.clone_htod(&v[..last]).map_err(|e| runtime("copying the reference orbit", e));
     let (zr, zi, zr_lo, zi_lo, mag4) =
         (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
+    // The BLA table (one zero entry where it is empty: the kernel then never reads it).
+    let (ab, r2): (&[f64], &[f64]) = if bla.is_empty() { (&[0.0; 4], &[0.0]) } else { (&bla.ab, &bla.r2) };
+    let copy = |v: &[f64]| stream.clone_htod(v).map_err(|e| runtime("copying the BLA table", e));
+    let (bla_ab, bla_r2) = (copy(ab)?, copy(r2)?);
+    let bla_levels = if bla.is_empty() { 0i32 } else { bla.levels as i32 };
+    let bla_n = bla.n;
     let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
     let mut dev_smooth = stream
         .alloc_zeros::<f32>(if want_smooth { n } else { 1 })
         .map_err(|e| runtime("allocating the smooth values", e))?;
     let want = i32::from(want_smooth);
-    let mut total = stream.alloc_zeros::<u64>(1).map_err(|e| runtime("allocating the total", e))?;
+    let mut total = stream.alloc_zeros::<u64>(2).map_err(|e| runtime("allocating the total", e))?;
     let events = Events::new(&dev.ctx)?;
     let g = job.grid;
     let (width, height, iters) = (job.width as i32, job.height as i32, job.iters as i32);
@@ -51,11 +58,13 @@ pub(super) fn mandelbrot_deep(
     };
     events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
     let mut launch = stream.launch_builder(&dev.mandelbrot_deep_f64);
-    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32).arg(&g.exp);
+    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32);
+    launch.arg(&bla_ab).arg(&bla_r2).arg(&bla_levels).arg(&bla_n).arg(&g.exp);
     launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts);
     launch.arg(&mut dev_smooth).arg(&want).arg(&mut total);
     // SAFETY: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
-    // and the kernel reads indices 0..=last; `dev_counts` holds width*height values, `dev_smooth`
+    // and the kernel reads indices 0..=last; the BLA arrays hold the table's entries (read only
+    // with bla_levels >= 2, at entries below level_offset(n, levels)); `total` holds 2 values; `dev_counts` holds width*height values, `dev_smooth`
     // as many when `want` is 1 (the kernel writes it only then).
     unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot_deep_f64", e))?;
     events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
@@ -68,6 +77,7 @@ pub(super) fn mandelbrot_deep(
     let device = events.elapsed()?;
     Ok(MandelbrotRun {
         total_iters: total.first().copied().unwrap_or(0),
+        executed_iters: total.get(1).copied(),
         timing: Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents },
     })
 }

@@ -313,5 +313,5 @@ pub(crate) fn run(
         Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
         None => Timing::wall(wall),
     };
-    Ok(MandelbrotRun { total_iters, timing })
+    Ok(MandelbrotRun { total_iters, executed_iters: None, timing })
 }

@@ -26,7 +26,8 @@ struct Params {
     last: u32,
     exp: i32,
     want_smooth: u32,
-    pad: [u32; 2],
+    bla_levels: u32,
+    bla_n: u32,
 }
 
 /// One compiled variant.
@@ -52,6 +53,8 @@ impl Pipeline {
                 entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
                 entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
                 entry(5, wgpu::BufferBindingType::Storage { read_only: false }),
+                entry(6, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(7, wgpu::BufferBindingType::Storage { read_only: true }),
             ],
         });
         let file = match mantissa {
@@ -137,16 +140,26 @@ pub(crate) fn run(
             (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
     };
+    // The BLA table: f64 deltas only (one unused zero entry otherwise).
+    let bla = &job.bla;
+    let use_bla = mantissa == Mantissa::F64 && !bla.is_empty();
+    let (bla_ab, bla_r2): (Vec<u8>, Vec<u8>) = match mantissa {
+        Mantissa::F64 if use_bla => (bytemuck::cast_slice(&bla.ab).to_vec(), bytemuck::cast_slice(&bla.r2).to_vec()),
+        Mantissa::F64 => (vec![0; 32], vec![0; 8]),
+        Mantissa::F32 => (vec![0; 16], vec![0; 4]),
+    };
     use wgpu::BufferUsages as U;
     let count_bytes = 4 * n as u64;
     let params_buf = gpu.buffer("deep params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
     let orbit_buf = gpu.buffer("deep orbit", orbit_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
     let grid_buf = gpu.buffer("deep orbit residues", grid_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
     let counts_buf = gpu.buffer("deep counts", count_bytes, U::STORAGE | U::COPY_SRC)?;
-    let total_buf = gpu.buffer("deep total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
+    let total_buf = gpu.buffer("deep total", 16, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
+    let bla_ab_buf = gpu.buffer("deep BLA steps", bla_ab.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let bla_r2_buf = gpu.buffer("deep BLA radii", bla_r2.len() as u64, U::STORAGE | U::COPY_DST)?;
     let smooth_bytes = if want_smooth { count_bytes } else { 0 };
     let smooth_buf = gpu.buffer("deep smooth values", smooth_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
-    let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 8, U::MAP_READ | U::COPY_DST)?;
+    let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 16, U::MAP_READ | U::COPY_DST)?;
     let timer = Timer::new(gpu)?;
     let params = Params {
         width: job.width as u32,
@@ -155,12 +168,15 @@ pub(crate) fn run(
         last: last as u32,
         exp: g.exp,
         want_smooth: u32::from(want_smooth),
-        pad: [0; 2],
+        bla_levels: if use_bla { bla.levels } else { 0 },
+        bla_n: bla.n,
     };
     gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&params_buf, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&orbit_buf, 0, &orbit_bytes);
         gpu.queue.write_buffer(&grid_buf, 0, &grid_bytes);
+        gpu.queue.write_buffer(&bla_ab_buf, 0, &bla_ab);
+        gpu.queue.write_buffer(&bla_r2_buf, 0, &bla_r2);
         let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("mandelbrot_deep"),
             layout: &pipeline.layout,
@@ -171,6 +187,8 @@ pub(crate) fn run(
                 wgpu::BindGroupEntry { binding: 3, resource: counts_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 4, resource: total_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 5, resource: smooth_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 6, resource: bla_ab_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 7, resource: bla_r2_buf.as_entire_binding() },
             ],
         });
         let mut encoder =
@@ -192,10 +210,10 @@ pub(crate) fn run(
         if want_smooth {
             encoder.copy_buffer_to_buffer(&smooth_buf, 0, &staging, count_bytes, smooth_bytes);
         }
-        encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes + smooth_bytes, 8);
+        encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes + smooth_bytes, 16);
         gpu.queue.submit([encoder.finish()]);
     })?;
-    let total_iters = gpu.read_back(&staging, count_bytes + smooth_bytes + 8, |bytes| {
+    let (total_iters, executed) = gpu.read_back(&staging, count_bytes + smooth_bytes + 16, |bytes| {
         let (c, rest) = bytes.split_at(count_bytes as usize);
         bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
         let (s, t) = rest.split_at(smooth_bytes as usize);
@@ -203,7 +221,7 @@ pub(crate) fn run(
             bytemuck::cast_slice_mut::<f32, u8>(smooth).copy_from_slice(s);
         }
         let words: &[u32] = bytemuck::cast_slice(t);
-        u64::from(words[0]) | (u64::from(words[1]) << 32)
+        (u64::from(words[0]) | (u64::from(words[1]) << 32), u64::from(words[2]) | (u64::from(words[3]) << 32))
     })?;
     let device = match &timer {
         Some(timer) => timer.elapsed(gpu)?,
@@ -214,5 +232,5 @@ pub(crate) fn run(
         Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
         None => Timing::wall(wall),
     };
-    Ok(MandelbrotRun { total_iters, timing })
+    Ok(MandelbrotRun { total_iters, executed_iters: Some(executed), timing })
 }
