@@ -79,19 +79,41 @@ impl Rows<'_> {
     }
 }
 
-/// The per-core L2 cache in bytes (Linux's sysfs), 1 MiB where it cannot be read.
+/// The L2 cache one thread may fill, in bytes (Linux's sysfs: cpu0's L2 divided among the
+/// logical CPUs that share it, so two hyper-threads of a core do not each plan for all of it);
+/// 1 MiB where it cannot be read.
 fn l2_bytes() -> usize {
     static L2: OnceLock<usize> = OnceLock::new();
     *L2.get_or_init(|| {
-        let text = std::fs::read_to_string("/sys/devices/system/cpu/cpu0/cache/index2/size").unwrap_or_default();
+        let dir = "/sys/devices/system/cpu/cpu0/cache/index2";
+        let text = std::fs::read_to_string(format!("{dir}/size")).unwrap_or_default();
+        let sharing = std::fs::read_to_string(format!("{dir}/shared_cpu_list")).map_or(1, |l| cpu_list_len(&l));
         let text = text.trim();
         let (digits, scale) = match text.as_bytes().last() {
             Some(b'K') => (&text[..text.len() - 1], 1 << 10),
             Some(b'M') => (&text[..text.len() - 1], 1 << 20),
             _ => (text, 1),
         };
-        digits.parse::<usize>().ok().map_or(1 << 20, |v| v * scale).clamp(256 << 10, 64 << 20)
+        let size = digits.parse::<usize>().ok().map_or(1 << 20, |v| v * scale);
+        (size / sharing.max(1)).clamp(256 << 10, 64 << 20)
     })
+}
+
+/// The number of CPUs in a sysfs CPU list such as `0`, `0,8` or `0-1,16-17` (1 where unreadable).
+fn cpu_list_len(list: &str) -> usize {
+    let n: usize = list
+        .trim()
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| match p.split_once('-') {
+            Some((a, b)) => match (a.parse::<usize>(), b.parse::<usize>()) {
+                (Ok(a), Ok(b)) if b >= a => b - a + 1,
+                _ => 1,
+            },
+            None => 1,
+        })
+        .sum();
+    n.max(1)
 }
 
 /// Time steps per block for rows of `ny` cells and bands of `band` rows: as deep as the live
@@ -263,6 +285,15 @@ mod tests {
         }
         r.row_mut(6)[1] = -1.0;
         assert_eq!(mid[7], -1.0);
+    }
+
+    #[test]
+    fn cpu_lists_count_their_cpus() {
+        assert_eq!(cpu_list_len("0\n"), 1);
+        assert_eq!(cpu_list_len("0,8"), 2);
+        assert_eq!(cpu_list_len("0-1,16-17\n"), 4);
+        assert_eq!(cpu_list_len(""), 1);
+        assert_eq!(cpu_list_len("x"), 1);
     }
 
     #[test]
