@@ -9,7 +9,6 @@ use astro_float::BigFloat;
 
 use crate::backend::tiles::{self, Picture};
 use crate::backend::{Backend, BackendError, MandelbrotRun};
-use crate::sim::bla::BlaTable;
 use crate::sim::deep::{Arith, DeepJob, PixelGrid, View};
 use crate::sim::julia::JuliaParams;
 use crate::sim::mandelbrot::{MandelbrotParams, Precision};
@@ -197,7 +196,7 @@ impl MandelWork {
         let grid = PixelGrid::new(&b, width, height);
         // The BLA table depends on the grid's |dc|max: built for each job (about 2 complex
         // multiplies per orbit step).
-        let bla = Arc::new(BlaTable::for_orbit(&r.orbit, grid.dc_max(width, height)));
+        let bla = Arc::new(r.orbit.bla_table(grid.dc_max(width, height)));
         Ok(DeepJob { width, height, iters, orbit: Arc::clone(&r.orbit), bla, grid, zoom_log10: view.zoom_log10() })
     }
 }

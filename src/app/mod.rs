@@ -41,6 +41,7 @@ pub mod lessons;
 pub mod lessons_view;
 pub mod mandel_nav;
 mod mandel_panel;
+pub mod mandel_state;
 pub mod mandel_worker;
 pub mod mandelbrot_view;
 pub mod messages;
@@ -77,7 +78,8 @@ use crate::sim::wave::WaveParams;
 
 use compare::CpuCompare;
 use controls::Probes;
-use mandelbrot_view::{MandelUi, MandelView};
+use mandel_state::MandelUi;
+use mandelbrot_view::MandelView;
 use messages::{Command, CompareJob, FrameSource, Msg, WorkerInit};
 pub use options::{Demo, GuiArgs};
 pub use settings::Settings;
@@ -900,6 +902,7 @@ mod tests {
             ("export.rs", include_str!("export.rs")),
             ("mandel_nav.rs", include_str!("mandel_nav.rs")),
             ("mandel_panel.rs", include_str!("mandel_panel.rs")),
+            ("mandel_state.rs", include_str!("mandel_state.rs")),
             ("mandel_worker.rs", include_str!("mandel_worker.rs")),
             ("controls.rs", include_str!("controls.rs")),
             ("display.rs", include_str!("display.rs")),

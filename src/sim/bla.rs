@@ -100,13 +100,6 @@ impl BlaTable {
         Self { ab, r2, levels, n, millis: start.elapsed().as_secs_f64() * 1e3 }
     }
 
-    /// The table of `orbit` (its `f64` values, up to `last_f64`) for pixels with
-    /// `|dc| <= dc_max`.
-    #[must_use]
-    pub fn for_orbit(orbit: &super::perturb::ReferenceOrbit, dc_max: f64) -> Self {
-        Self::build(&orbit.re, &orbit.im, &orbit.mag4, orbit.last_f64, dc_max)
-    }
-
     /// Entries stored.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -475,7 +475,7 @@ impl DeepJob {
             .name("wavebrot-reference".into())
             .spawn(move || {
                 let orbit = ReferenceOrbit::compute(&re, &im, iters, bits);
-                let bla = BlaTable::for_orbit(&orbit, dc_max);
+                let bla = orbit.bla_table(dc_max);
                 (orbit, bla)
             })
             .map_err(|e| format!("starting the reference-orbit thread: {e}"))?

@@ -268,6 +268,13 @@ impl ReferenceOrbit {
         (2..=last).find(|&m| re[m].abs().max(im[m].abs()) < tiny).map_or(last, |m| m - 1).max(1.min(last))
     }
 
+    /// The BLA table of this orbit (its `f64` values, up to `last_f64`) for pixels with
+    /// `|dc| <= dc_max` ([`BlaTable`]).
+    #[must_use]
+    pub fn bla_table(&self, dc_max: f64) -> BlaTable {
+        BlaTable::build(&self.re, &self.im, &self.mag4, self.last_f64, dc_max)
+    }
+
     /// Steps iterated in arbitrary precision.
     #[must_use]
     pub fn steps(&self) -> usize {

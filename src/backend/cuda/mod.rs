@@ -30,6 +30,7 @@ mod reduction;
 mod saxpy;
 mod wave;
 mod wave_scene;
+mod wave_tile;
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -149,7 +150,7 @@ fn init() -> Result<Device, OpenError> {
     unsafe { ctx.disable_event_tracking() };
     let (major, minor) = ctx.compute_capability().map_err(|e| unavailable("reading the compute capability", e))?;
     let arch = format!("--gpu-architecture=sm_{major}{minor}");
-    let tile = wave::TILE;
+    let tile = wave_tile::TILE;
 
     let compile = |name: &str, src: &str, fmad: bool, defines: Vec<String>| {
         let mut options = vec![arch.clone()];

@@ -23,60 +23,11 @@ use cudarc::driver::{
 
 use super::copy::{copy_chunked, copy_chunked_to, pinned_ring};
 use super::wave_scene::{SceneData, scene_update};
+use super::wave_tile::TILE;
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
 use crate::sim::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
-
-/// The temporal-blocking tile of `wave_steps` (the `-D` values it is compiled with).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Tile {
-    /// Columns each lane owns (`WAVE_CW`): a warp spans `32*cols` columns.
-    pub cols: u32,
-    /// Rows each thread owns.
-    pub rows: u32,
-    /// Warps per block, stacked along `i`.
-    pub warps: u32,
-    /// Halo width: the most updates one launch may do.
-    pub halo: u32,
-    /// Blocks per SM the kernel's register budget must allow (`__launch_bounds__`).
-    pub min_blocks: u32,
-}
-
-/// The tile measured best on the H100 (docs/PERFORMANCE.md, "CUDA": 64x64 tiles, 8 updates
-/// per launch; 2x8, 8 warps beat the other shapes tried at every size).
-pub(super) const TILE: Tile = Tile { cols: 2, rows: 8, warps: 8, halo: 8, min_blocks: 4 };
-
-impl Tile {
-    pub fn width(self) -> u32 {
-        32 * self.cols
-    }
-
-    pub fn height(self) -> u32 {
-        self.rows * self.warps
-    }
-
-    /// Output cells along `j` and `i` per block.
-    pub fn out(self) -> (u32, u32) {
-        (self.width() - 2 * self.halo, self.height() - 2 * self.halo)
-    }
-
-    /// Time steps per launch.
-    pub fn steps(self) -> u32 {
-        self.halo / 2
-    }
-
-    /// The `-D` options `kernels/wave.cu` is compiled with.
-    pub fn defines(self) -> Vec<String> {
-        vec![
-            format!("-DWAVE_CW={}", self.cols),
-            format!("-DWAVE_R={}", self.rows),
-            format!("-DWAVE_WARPS={}", self.warps),
-            format!("-DWAVE_K={}", self.halo),
-            format!("-DWAVE_MINB={}", self.min_blocks),
-        ]
-    }
-}
 
 /// Launches of one `advance` from which it is captured into a CUDA graph and replayed.
 const GRAPH_MIN_LAUNCHES: usize = 4;

@@ -13,7 +13,7 @@ use super::{BackendError, Device, runtime};
 use crate::sim::scene::Scene;
 use crate::sim::scene_cells::{EDGE_NONE, SceneCells, WALL};
 
-use super::wave::TILE;
+use super::wave_tile::TILE;
 
 /// A scene on the device: material ids and table, and the forced cells with their sources.
 pub(super) struct SceneData {
