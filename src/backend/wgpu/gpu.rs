@@ -294,7 +294,7 @@ impl Gpu {
                 },
             ),
             (
-                "blocked wave kernel".to_owned(),
+                "`blocked` wave kernel".to_owned(),
                 match self.wave.blocked.blocked_kernel() {
                     Kernel::Blocked(Lanes::Subgroup) => {
                         "wave_blocked.wgsl, neighbours along j by subgroup shuffles".to_owned()
@@ -308,6 +308,7 @@ impl Gpu {
                     ),
                 },
             ),
+            ("wave kernel auto runs".to_owned(), super::wave::default_variant(a.device_type).name().to_owned()),
         ];
         if a.device_type == wgpu::DeviceType::Cpu {
             details.push(("note".to_owned(), "software rendering: timings are of the CPU, not a GPU".to_owned()));
