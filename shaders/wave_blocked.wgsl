@@ -49,26 +49,7 @@ const K: i32 = 8;
 const OI: i32 = 48;
 const OJ: i32 = 48;
 
-struct Steps {
-    nx: u32,
-    ny: u32,
-    src_i: u32,
-    src_j: u32,
-    c2: f32,
-    // Always 0: see `exact`.
-    opaque: u32,
-    // Time steps in this dispatch, 1..=K/2.
-    nsteps: u32,
-    _pad: u32,
-    // The source value of each of those steps.
-    s: vec4<f32>,
-}
-
-@group(0) @binding(0) var<uniform> steps: Steps;
-@group(0) @binding(1) var<storage, read> f_in: array<f32>;
-@group(0) @binding(2) var<storage, read> g_in: array<f32>;
-@group(0) @binding(3) var<storage, read_write> f_out: array<f32>;
-@group(0) @binding(4) var<storage, read_write> g_out: array<f32>;
+//#include wave_steps_bindings.wgsl
 
 // The per-row code below is written out for all R rows (constant indices only): the register
 // arrays are values, never indexed at run time, so no driver puts them in local memory, and

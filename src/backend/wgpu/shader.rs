@@ -28,6 +28,8 @@ const LANES_WORKGROUP: &str = shader_file!("parts/lanes_workgroup.wgsl");
 /// The issue-8 `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
 /// workgroup memory, two barriers per update.
 const WAVE_BLOCKED_WORKGROUP: &str = shader_file!("wave_blocked_workgroup.wgsl");
+/// `Steps` and the field bindings both blocked kernels share.
+const WAVE_STEPS_BINDINGS: &str = shader_file!("parts/wave_steps_bindings.wgsl");
 /// The scene wave kernel: a material per cell, walls, forced cells.
 const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
 /// The wave's cell rule, shared by the wave kernels.
@@ -145,13 +147,24 @@ pub fn wave(order: Order) -> String {
 #[must_use]
 pub fn wave_blocked(order: Order, subgroups: bool) -> String {
     let lanes = if subgroups { LANES_SUBGROUP } else { LANES_WORKGROUP };
-    assemble(WAVE_BLOCKED, &[("wave_cell.wgsl", WAVE_CELL), order.part(), ("LANES", lanes)])
+    assemble(
+        WAVE_BLOCKED,
+        &[
+            ("wave_steps_bindings.wgsl", WAVE_STEPS_BINDINGS),
+            ("wave_cell.wgsl", WAVE_CELL),
+            order.part(),
+            ("LANES", lanes),
+        ],
+    )
 }
 
 /// `shaders/wave_blocked_workgroup.wgsl` as compiled.
 #[must_use]
 pub fn wave_blocked_workgroup(order: Order) -> String {
-    assemble(WAVE_BLOCKED_WORKGROUP, &[("wave_cell.wgsl", WAVE_CELL), order.part()])
+    assemble(
+        WAVE_BLOCKED_WORKGROUP,
+        &[("wave_steps_bindings.wgsl", WAVE_STEPS_BINDINGS), ("wave_cell.wgsl", WAVE_CELL), order.part()],
+    )
 }
 
 /// `shaders/wave_scene.wgsl` as compiled (its own rule; the shared part's sums fenced).

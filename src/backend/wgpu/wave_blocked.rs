@@ -37,7 +37,7 @@ pub fn dispatches(tsteps: u32) -> u32 {
     n + n % 2
 }
 
-/// One dispatch's parameters (`Steps` in `shaders/wave_blocked.wgsl`).
+/// One dispatch's parameters (`Steps` in `shaders/parts/wave_steps_bindings.wgsl`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 struct BlockedSteps {
