@@ -16,9 +16,10 @@ use assert_cmd::Command;
 use wavebrot::backend::Backend;
 use wavebrot::backend::cpu::mandelbrot_deep::{mandelbrot_deep, mandelbrot_deep_smooth};
 use wavebrot::backend::cpu::{CpuBackend, Threads};
+use wavebrot::sim::deep::reference_big;
 use wavebrot::sim::deep::{DeepJob, View};
 use wavebrot::sim::mandelbrot::{iterations_executed, mismatch_frac};
-use wavebrot::sim::perturb::{Mantissa, Real, reference_big};
+use wavebrot::sim::perturb::{Mantissa, Real};
 
 const W: usize = 48;
 const H: usize = 32;

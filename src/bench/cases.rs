@@ -9,9 +9,10 @@ use anyhow::Result;
 
 use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim, WaveVariant};
+use crate::sim::deep::perturb_row;
 use crate::sim::deep::{DeepJob, View};
 use crate::sim::mandelbrot::{self, MandelbrotParams};
-use crate::sim::perturb::{Mantissa, perturb_row};
+use crate::sim::perturb::Mantissa;
 use crate::sim::scene::Scene;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 

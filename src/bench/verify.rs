@@ -6,10 +6,11 @@
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, BackendError, WaveVariant};
+use crate::sim::deep::reference_big;
 use crate::sim::deep::{DeepJob, View};
 use crate::sim::julia::{self, JuliaParams};
 use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
-use crate::sim::perturb::{Mantissa, reference_big};
+use crate::sim::perturb::Mantissa;
 use crate::sim::scene::PRESETS;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
