@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 pub use wave::WgpuWave;
 
-pub(crate) use gpu::{Gpu, Timer, compute_pipeline};
+pub(crate) use gpu::{Gpu, Timer, compute_pipeline, compute_pipeline_with};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::deep::DeepJob;

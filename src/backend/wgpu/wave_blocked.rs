@@ -141,7 +141,7 @@ impl Pipeline {
             Lanes::Subgroup => "wave_blocked.wgsl + parts/lanes_subgroup.wgsl",
             Lanes::Workgroup => "wave_blocked.wgsl + parts/lanes_workgroup.wgsl",
         };
-        super::gpu::compute_pipeline_with(device, file, &source, &[("wave_blocked", layout)], false)?
+        super::compute_pipeline_with(device, file, &source, &[("wave_blocked", layout)], false)?
             .pop()
             .ok_or_else(|| runtime("no blocked wave pipeline"))
     }
