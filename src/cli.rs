@@ -22,6 +22,7 @@ use crate::sim::scene::{PRESETS, Scene, SceneError, preset};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
 
 mod julia;
+mod zoom_gif;
 
 pub use julia::{ColourArgs, RenderJulia};
 
@@ -150,6 +151,15 @@ pub struct RenderMandelbrot {
     /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
     #[arg(long, value_name = "FILE")]
     pub npy: Option<PathBuf>,
+    /// Write a zoom movie instead: an animated GIF from the whole set (zoom 1) to the view given
+    /// by --center and --zoom (or --location), about its centre, coloured by the colour flags;
+    /// each frame computed as `render` computes a picture (f64, perturbation beyond). Without
+    /// --iters the iterations grow with depth as in the app.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["png", "npy", "bounds", "save_location"])]
+    pub gif: Option<PathBuf>,
+    /// Frames of the --gif zoom movie.
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "gif", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub gif_frames: u32,
     #[command(flatten)]
     pub colour: ColourArgs,
 }
@@ -529,6 +539,24 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
         }
         None => None,
     };
+    if let Some(path) = &a.gif {
+        let view = match (&a.center, &a.zoom, &location) {
+            (_, _, Some(loc)) => loc.view(),
+            (Some(center), Some(zoom), None) => match View::parse(center, zoom) {
+                Ok(v) => v,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(ExitCode::from(2));
+                }
+            },
+            _ => {
+                eprintln!("error: --gif needs the view to zoom to: --center and --zoom, or --location");
+                return Ok(ExitCode::from(2));
+            }
+        };
+        let iters = a.iters.or(location.as_ref().map(|l| l.iters));
+        return zoom_gif::render_zoom_gif(a, &view, iters, path, a.gif_frames);
+    }
     let iters = a.iters.or(location.as_ref().map(|l| l.iters)).unwrap_or(20);
     let view = match (&a.center, &a.zoom, &location) {
         (_, _, Some(loc)) => Some(loc.view()),

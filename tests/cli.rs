@@ -378,3 +378,61 @@ fn gui_refuses_a_bad_location_before_any_window_opens() {
         assert!(stderr.contains(&path.display().to_string()), "{stderr}");
     }
 }
+
+/// Frames of a GIF as RGBA, and its size.
+fn gif_frames(path: &std::path::Path) -> (usize, usize, Vec<Vec<u8>>) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut d = opts.read_info(std::fs::File::open(path).unwrap()).unwrap();
+    let (w, h) = (usize::from(d.width()), usize::from(d.height()));
+    let mut frames = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        frames.push(f.buffer.to_vec());
+    }
+    (w, h, frames)
+}
+
+#[test]
+fn render_mandelbrot_gif_zooms_from_the_whole_set_to_the_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let gif = dir.path().join("zoom.gif");
+    let colours = ["--palette", "viridis", "--smooth", "--scale", "log"];
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--center=-0.7436438870,0.1318259043", "--zoom", "1e20"])
+        .args(["--width", "48", "--height", "32", "--iters", "400", "--backend", "cpu", "--gif-frames", "5"])
+        .args(colours)
+        .arg("--gif")
+        .arg(&gif)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Zooms 1, 1e5, 1e10, 1e15, 1e20: the last two beyond f64, by perturbation.
+    assert!(stderr.contains("5 frames from zoom 1 to 1e20 (2 by perturbation)"), "{stderr}");
+    let (w, h, frames) = gif_frames(&gif);
+    assert_eq!((w, h, frames.len()), (48, 32, 5));
+    // The first frame is the whole set as `render --png` draws it with the same colours.
+    let png = dir.path().join("first.png");
+    wavebrot()
+        .args(["render", "mandelbrot", "--center=-0.7436438870,0.1318259043", "--zoom", "1"])
+        .args(["--width", "48", "--height", "32", "--iters", "400", "--backend", "cpu"])
+        .args(colours)
+        .arg("--png")
+        .arg(&png)
+        .assert()
+        .success();
+    let want = image::open(&png).unwrap().to_rgba8().into_raw();
+    let differ = frames[0].chunks_exact(4).zip(want.chunks_exact(4)).filter(|(a, b)| a[..3] != b[..3]).count();
+    assert_eq!(differ, 0, "{differ} of {} pixels of the first frame differ from the PNG", w * h);
+    assert_ne!(frames[0], frames[4], "the movie moves");
+}
+
+#[test]
+fn render_mandelbrot_gif_needs_a_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = wavebrot().args(["render", "mandelbrot", "--gif"]).arg(dir.path().join("z.gif")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--gif needs the view"), "{stderr}");
+    assert!(!dir.path().join("z.gif").exists());
+}
