@@ -191,6 +191,8 @@ pub struct MandelbrotFrame {
     pub arith: String,
     /// The escape counts (`width*height`, row 0 at the bottom).
     pub counts: Vec<i32>,
+    /// The iterations executed ([`crate::backend::MandelbrotRun::executed`]): the rule's, or
+    /// fewer where BLA skipped some.
     pub total_iters: u64,
     pub timing: Timing,
 }

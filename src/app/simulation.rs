@@ -733,7 +733,9 @@ impl SimLoop {
                 params: c.params,
                 arith: c.arith,
                 counts: counts.clone(),
-                total_iters: run.total_iters,
+                // Executed: fewer than the rule's where BLA skipped some (the UI takes the rule's
+                // from the counts).
+                total_iters: run.executed(),
                 timing: run.timing,
             };
             self.send(Msg::Mandelbrot(frame));

@@ -353,6 +353,48 @@ impl CudaWave {
     }
 }
 
+impl CudaWave {
+    /// Runs `colour` (the full or the strided colormap, into the picture buffer allocated for
+    /// it) between the timing events, waits for it, so the app's frame profile tells colouring
+    /// from copying, then copies the picture to `rgba` through the pinned ring.
+    fn colour_then_copy(
+        &mut self,
+        strided: bool,
+        rgba: &mut [u8],
+        start: Instant,
+        colour: impl FnOnce(
+            &Device,
+            &Arc<CudaStream>,
+            &CudaSlice<f32>,
+            &CudaSlice<u32>,
+            &mut CudaSlice<u32>,
+        ) -> Result<(), BackendError>,
+    ) -> Result<Timing, BackendError> {
+        let picture = if strided { self.rgba_strided.as_mut() } else { self.rgba.as_mut() };
+        let (Some(dev_rgba), Some(host)) = (picture, self.host_rgba.as_mut()) else {
+            unreachable!("allocated by the caller")
+        };
+        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        colour(&self.dev, &self.stream, &self.fields[2 * self.cur], &self.lut, dev_rgba)?;
+        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
+        puffin::profile_scope!("copy");
+        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
+        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
+        copy_chunked(
+            &self.dev.ctx,
+            &self.stream,
+            src,
+            bytemuck::cast_slice_mut(staging),
+            rgba,
+            &mut self.chunk_events,
+            None,
+        )?;
+        let device = self.events.elapsed()?;
+        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+    }
+}
+
 impl WaveSim for CudaWave {
     fn params(&self) -> &WaveParams {
         &self.params
@@ -459,29 +501,9 @@ impl WaveSim for CudaWave {
         if self.host_rgba.is_none() {
             self.host_rgba = Some(pinned_ring(&self.dev, "the RGBA frame's host copy", pixels)?);
         }
-        let (Some(dev_rgba), Some(host)) = (self.rgba_strided.as_mut(), self.host_rgba.as_mut()) else {
-            unreachable!("allocated above")
-        };
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        let f = &self.fields[2 * self.cur];
-        colormap::wave_rgba_strided(&self.dev, &self.stream, f, nx, ny, vmin, vmax, stride, &self.lut, dev_rgba)?;
-        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        // As in `render_rgba`: the copy starts once the colours are done, so the profile tells them apart.
-        self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
-        puffin::profile_scope!("copy");
-        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
-        copy_chunked(
-            &self.dev.ctx,
-            &self.stream,
-            src,
-            bytemuck::cast_slice_mut(staging),
-            rgba,
-            &mut self.chunk_events,
-            None,
-        )?;
-        let device = self.events.elapsed()?;
-        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+        self.colour_then_copy(true, rgba, start, |dev, stream, f, lut, out| {
+            colormap::wave_rgba_strided(dev, stream, f, nx, ny, vmin, vmax, stride, lut, out)
+        })
     }
 
     fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
@@ -509,30 +531,10 @@ impl WaveSim for CudaWave {
             self.rgba = Some(buf);
             self.host_rgba = Some(pinned_ring(&self.dev, &what, n)?);
         }
-        let (Some(dev_rgba), Some(host)) = (self.rgba.as_mut(), self.host_rgba.as_mut()) else {
-            unreachable!("allocated above")
-        };
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        let f = &self.fields[2 * self.cur];
         let (nx, ny) = (self.params.nx, self.params.ny);
-        colormap::wave_rgba(&self.dev, &self.stream, f, nx, ny, vmin, vmax, &self.lut, dev_rgba)?;
-        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
-        // The app's frame profile tells colouring from copying: the copy starts once the colours are done.
-        self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
-        puffin::profile_scope!("copy");
-        let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-        let (src, _guard) = dev_rgba.device_ptr(&self.stream);
-        copy_chunked(
-            &self.dev.ctx,
-            &self.stream,
-            src,
-            bytemuck::cast_slice_mut(staging),
-            rgba,
-            &mut self.chunk_events,
-            None,
-        )?;
-        let device = self.events.elapsed()?;
-        Ok(Timing { wall: start.elapsed(), device: Some(device), source: TimingSource::CudaEvents })
+        self.colour_then_copy(false, rgba, start, |dev, stream, f, lut, out| {
+            colormap::wave_rgba(dev, stream, f, nx, ny, vmin, vmax, lut, out)
+        })
     }
 
     fn scene(&self) -> Scene {
