@@ -5,8 +5,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use wavebrot::backend::cpu::{Threads, wave_tstep, wave_update};
-use wavebrot::sim::colormap::wave_rgba;
-use wavebrot::sim::mandelbrot::{MandelbrotParams, Precision, mandelbrot_row};
+use wavebrot::sim::colour::colormap::wave_rgba;
+use wavebrot::sim::fractal::mandelbrot::{MandelbrotParams, Precision, mandelbrot_row};
 use wavebrot::sim::wave::WaveParams;
 
 fn wave(c: &mut Criterion) {

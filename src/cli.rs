@@ -16,9 +16,9 @@ use crate::bench::sweep::{SweepKernel, SweepOptions};
 use crate::bench::{self, Suite};
 use crate::output;
 use crate::progress::Progress;
-use crate::sim::deep::{Arith, DeepJob, Location, View, format_zoom};
-use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
-use crate::sim::scene::{PRESETS, Scene, SceneError, preset};
+use crate::sim::fractal::deep::{Arith, DeepJob, Location, View, format_zoom};
+use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::wave::scene::{PRESETS, Scene, SceneError, preset};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
 
 mod julia;
@@ -326,7 +326,7 @@ fn format_chain(e: &anyhow::Error) -> String {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command.unwrap_or(Command::Gui(GuiArgs::default())) {
-        Command::Gui(args) if std::env::var_os(crate::app::window_process::WINDOW_PROCESS_ENV).is_some() => {
+        Command::Gui(args) if std::env::var_os(crate::app::launch::window_process::WINDOW_PROCESS_ENV).is_some() => {
             crate::app::run(&args).map(|()| ExitCode::SUCCESS)
         }
         Command::Gui(args) => {
@@ -338,7 +338,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 eprintln!("error: {e}");
                 return Ok(ExitCode::from(2));
             }
-            crate::app::window_process::run_guarded(&args)
+            crate::app::launch::window_process::run_guarded(&args)
         }
         Command::Render(Render::Wave(args)) => render_wave(&args),
         Command::Render(Render::Mandelbrot(args)) => render_mandelbrot(&args),

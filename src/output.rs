@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::sim::colormap;
+use crate::sim::colour::colormap;
 use crate::tempfiles::TempFile;
 
 /// Where the bytes for an output path go.
@@ -163,7 +163,7 @@ pub fn write_hot_gif(
 }
 
 /// [`write_hot_gif`] for pictures coloured from any palette table `lut` (the Mandelbrot
-/// palettes of [`crate::sim::palette`]): the GIF's palette is the table itself where it has at
+/// palettes of [`crate::sim::colour::palette`]): the GIF's palette is the table itself where it has at
 /// most 256 colours, so every colour is exact; a longer table (`twilight`, 510) is sampled
 /// evenly to 256 and each colour is written as its sample (at most one table step off).
 ///

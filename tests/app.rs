@@ -145,7 +145,7 @@ fn drag_cells(h: &mut Harness<'static, WavebrotApp>, path: &[(f64, f64)]) {
     settle(h);
 }
 
-fn running_scene(h: &Harness<'static, WavebrotApp>) -> wavebrot::sim::scene::Scene {
+fn running_scene(h: &Harness<'static, WavebrotApp>) -> wavebrot::sim::wave::scene::Scene {
     h.state().wave_scene().expect("a wave frame arrived").clone()
 }
 
@@ -351,17 +351,17 @@ fn the_check_button_compares_the_active_backend_with_the_cpu() {
     let mut h = harness(Demo::Wave);
     let r = wait_for_check(&mut h);
     assert!(r.error.is_none(), "{r:?}");
-    assert_eq!((r.from, r.steps), (80, wavebrot::app::messages::CHECK_STEPS));
+    assert_eq!((r.from, r.steps), (80, wavebrot::app::worker::messages::CHECK_STEPS));
     assert!(r.ok() && r.max_diff == 0.0, "the CPU against itself: the same bits, got {r:?}");
     assert_eq!(
         tstep(&h),
-        80 + wavebrot::app::messages::CHECK_STEPS,
+        80 + wavebrot::app::worker::messages::CHECK_STEPS,
         "the check's steps were run on the active backend"
     );
 }
 
 /// Clicks Check and waits for the answer (its CPU part runs in a thread of its own).
-fn wait_for_check(h: &mut Harness<'static, WavebrotApp>) -> wavebrot::app::messages::CheckResult {
+fn wait_for_check(h: &mut Harness<'static, WavebrotApp>) -> wavebrot::app::worker::messages::CheckResult {
     let before = h.state().last_check().cloned();
     h.get_by_label("Check").click();
     settle(h);

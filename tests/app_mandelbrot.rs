@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::Demo;
 use wavebrot::app::WavebrotApp;
-use wavebrot::sim::deep::View;
-use wavebrot::sim::mandelbrot::mismatch_frac;
+use wavebrot::sim::fractal::deep::View;
+use wavebrot::sim::fractal::mandelbrot::mismatch_frac;
 
 /// The minibrot of seahorse valley that deep-zoom videos dive to.
 const MINIBROT: (&str, &str) = ("-0.743643887037158704752191506114774", "0.131825904205311970493132056385139");
@@ -93,7 +93,7 @@ fn wheel_zoom_past_1e13_switches_to_perturbation_without_a_break() {
     // not break at the switch.
     let m = h.state_mut().mandelbrot_mut();
     m.view = Some(direct.request.view.clone());
-    m.precision = wavebrot::app::mandelbrot_view::PrecisionMode::Perturbation;
+    m.precision = wavebrot::app::mandel::view::PrecisionMode::Perturbation;
     settle(&mut h);
     let again = h.state().mandelbrot_shown().expect("rendered").clone();
     assert_eq!(again.request.view, direct.request.view);
@@ -110,7 +110,7 @@ fn wheel_zoom_past_1e13_switches_to_perturbation_without_a_break() {
     );
     println!("switch at 1e{zp:.2}; at 1e{zd:.2} {} vs perturbation: {:.4}% differ", direct.arith, bad * 100.0);
     // And deeper, by perturbation, with the readout's zoom past 1e15.
-    h.state_mut().mandelbrot_mut().precision = wavebrot::app::mandelbrot_view::PrecisionMode::Auto;
+    h.state_mut().mandelbrot_mut().precision = wavebrot::app::mandel::view::PrecisionMode::Auto;
     h.state_mut().mandelbrot_mut().view = Some(deep.request.view.clone());
     settle(&mut h);
     for _ in 0..2 {
@@ -118,7 +118,7 @@ fn wheel_zoom_past_1e13_switches_to_perturbation_without_a_break() {
     }
     let s = h.state().mandelbrot_shown().expect("rendered");
     assert!(s.arith.starts_with("perturbation") && s.request.view.zoom_log10() > zp + 1.5, "{}", s.arith);
-    let z = wavebrot::sim::deep::format_zoom(s.request.view.zoom_log10());
+    let z = wavebrot::sim::fractal::deep::format_zoom(s.request.view.zoom_log10());
     assert!(h.query_by_label_contains(&format!("zoom    {z}")).is_some(), "zoom readout {z}");
 }
 
@@ -223,7 +223,7 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     m.view = Some(spot.clone());
     m.auto_iters = false;
     m.iters = 700;
-    m.colour.palette = wavebrot::sim::palette::Palette::Twilight;
+    m.colour.palette = wavebrot::sim::colour::palette::Palette::Twilight;
     m.colour.cycles = 3.0;
     h.state_mut().bookmarks_mut().path = path.display().to_string();
     h.state_mut().bookmarks_mut().name = "minibrot".into();
@@ -242,7 +242,7 @@ fn a_bookmark_round_trips_in_the_app_and_a_bad_file_keeps_the_view() {
     let s = h.state().mandelbrot_shown().unwrap();
     assert_eq!(s.request.view, spot, "the saved view is back");
     assert_eq!(s.request.iters, 700);
-    assert_eq!(s.request.colour.palette, wavebrot::sim::palette::Palette::Twilight, "the palette is back");
+    assert_eq!(s.request.colour.palette, wavebrot::sim::colour::palette::Palette::Twilight, "the palette is back");
     assert!((s.request.colour.cycles - 3.0).abs() < 1e-6);
     std::fs::write(&path, "re = \"-0.5\"\nim = \"zero\"\nzoom = \"1\"\niters = 10\n").unwrap();
     h.get_by_label("Open location").click();
@@ -276,7 +276,7 @@ fn export_writes_a_png_of_the_chosen_size_in_tiles_and_can_be_cancelled() {
     let mut h = harness([1000.0, 1200.0]);
     {
         let e = h.state_mut().export_state_mut();
-        e.size = wavebrot::app::export::ExportSize::Custom;
+        e.size = wavebrot::app::mandel::export::ExportSize::Custom;
         e.custom = [320, 200];
         e.path = path.display().to_string();
         e.tile_pixels = 320 * 16;
@@ -326,7 +326,7 @@ fn palettes_smooth_colour_and_the_julia_set_of_the_point_under_the_pointer() {
     h.get_by_label("viridis").click();
     settle(&mut h);
     let s = h.state().mandelbrot_shown().unwrap().clone();
-    assert_eq!(s.request.colour.palette, wavebrot::sim::palette::Palette::Viridis);
+    assert_eq!(s.request.colour.palette, wavebrot::sim::colour::palette::Palette::Viridis);
     assert_eq!(s.counts, before.counts, "a new palette colours the same counts");
     h.get_by_label("smooth").click();
     settle(&mut h);
@@ -379,7 +379,7 @@ fn record_in_the_mandelbrot_view_writes_a_zoom_path_in_the_view_s_palette() {
     m.view = Some(View { re: SPIRAL.0.into(), im: SPIRAL.1.into(), zoom: "1".into() });
     m.auto_iters = false;
     m.iters = 300;
-    m.colour.palette = wavebrot::sim::palette::Palette::Twilight;
+    m.colour.palette = wavebrot::sim::colour::palette::Palette::Twilight;
     settle(&mut h);
     h.state_mut().set_record_path(path.to_str().unwrap());
     h.key_press(egui::Key::G);
@@ -410,11 +410,11 @@ fn record_in_the_mandelbrot_view_writes_a_zoom_path_in_the_view_s_palette() {
     assert_eq!(frames, sent, "every picture handed over is in the file");
     // The last frame is the last picture shown, in twilight (510 colours sampled to 256): every
     // pixel within one table step of the colour the app gave it.
-    let lut = wavebrot::sim::palette::Palette::Twilight.lut();
+    let lut = wavebrot::sim::colour::palette::Palette::Twilight.lut();
     let step = lut.windows(2).map(|w| (0..3).map(|c| w[0][c].abs_diff(w[1][c])).max().unwrap()).max().unwrap();
     let mut want = vec![0u8; shown.width * shown.height * 4];
     let (w, ht, iters, colour) = (shown.width, shown.height, shown.request.iters, shown.request.colour);
-    wavebrot::sim::palette::colour_rgba(&shown.counts, None, w, ht, iters, &colour, &mut want);
+    wavebrot::sim::colour::palette::colour_rgba(&shown.counts, None, w, ht, iters, &colour, &mut want);
     let worst = last
         .chunks_exact(4)
         .zip(want.chunks_exact(4))

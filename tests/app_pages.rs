@@ -57,7 +57,7 @@ fn race_starts_both_sides_together_and_counts_their_steps() {
         run_until(&mut h, 20, |a| a.race().sides().iter().all(|s| s.status().steps > 0 && s.status().picture_seq > 1)),
         "both sides step and send pictures"
     );
-    let st: Vec<_> = h.state().race().sides().iter().map(wavebrot::app::race::RaceSide::status).collect();
+    let st: Vec<_> = h.state().race().sides().iter().map(wavebrot::app::pages::race::RaceSide::status).collect();
     for s in &st {
         let rate = s.steps_per_sec().unwrap();
         assert!(s.error.is_none(), "{s:?}");
@@ -148,7 +148,7 @@ fn the_frame_profile_splits_a_running_frame_into_its_stages() {
         h.state().frame_profile().average()
     );
     let avg = h.state().frame_profile().average().unwrap();
-    for (name, s) in wavebrot::app::profile::STAGES.iter().zip(avg) {
+    for (name, s) in wavebrot::app::shell::profile::STAGES.iter().zip(avg) {
         assert!(s.is_finite() && (0.0..1.0).contains(&s), "{name}: {s} s per frame");
     }
     let flame = h.state().frame_profile().flame();
@@ -169,7 +169,7 @@ fn the_check_button_works_in_the_mandelbrot_view() {
     assert_eq!((r.backend, r.against), (BackendKind::Cpu, BackendKind::Cpu1));
     assert_eq!(r.params, h.state().mandelbrot_shown().unwrap().params.unwrap(), "the image shown is checked");
     assert!(r.ok() && r.share == 0.0, "the CPU against itself: no pixel differs, got {r:?}");
-    assert_eq!(r.budget, wavebrot::sim::mandelbrot::mismatch_tolerance(r.params.precision));
+    assert_eq!(r.budget, wavebrot::sim::fractal::mandelbrot::mismatch_tolerance(r.params.precision));
     assert!(h.query_by_label_contains("of pixels differ").is_some(), "the result is shown");
 }
 

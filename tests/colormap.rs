@@ -1,5 +1,5 @@
 //! The colormap kernel family (matplotlib's `hot`) on every backend against the CPU's
-//! [`wavebrot::sim::colormap::wave_rgba`]: CUDA (`kernels/colormap.cu`,
+//! [`wavebrot::sim::colour::colormap::wave_rgba`]: CUDA (`kernels/colormap.cu`,
 //! `src/backend/cuda/colormap.rs`), wgpu (`shaders/colormap.wgsl`, `src/backend/wgpu/colormap.rs`),
 //! into host memory and, on wgpu, straight into a texture (the app's zero-copy display). The
 //! strided render (`WaveSim::render_rgba_strided`, every `stride`-th pixel: how the app shows a
@@ -11,9 +11,9 @@ mod common;
 
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, BackendError, BackendKind, WaveSim};
-use wavebrot::sim::colormap::{strided_size, subsample, wave_rgba};
-use wavebrot::sim::scene::Scene;
+use wavebrot::sim::colour::colormap::{strided_size, subsample, wave_rgba};
 use wavebrot::sim::wave::WaveParams;
+use wavebrot::sim::wave::scene::Scene;
 
 fn assert_within_one_level(got: &[u8], want: &[u8], what: &str) {
     assert_eq!(got.len(), want.len());

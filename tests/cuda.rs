@@ -9,8 +9,8 @@
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
 use wavebrot::backend::{self, Backend, BackendError, BackendKind};
-use wavebrot::sim::colormap;
-use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use wavebrot::sim::colour::colormap;
+use wavebrot::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 fn cuda(test: &str) -> Option<Box<dyn Backend>> {

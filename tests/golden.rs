@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use wavebrot::backend::{self, BackendKind};
 use wavebrot::output::read_npy;
-use wavebrot::sim::colormap::{HOT_LUT, wave_rgba};
-use wavebrot::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use wavebrot::sim::colour::colormap::{HOT_LUT, wave_rgba};
+use wavebrot::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 fn data(name: &str) -> PathBuf {
@@ -60,7 +60,7 @@ fn mandelbrot_f64_counts_match_numpy_exactly() {
         let p32 = MandelbrotParams { precision: Precision::F32, ..p };
         let mut counts = vec![0; p.pixels()];
         backend::open(BackendKind::Cpu).unwrap().mandelbrot(&p32, &mut counts).unwrap();
-        let m = wavebrot::sim::mandelbrot::mismatch_frac(&counts, &want);
+        let m = wavebrot::sim::fractal::mandelbrot::mismatch_frac(&counts, &want);
         assert!(m <= 0.01 || file.contains("zoom"), "f32 {file}: {m}");
     }
 }

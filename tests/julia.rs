@@ -12,8 +12,8 @@ use assert_cmd::Command;
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::backend::{Backend, smooth_tolerance};
 use wavebrot::output::read_npy;
-use wavebrot::sim::julia::{self, JuliaParams};
-use wavebrot::sim::mandelbrot::{self, Bounds, Precision, escape_count_f64};
+use wavebrot::sim::fractal::julia::{self, JuliaParams};
+use wavebrot::sim::fractal::mandelbrot::{self, Bounds, Precision, escape_count_f64};
 
 fn params(width: usize, height: usize, iters: u32, bounds: Bounds, precision: Precision, c: [f64; 2]) -> JuliaParams {
     JuliaParams { width, height, iters, bounds, precision, c }

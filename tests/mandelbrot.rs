@@ -8,7 +8,7 @@
 mod common;
 
 use wavebrot::backend::{Backend, BackendError};
-use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use wavebrot::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 
 #[test]
 fn wgpu_mandelbrot_counts_equal_the_cpu() {

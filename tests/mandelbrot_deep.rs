@@ -16,10 +16,10 @@ use assert_cmd::Command;
 use wavebrot::backend::Backend;
 use wavebrot::backend::cpu::mandelbrot_deep::{mandelbrot_deep, mandelbrot_deep_smooth};
 use wavebrot::backend::cpu::{CpuBackend, Threads};
-use wavebrot::sim::deep::reference_big;
-use wavebrot::sim::deep::{DeepJob, View};
-use wavebrot::sim::mandelbrot::{iterations_executed, mismatch_frac};
-use wavebrot::sim::perturb::{Mantissa, Real};
+use wavebrot::sim::fractal::deep::reference_big;
+use wavebrot::sim::fractal::deep::{DeepJob, View};
+use wavebrot::sim::fractal::mandelbrot::{iterations_executed, mismatch_frac};
+use wavebrot::sim::fractal::perturb::{Mantissa, Real};
 
 const W: usize = 48;
 const H: usize = 32;
@@ -271,8 +271,10 @@ fn cli_locations_render_save_and_refuse_bad_files() {
             .arg(&saved)
             .assert()
             .success();
-        let original = wavebrot::sim::deep::Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        let again = wavebrot::sim::deep::Location::from_toml(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+        let original =
+            wavebrot::sim::fractal::deep::Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let again =
+            wavebrot::sim::fractal::deep::Location::from_toml(&std::fs::read_to_string(&saved).unwrap()).unwrap();
         assert_eq!(original, again, "{}", path.display());
     }
     assert!(found >= 3, "{found} locations shipped");

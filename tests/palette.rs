@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-use wavebrot::sim::colormap::{HOT_LUT, mandelbrot_rgba};
-use wavebrot::sim::mandelbrot::{self, MandelbrotParams};
-use wavebrot::sim::palette::{ColourSettings, Colouring, Palette, Scale, colour_rgba};
+use wavebrot::sim::colour::colormap::{HOT_LUT, mandelbrot_rgba};
+use wavebrot::sim::colour::palette::{ColourSettings, Colouring, Palette, Scale, colour_rgba};
+use wavebrot::sim::fractal::mandelbrot::{self, MandelbrotParams};
 
 #[test]
 fn seed_settings_give_the_seed_picture() {

@@ -9,8 +9,8 @@ use std::f64::consts::TAU;
 
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::backend::{Backend, WaveSim};
-use wavebrot::sim::scene::{Boundary, Medium, PRESETS, Scene, SceneError, Source, Wall, preset};
-use wavebrot::sim::scene_cells::{SceneCells, Sponge, energy, energy_in, scene_reference_run};
+use wavebrot::sim::wave::scene::{Boundary, Medium, PRESETS, Scene, SceneError, Source, Wall, preset};
+use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, scene_reference_run};
 
 /// The probe signals `f[probe]` after each step `1..=steps` of `scene` on the scalar reference
 /// with `cells`.

@@ -19,8 +19,8 @@ use wavebrot::backend::wgpu::wave_blocked::Lanes;
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, TimingSource, WaveSim, WaveVariant, cpu};
 use wavebrot::output::read_npy;
-use wavebrot::sim::scene::{self, Scene};
-use wavebrot::sim::scene_cells::{SceneCells, scene_reference, scene_reference_run};
+use wavebrot::sim::wave::scene::{self, Scene};
+use wavebrot::sim::wave::scene_cells::{SceneCells, scene_reference, scene_reference_run};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 #[test]

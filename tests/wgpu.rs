@@ -10,7 +10,7 @@ mod common;
 
 use wavebrot::backend::wgpu::{WgpuBackend, wave::default_variant};
 use wavebrot::backend::{Backend, BackendError, BackendKind, TimingSource, WaveVariant};
-use wavebrot::sim::mandelbrot::{MandelbrotParams, Precision};
+use wavebrot::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 #[test]

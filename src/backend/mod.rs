@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sim::deep::DeepJob;
-use crate::sim::julia::JuliaParams;
-use crate::sim::mandelbrot::MandelbrotParams;
-use crate::sim::scene::{Scene, Source};
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
+use crate::sim::wave::scene::{Scene, Source};
 
 /// The ways wavebrot can compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
@@ -263,7 +263,7 @@ pub trait WaveSim: Send {
     }
 
     /// Copies both fields, `f` and `g` (the last two time levels: what
-    /// [`crate::sim::scene_cells::energy`] needs).
+    /// [`crate::sim::wave::scene_cells::energy`] needs).
     ///
     /// # Errors
     /// A device failure, or a backend that cannot read `g` yet.
@@ -301,8 +301,8 @@ pub trait WaveSim: Send {
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError>;
 
     /// [`Self::render_rgba`] taken every `stride`-th pixel from the top-left one, into `rgba`
-    /// (`w*h*4` bytes, `(w, h)` = [`crate::sim::colormap::strided_size`]): exactly
-    /// [`crate::sim::colormap::subsample`] of the full picture, how a grid larger than the display
+    /// (`w*h*4` bytes, `(w, h)` = [`crate::sim::colour::colormap::strided_size`]): exactly
+    /// [`crate::sim::colour::colormap::subsample`] of the full picture, how a grid larger than the display
     /// is shown. Backends colour only the cells shown, and a GPU copies only `w*h*4` bytes;
     /// this default renders the whole picture on the host and subsamples it.
     ///
@@ -322,8 +322,8 @@ pub trait WaveSim: Send {
         }
         let mut full = vec![0u8; nx * ny * 4];
         let timing = self.render_rgba(vmin, vmax, &mut full)?;
-        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
-        crate::sim::colormap::subsample(&full, nx, stride, w, h, rgba);
+        let (w, h) = crate::sim::colour::colormap::strided_size(nx, ny, stride);
+        crate::sim::colour::colormap::subsample(&full, nx, stride, w, h, rgba);
         Ok(timing)
     }
 
@@ -368,7 +368,7 @@ pub trait WaveSim: Send {
 /// # Errors
 /// [`BackendError::Invalid`] naming both sizes.
 pub fn check_strided_len(nx: usize, ny: usize, stride: usize, rgba: &[u8]) -> Result<(), BackendError> {
-    let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+    let (w, h) = crate::sim::colour::colormap::strided_size(nx, ny, stride);
     if rgba.len() == w * h * 4 {
         return Ok(());
     }
@@ -605,9 +605,9 @@ pub trait Backend: Send {
 
     /// [`Backend::mandelbrot`] that also writes each pixel's continuous escape value into
     /// `smooth` (`width*height`, same layout as `counts`), for smooth colouring
-    /// ([`crate::sim::palette`]). The counts are exactly those of [`Backend::mandelbrot`] (the
-    /// seed's rule, bailout 2); the smooth value is [`crate::sim::mandelbrot::smooth_value`],
-    /// taken a few iterations past the escape ([`crate::sim::mandelbrot::SMOOTH_EXTRA_ITERS`]),
+    /// ([`crate::sim::colour::palette`]). The counts are exactly those of [`Backend::mandelbrot`] (the
+    /// seed's rule, bailout 2); the smooth value is [`crate::sim::fractal::mandelbrot::smooth_value`],
+    /// taken a few iterations past the escape ([`crate::sim::fractal::mandelbrot::SMOOTH_EXTRA_ITERS`]),
     /// `iters` for pixels that never escape. Backends agree with the CPU's smooth values within
     /// [`smooth_tolerance`] wherever their counts agree. `total_iters` counts the rule's
     /// iterations only.
@@ -628,11 +628,11 @@ pub trait Backend: Send {
         })
     }
 
-    /// Computes the Julia set of `params.c` ([`crate::sim::julia`]): escape counts into `counts`
+    /// Computes the Julia set of `params.c` ([`crate::sim::fractal::julia`]): escape counts into `counts`
     /// (`width*height`, row 0 at `miny`) and, when `smooth` is given, each pixel's continuous
     /// escape value (as [`Backend::mandelbrot_smooth`]). Counts agree with the CPU's as the
     /// Mandelbrot family's do (CUDA bit for bit; budgets of
-    /// [`crate::sim::mandelbrot::mismatch_tolerance`]).
+    /// [`crate::sim::fractal::mandelbrot::mismatch_tolerance`]).
     ///
     /// # Errors
     /// Invalid parameters (a precision the device lacks), buffers of the wrong length, out of

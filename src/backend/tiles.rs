@@ -9,8 +9,8 @@
 //! for perturbation it is the same reference orbit with the grid's first row moved to `y0`.
 
 use super::{Backend, BackendError, MandelbrotRun, Timing};
-use crate::sim::deep::DeepJob;
-use crate::sim::mandelbrot::{Bounds, MandelbrotParams};
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams};
 
 /// Largest tile tried first when none is asked for: 2^28 pixels (a 16384 x 16384 picture),
 /// 1 GiB of counts, within every backend's limits on a large device.
@@ -138,8 +138,8 @@ mod tests {
     use super::*;
     use crate::backend::cpu::{CpuBackend, Threads};
     use crate::backend::{BackendKind, DeviceInfo, WaveSim, WaveVariant, check_fits};
-    use crate::sim::deep::View;
-    use crate::sim::mandelbrot::Precision;
+    use crate::sim::fractal::deep::View;
+    use crate::sim::fractal::mandelbrot::Precision;
     use crate::sim::wave::WaveParams;
 
     /// The CPU with room for the counts of at most `max_pixels` pixels.
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(small.calls, 3 + 8);
         let mut whole = vec![0; 2000];
         CpuBackend::new(Threads::One).mandelbrot(&p, &mut whole).unwrap();
-        let bad = crate::sim::mandelbrot::mismatch_frac(&counts, &whole);
+        let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&counts, &whole);
         assert!(bad <= 5e-3, "{:.4}% of the pixels differ (budget 0.5%)", bad * 100.0);
         small.max_pixels = 10;
         let e = render_tiled(&mut small, Picture::Direct(&p), DEFAULT_TILE_PIXELS, &mut counts, None, &mut |_, _| true);
@@ -201,7 +201,7 @@ mod tests {
         assert_eq!((t.tiles, calls), (10, 10), "48 rows in strips of 5");
         // The strips' bounds round differently from the whole picture's: a pixel's c moves by
         // an ulp, which changes the count of a few pixels on the boundary (measured: 8 of 3072).
-        let bad = crate::sim::mandelbrot::mismatch_frac(&tiled, &whole);
+        let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&tiled, &whole);
         assert!(bad <= 5e-3, "{:.4}% of the pixels differ (budget 0.5%)", bad * 100.0);
 
         let view = View::parse("-0.743643887037151,0.131825904205330", "1e15").unwrap();
@@ -211,7 +211,7 @@ mod tests {
         let mut tiled = vec![0; 64 * 48];
         let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, None, &mut |_, _| true).unwrap();
         assert_eq!(t.tiles, 7);
-        let bad = crate::sim::mandelbrot::mismatch_frac(&tiled, &whole);
+        let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&tiled, &whole);
         assert!(bad <= 1e-3, "deep: {:.4}% of the pixels differ", bad * 100.0);
         // Stopping after the first strip.
         let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, None, &mut |_, _| false).unwrap();

@@ -9,11 +9,11 @@ use anyhow::Result;
 
 use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{self, Backend, BackendKind, Timing, WaveSim, WaveVariant};
-use crate::sim::deep::perturb_row;
-use crate::sim::deep::{DeepJob, View};
-use crate::sim::mandelbrot::{self, MandelbrotParams};
-use crate::sim::perturb::Mantissa;
-use crate::sim::scene::Scene;
+use crate::sim::fractal::deep::perturb_row;
+use crate::sim::fractal::deep::{DeepJob, View};
+use crate::sim::fractal::mandelbrot::{self, MandelbrotParams};
+use crate::sim::fractal::perturb::Mantissa;
+use crate::sim::wave::scene::Scene;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::{Record, Report, fmt_time};

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use crate::backend::{self, Backend, BackendKind, WaveVariant};
-use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 
 pub use cases::Options;
 pub use report::Record;

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::backend::{self, Backend, BackendError, BackendKind, Timing};
 use crate::output;
-use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::{Record, Report, fmt_time};

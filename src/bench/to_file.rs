@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use crate::backend::{Backend, BackendError, BackendKind, TimingSource, WaveSim};
 use crate::output;
-use crate::sim::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use crate::sim::wave::{self, WaveParams};
 
 use super::report::{Record, Report, fmt_time};

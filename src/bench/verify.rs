@@ -6,12 +6,12 @@
 use std::process::ExitCode;
 
 use crate::backend::{self, Backend, BackendError, WaveVariant};
-use crate::sim::deep::reference_big;
-use crate::sim::deep::{DeepJob, View};
-use crate::sim::julia::{self, JuliaParams};
-use crate::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
-use crate::sim::perturb::Mantissa;
-use crate::sim::scene::PRESETS;
+use crate::sim::fractal::deep::reference_big;
+use crate::sim::fractal::deep::{DeepJob, View};
+use crate::sim::fractal::julia::{self, JuliaParams};
+use crate::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
+use crate::sim::fractal::perturb::Mantissa;
+use crate::sim::wave::scene::PRESETS;
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -166,7 +166,7 @@ const SCENE_TSTEPS: u32 = 300;
 
 fn scene_case(
     backends: &mut [Box<dyn Backend>],
-    preset: &crate::sim::scene::Preset,
+    preset: &crate::sim::wave::scene::Preset,
     tmax: u32,
     failures: &mut Vec<String>,
 ) {

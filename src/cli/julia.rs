@@ -11,9 +11,9 @@ use super::{image_side, open_backend, parse_bounds, positive_f64};
 use crate::backend::{self, BackendChoice, BackendKind};
 use crate::output;
 use crate::progress::Progress;
-use crate::sim::julia::JuliaParams;
-use crate::sim::mandelbrot::{Bounds, Precision};
-use crate::sim::palette::{ColourSettings, Palette, Scale, colour_rgba};
+use crate::sim::colour::palette::{ColourSettings, Palette, Scale, colour_rgba};
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::{Bounds, Precision};
 
 /// How `--png` colours the counts. The defaults are the seed's picture (`hot`, integer counts,
 /// linear): the golden PNGs stay as they are; `--npy` always holds the integer counts.

@@ -11,12 +11,12 @@ use std::process::ExitCode;
 use anyhow::Result;
 
 use super::{RenderMandelbrot, open_backend};
-use crate::app::mandel_nav::auto_iters;
+use crate::app::mandel::nav::auto_iters;
 use crate::output;
 use crate::progress::Progress;
-use crate::sim::deep::{Arith, DeepJob, View};
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
-use crate::sim::palette::colour_rgba;
+use crate::sim::colour::palette::colour_rgba;
+use crate::sim::fractal::deep::{Arith, DeepJob, View};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 
 /// Hundredths of a second a frame is shown (12.5 frames per second).
 const DELAY_CS: u16 = 8;

@@ -8,16 +8,6 @@
 //! here, and these are checked against the seed's numpy program
 //! (`tests/data/`, made by `tools/make_golden.py`).
 
-pub mod analysis;
-pub mod bla;
-pub mod colormap;
-pub mod deep;
-pub mod julia;
-pub mod mandelbrot;
-pub mod palette;
-pub mod palette_tables;
-pub mod perturb;
-pub mod scene;
-pub mod scene_cells;
-pub mod theory;
+pub mod colour;
+pub mod fractal;
 pub mod wave;

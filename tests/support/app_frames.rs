@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use wavebrot::app::WavebrotApp;
-use wavebrot::app::headless::HeadlessOptions;
+use wavebrot::app::launch::headless::HeadlessOptions;
 use wavebrot::backend::BackendChoice;
 
 /// One measured run.

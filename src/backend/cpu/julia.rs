@@ -1,5 +1,5 @@
 //! Julia sets on the CPU, the twin of `kernels/julia.cu` and `shaders/julia.wgsl`: rows of
-//! [`crate::sim::julia::julia_row`] on one thread or spread over rayon's.
+//! [`crate::sim::fractal::julia::julia_row`] on one thread or spread over rayon's.
 
 use std::time::Instant;
 
@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing, check_image_len};
-use crate::sim::julia::{JuliaParams, julia_row};
+use crate::sim::fractal::julia::{JuliaParams, julia_row};
 
 /// Counts (and smooth values, when given) of `params`, and the iterations executed.
 ///

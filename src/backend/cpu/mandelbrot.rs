@@ -1,5 +1,5 @@
 //! Mandelbrot escape counts on the CPU, the twin of `kernels/mandelbrot.cu` and
-//! `shaders/mandelbrot.wgsl`: rows of [`crate::sim::mandelbrot::mandelbrot_row`], on one
+//! `shaders/mandelbrot.wgsl`: rows of [`crate::sim::fractal::mandelbrot::mandelbrot_row`], on one
 //! thread or spread over rayon's.
 
 use std::time::Instant;
@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use super::Threads;
 use crate::backend::{MandelbrotRun, Timing};
-use crate::sim::mandelbrot::{MandelbrotParams, mandelbrot_row, mandelbrot_row_smooth};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, mandelbrot_row, mandelbrot_row_smooth};
 
 /// Counts of `params` into `counts` (`width*height`, already checked), and the iterations
 /// executed.

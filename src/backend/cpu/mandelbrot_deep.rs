@@ -1,6 +1,6 @@
 //! Deep-zoom Mandelbrot counts on the CPU by perturbation: the twin of
 //! `kernels/mandelbrot_deep.cu` (`f64` deltas) and `shaders/mandelbrot_deep.wgsl` (`f32` or
-//! `f64` deltas), rows of [`crate::sim::deep::perturb_row`] on one thread or rayon's.
+//! `f64` deltas), rows of [`crate::sim::fractal::deep::perturb_row`] on one thread or rayon's.
 
 use std::time::Instant;
 
@@ -8,9 +8,9 @@ use rayon::prelude::*;
 
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing};
-use crate::sim::deep::DeepJob;
-use crate::sim::deep::{perturb_row, perturb_row_smooth};
-use crate::sim::perturb::{Deltas, Iterations, Mantissa, Real};
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::deep::{perturb_row, perturb_row_smooth};
+use crate::sim::fractal::perturb::{Deltas, Iterations, Mantissa, Real};
 
 /// Counts of `job` into `counts` with deltas in `mantissa` (`F64` for the CPU backend; `F32`
 /// is the twin of the wgpu kernel on adapters without `f64`).

@@ -1,7 +1,7 @@
 //! The CPU backend: the single-thread reference (`cpu1`) and the all-cores path (`cpu`).
 //!
 //! Both run the same row kernels ([`crate::sim::wave::update_row`],
-//! [`crate::sim::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
+//! [`crate::sim::fractal::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
 //! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
 //! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`], and the
 //! lessons' [`saxpy`] and [`reduction`].
@@ -20,12 +20,12 @@ use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
     check_fits,
 };
-use crate::sim::deep::DeepJob;
-use crate::sim::julia::JuliaParams;
-use crate::sim::mandelbrot::MandelbrotParams;
-use crate::sim::perturb::Mantissa;
-use crate::sim::scene::Scene;
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
+use crate::sim::fractal::perturb::Mantissa;
 use crate::sim::wave::WaveParams;
+use crate::sim::wave::scene::Scene;
 
 pub use wave::{auto_depth, wave_tstep, wave_tsteps_blocked, wave_update};
 
@@ -252,7 +252,8 @@ fn parse_cache_size(s: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{mandelbrot, wave};
+    use crate::sim::fractal::mandelbrot;
+    use crate::sim::wave;
 
     #[test]
     fn both_cpu_paths_equal_the_reference_bit_for_bit() {

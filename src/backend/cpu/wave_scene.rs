@@ -1,11 +1,11 @@
 //! The scene wave kernel on the CPU, the twin of the GPU scene kernels: the per-cell rule of
-//! [`crate::sim::scene_cells`] (a material id per cell, a material table, walls held at 0) run
+//! [`crate::sim::wave::scene_cells`] (a material id per cell, a material table, walls held at 0) run
 //! through the same banded two-updates-per-pass as the plain kernel ([`super::wave`]).
 //!
 //! Each row is held as runs of cells with one id, so the open medium (most of a row) runs as a
 //! plain vector loop with its coefficients in registers; sponge cells are runs of one. The
 //! arithmetic of every cell is [`scene_update_cell`]'s, so `cpu` and `cpu1` give the same bits,
-//! equal to [`crate::sim::scene_cells::scene_reference_run`].
+//! equal to [`crate::sim::wave::scene_cells::scene_reference_run`].
 
 use std::time::Instant;
 
@@ -13,9 +13,9 @@ use super::Threads;
 use super::wave::banded_tstep;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
 use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
-use crate::sim::colormap;
-use crate::sim::scene::{Scene, Source, SourceCell};
-use crate::sim::scene_cells::{
+use crate::sim::colour::colormap;
+use crate::sim::wave::scene::{Scene, Source, SourceCell};
+use crate::sim::wave::scene_cells::{
     EDGE_I_PLUS, EDGE_J_MINUS, EDGE_J_PLUS, EDGE_NONE, Material, SceneCells, WALL, edge_update_cell, scene_update_cell,
 };
 use crate::sim::wave::{WaveParams, update_cell};
@@ -396,8 +396,8 @@ impl WaveSim for CpuSceneWave {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::scene::{Boundary, Medium, Source, Wall};
-    use crate::sim::scene_cells::scene_reference;
+    use crate::sim::wave::scene::{Boundary, Medium, Source, Wall};
+    use crate::sim::wave::scene_cells::scene_reference;
 
     fn busy_scene(nx: usize, ny: usize) -> Scene {
         let mut s = Scene::seed(nx, ny, 0.3);

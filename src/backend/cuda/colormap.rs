@@ -7,7 +7,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 use super::{BackendError, Device, runtime};
-use crate::sim::colormap::HOT_LUT;
+use crate::sim::colour::colormap::HOT_LUT;
 
 /// `hot` as one `u32` per entry (bytes R, G, B, A), uploaded once per problem.
 pub(super) fn upload_lut(stream: &Arc<CudaStream>) -> Result<CudaSlice<u32>, BackendError> {
@@ -43,7 +43,7 @@ pub(super) fn wave_rgba(
 }
 
 /// Queues `rgba = hot(f)` taken every `stride`-th pixel (`w*h` pixels,
-/// [`crate::sim::colormap::strided_size`]; the full picture subsampled) on `stream`.
+/// [`crate::sim::colour::colormap::strided_size`]; the full picture subsampled) on `stream`.
 #[expect(clippy::too_many_arguments, reason = "the kernel's own argument list, in its order")]
 pub(super) fn wave_rgba_strided(
     dev: &Device,
@@ -57,7 +57,7 @@ pub(super) fn wave_rgba_strided(
     lut: &CudaSlice<u32>,
     rgba: &mut CudaSlice<u32>,
 ) -> Result<(), BackendError> {
-    let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+    let (w, h) = crate::sim::colour::colormap::strided_size(nx, ny, stride);
     if rgba.len() < w * h || f.len() < nx * ny {
         return Err(BackendError::Invalid(format!("wave_rgba_strided: buffers too small for {w}x{h} of {nx}x{ny}")));
     }

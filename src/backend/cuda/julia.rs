@@ -10,7 +10,7 @@ use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 
 use super::{BackendError, Device, Events, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource, check_image_len};
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 
 /// Computes the image of `grid`: the Julia set of `c`, or (`c = None`) the Mandelbrot set, into
 /// `counts` and, when given, `smooth`.

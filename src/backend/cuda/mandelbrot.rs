@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::copy::{copy_chunked_to, copy_out, pinned, pinned_ring};
 use super::{BackendError, Device, Events, alloc_error, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource};
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 
 /// Mandelbrot buffers, kept between calls of the same or a smaller size.
 pub(super) struct MandelBuffers {

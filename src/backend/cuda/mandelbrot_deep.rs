@@ -1,6 +1,6 @@
 //! Deep-zoom Mandelbrot counts on CUDA by perturbation: `kernels/mandelbrot_deep.cu`
 //! (`mandelbrot_deep_f64`), the twin of `src/backend/cpu/mandelbrot_deep.rs`
-//! ([`crate::sim::perturb::perturb_count`]) and `shaders/mandelbrot_deep.wgsl`.
+//! ([`crate::sim::fractal::perturb::perturb_count`]) and `shaders/mandelbrot_deep.wgsl`.
 //!
 //! The reference orbit is computed on the host (in arbitrary precision, by
 //! [`DeepJob::prepare`]) and copied to the device with each image; the kernel iterates the
@@ -13,7 +13,7 @@ use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 
 use super::{BackendError, Device, Events, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource};
-use crate::sim::deep::DeepJob;
+use crate::sim::fractal::deep::DeepJob;
 
 /// Computes the counts of `job` into `counts` (`width*height`, row 0 at `miny`).
 pub(super) fn mandelbrot_deep(

@@ -41,11 +41,11 @@ use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
 };
-use crate::sim::deep::DeepJob;
-use crate::sim::julia::JuliaParams;
-use crate::sim::mandelbrot::MandelbrotParams;
-use crate::sim::scene::Scene;
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
+use crate::sim::wave::scene::Scene;
 
 pub use wave::CudaWave;
 

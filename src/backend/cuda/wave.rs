@@ -26,7 +26,7 @@ use super::wave_scene::{SceneData, scene_update};
 use super::wave_tile::TILE;
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
-use crate::sim::scene::{Scene, Source};
+use crate::sim::wave::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
 
 /// Launches of one `advance` from which it is captured into a CUDA graph and replayed.
@@ -487,7 +487,7 @@ impl WaveSim for CudaWave {
             return self.render_rgba(vmin, vmax, rgba);
         }
         let start = Instant::now();
-        let (w, h) = crate::sim::colormap::strided_size(nx, ny, stride);
+        let (w, h) = crate::sim::colour::colormap::strided_size(nx, ny, stride);
         let pixels = w * h;
         if self.rgba_strided.as_ref().is_none_or(|b| b.len() != pixels) {
             self.rgba_strided = None;

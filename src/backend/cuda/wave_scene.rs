@@ -10,8 +10,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 use super::{BackendError, Device, runtime};
-use crate::sim::scene::Scene;
-use crate::sim::scene_cells::{EDGE_NONE, SceneCells, WALL};
+use crate::sim::wave::scene::Scene;
+use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
 
 use super::wave_tile::TILE;
 
@@ -232,7 +232,7 @@ pub(super) fn tile_sources(
     kinds: &mut [u16],
     nx: usize,
     ny: usize,
-    forced: &[crate::sim::scene::SourceCell],
+    forced: &[crate::sim::wave::scene::SourceCell],
 ) -> (Vec<u32>, Vec<u32>) {
     let (tj, ti) = tile_grid(nx, ny);
     let (oj, oi) = TILE.out();
@@ -329,7 +329,7 @@ c2 = 0.125
                         .map(|(i, j)| i as usize * ny + j as usize)
                         .collect();
                     let mine: Vec<u32> = entries[offsets[t] as usize..offsets[t + 1] as usize].to_vec();
-                    let want: Vec<&crate::sim::scene::SourceCell> =
+                    let want: Vec<&crate::sim::wave::scene::SourceCell> =
                         forced.iter().filter(|c| footprint.contains(&c.cell)).collect();
                     assert_eq!(mine.len(), want.len(), "tile ({bi}, {bj}): forced cells listed");
                     for c in want {

@@ -1,5 +1,5 @@
 //! The `hot` colormap on the GPU (`shaders/colormap.wgsl`; CPU twin:
-//! [`crate::sim::colormap::wave_rgba`]): into a buffer for [`crate::backend::WaveSim::render_rgba`],
+//! [`crate::sim::colour::colormap::wave_rgba`]): into a buffer for [`crate::backend::WaveSim::render_rgba`],
 //! or into a texture for the app's zero-copy display.
 //!
 //! The table index must equal the CPU's `floor((v - vmin)/(vmax - vmin) * 256)` computed in
@@ -9,7 +9,7 @@
 
 use super::{Gpu, runtime};
 use crate::backend::BackendError;
-use crate::sim::colormap::{HOT_LUT, LUT_SIZE, lut_index};
+use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE, lut_index};
 
 /// Workgroup tile of the colormap shader (16x16).
 const TILE: u32 = 16;

@@ -11,7 +11,7 @@ use super::shader::Order;
 use super::wave_blocked::{Kernel, Lanes, WORKGROUP_BYTES};
 use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
 use crate::backend::{BackendError, DeviceInfo};
-use crate::sim::mandelbrot::Precision;
+use crate::sim::fractal::mandelbrot::Precision;
 
 /// The device, its queue and the compiled pipelines, shared by a backend and its waves.
 pub(crate) struct Gpu {

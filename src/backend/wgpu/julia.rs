@@ -1,7 +1,7 @@
 //! Julia sets on the GPU, and the Mandelbrot set with smooth values: `shaders/julia.wgsl` with
 //! the Mandelbrot family's precision variant (`mandelbrot_f32.wgsl` / `mandelbrot_f64.wgsl`).
-//! CPU twin: `src/backend/cpu/julia.rs` (rows of [`crate::sim::julia::julia_row`]); for the
-//! Mandelbrot mode, [`crate::sim::mandelbrot::mandelbrot_row_smooth`]. CUDA twin:
+//! CPU twin: `src/backend/cpu/julia.rs` (rows of [`crate::sim::fractal::julia::julia_row`]); for the
+//! Mandelbrot mode, [`crate::sim::fractal::mandelbrot::mandelbrot_row_smooth`]. CUDA twin:
 //! `src/backend/cuda/julia.rs` (`kernels/julia.cu`).
 //!
 //! The point of each column and row is computed on the host in `f64` exactly as the CPU does
@@ -15,7 +15,7 @@ use std::time::Instant;
 use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 
 /// What the orbit of a pixel is.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! Mandelbrot escape counts on the GPU (`shaders/mandelbrot.wgsl` with its precision variant
 //! `mandelbrot_f32.wgsl` or `mandelbrot_f64.wgsl`; CPU twin: `src/backend/cpu/mandelbrot.rs`,
-//! rows of [`crate::sim::mandelbrot::mandelbrot_row`]).
+//! rows of [`crate::sim::fractal::mandelbrot::mandelbrot_row`]).
 //!
 //! CUDA twin: `src/backend/cuda/mandelbrot.rs` (`kernels/mandelbrot.cu`).
 //!
@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
-use crate::sim::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 
 /// Workgroup of the Mandelbrot and Julia shaders: 16x16 invocations, each two pixels side by
 /// side (32x16 pixels).

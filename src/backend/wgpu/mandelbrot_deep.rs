@@ -1,7 +1,7 @@
 //! Deep-zoom Mandelbrot counts on the GPU by perturbation: `shaders/mandelbrot_deep.wgsl` with
 //! its delta variant `mandelbrot_deep_f32.wgsl` (every adapter: an `f32` mantissa and an `i32`
 //! exponent) or `mandelbrot_deep_f64.wgsl` (adapters with `SHADER_F64`, used when present).
-//! CPU twin: `src/backend/cpu/mandelbrot_deep.rs` ([`crate::sim::perturb::perturb_count`]).
+//! CPU twin: `src/backend/cpu/mandelbrot_deep.rs` ([`crate::sim::fractal::perturb::perturb_count`]).
 //!
 //! The reference orbit and the pixel grid are computed on the host ([`DeepJob::prepare`]) and
 //! uploaded with each image; pipelines are compiled the first time a variant is used.
@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
-use crate::sim::deep::DeepJob;
-use crate::sim::perturb::Mantissa;
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::perturb::Mantissa;
 
 /// Workgroup of the shader (16x16 pixels).
 const TILE: u32 = 16;

@@ -35,12 +35,12 @@ pub use wave::WgpuWave;
 pub(crate) use gpu::{Gpu, Timer, compute_pipeline, compute_pipeline_with};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
-use crate::sim::deep::DeepJob;
-use crate::sim::julia::JuliaParams;
-use crate::sim::mandelbrot::MandelbrotParams;
-use crate::sim::perturb::Mantissa;
-use crate::sim::scene::Scene;
+use crate::sim::fractal::deep::DeepJob;
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
+use crate::sim::fractal::perturb::Mantissa;
 use crate::sim::wave::WaveParams;
+use crate::sim::wave::scene::Scene;
 
 const KIND: BackendKind = BackendKind::Wgpu;
 

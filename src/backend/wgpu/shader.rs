@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
-use crate::sim::mandelbrot::Precision;
-use crate::sim::perturb::Mantissa;
+use crate::sim::fractal::mandelbrot::Precision;
+use crate::sim::fractal::perturb::Mantissa;
 
 macro_rules! shader_file {
     ($path:literal) => {

@@ -27,7 +27,7 @@ use super::wave_blocked::{self, Blocked};
 use super::wave_scene::{self, SceneGpu};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
-use crate::sim::scene::{Scene, Source};
+use crate::sim::wave::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
 
 /// Workgroup of the `simple` shader: 32 cells along `j` (the fast index) by 8 rows along `i`.
@@ -278,11 +278,11 @@ impl WgpuWave {
     }
 
     /// A texture [`Self::colormap_into_strided`] can draw into with `stride`:
-    /// [`crate::sim::colormap::strided_size`] of the grid, otherwise as
+    /// [`crate::sim::colour::colormap::strided_size`] of the grid, otherwise as
     /// [`Self::create_frame_texture`].
     #[must_use]
     pub fn create_frame_texture_strided(&self, stride: usize) -> wgpu::Texture {
-        let (w, h) = crate::sim::colormap::strided_size(self.params.nx, self.params.ny, stride);
+        let (w, h) = crate::sim::colour::colormap::strided_size(self.params.nx, self.params.ny, stride);
         let device = &self.gpu.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -304,7 +304,7 @@ impl WgpuWave {
     }
 
     /// Draws the field `f` through matplotlib's `hot` (`vmin`..`vmax`, exactly as
-    /// [`crate::sim::colormap::wave_rgba`] does) into `target`, all on the GPU: the app's
+    /// [`crate::sim::colour::colormap::wave_rgba`] does) into `target`, all on the GPU: the app's
     /// zero-copy display path. `target` must be on this wave's device, `Rgba8Unorm`, `nx` wide and
     /// `ny` high, with `STORAGE_BINDING` usage (and `TEXTURE_BINDING` to draw it), such as
     /// [`Self::create_frame_texture`] makes. Picture row 0 (the top) is `j = ny - 1`, `i` runs
@@ -347,7 +347,7 @@ impl WgpuWave {
     }
 
     /// [`Self::colormap_into`] taken every `stride`-th pixel from the top-left one: `target` is
-    /// [`crate::sim::colormap::strided_size`] of the grid (as
+    /// [`crate::sim::colour::colormap::strided_size`] of the grid (as
     /// [`Self::create_frame_texture_strided`] makes it) and receives exactly the full picture
     /// subsampled; only the cells shown are read. The app draws grids larger than the display
     /// this way. `stride` 1 is [`Self::colormap_into`].
@@ -364,7 +364,7 @@ impl WgpuWave {
         if stride <= 1 {
             return self.colormap_into(vmin, vmax, target);
         }
-        let (w, h) = crate::sim::colormap::strided_size(self.params.nx, self.params.ny, stride);
+        let (w, h) = crate::sim::colour::colormap::strided_size(self.params.nx, self.params.ny, stride);
         let (w, h) = (w as u32, h as u32);
         let max_dim = self.gpu.device.limits().max_texture_dimension_2d;
         if w > max_dim || h > max_dim {

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
-use crate::sim::scene::Scene;
-use crate::sim::scene_cells::{EDGE_NONE, SceneCells};
+use crate::sim::wave::scene::Scene;
+use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells};
 
 /// "This source does not force at this step", as the bits of a value.
 const NOT_FORCING: u32 = u32::MAX;

@@ -1,0 +1,117 @@
+//! How the app starts: the view to open on and the `wavebrot gui` options. They live here,
+//! below both the app and the command line (`src/cli.rs` parses them and calls [`crate::app::run`]),
+//! so nothing in the app imports from the CLI.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::backend::BackendChoice;
+use crate::sim::wave::scene::{self, Scene, SceneError};
+
+/// Which demo the app opens on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize, Default)]
+pub enum Demo {
+    #[default]
+    Wave,
+    Mandelbrot,
+}
+
+/// `wavebrot gui`: how the app starts.
+#[derive(Debug, Args, Default, Clone)]
+pub struct GuiArgs {
+    /// Backend to start on.
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendChoice>,
+    /// View to start on.
+    #[arg(long, value_enum)]
+    pub demo: Option<Demo>,
+    /// Wave scene preset to start on (`wavebrot scenes` lists them) [default: the last one used].
+    #[arg(long, value_name = "NAME", conflicts_with = "scene")]
+    pub preset: Option<String>,
+    /// Wave scene file (TOML) to start on.
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
+    /// Mandelbrot location (a bookmark TOML file: centre, zoom, iterations, colours) to start on;
+    /// opens the Mandelbrot view unless --demo says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub location: Option<PathBuf>,
+    /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
+    #[arg(long, value_name = "FILE")]
+    pub screenshot: Option<PathBuf>,
+    /// Frames to run before the screenshot.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+    pub frames: u32,
+    /// GPU adapter that draws the window: auto (wgpu's choice), software (software Vulkan,
+    /// llvmpipe), gl (wgpu's OpenGL backend) or part of an adapter's name. If the driver crashes
+    /// while the window opens, wavebrot starts it again on software, then gl.
+    #[arg(long, value_name = "NAME|auto|software|gl", env = "WAVEBROT_DISPLAY_ADAPTER")]
+    pub display_adapter: Option<DisplayAdapter>,
+}
+
+impl GuiArgs {
+    /// The scene `--preset` or `--scene` names, with the name to show for it (`None`: neither
+    /// was given).
+    ///
+    /// # Errors
+    /// An unknown preset, or a file that cannot be read or is not a valid scene.
+    pub fn start_scene(&self) -> Result<Option<(Scene, String)>, SceneError> {
+        match (&self.preset, &self.scene) {
+            (Some(name), _) => Ok(Some((scene::preset(name)?, name.clone()))),
+            (None, Some(path)) => Ok(Some((Scene::load(path)?, String::new()))),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The location `--location` names (`None`: none was given).
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a location (the message names it).
+    pub fn start_location(&self) -> Result<Option<crate::sim::fractal::deep::Location>, String> {
+        let Some(path) = &self.location else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        crate::sim::fractal::deep::Location::from_toml(&text)
+            .map(Some)
+            .map_err(|e| format!("{} is not a location: {e}", path.display()))
+    }
+}
+
+/// Which GPU adapter draws the window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DisplayAdapter {
+    /// wgpu's choice (high-performance adapter, any backend).
+    #[default]
+    Auto,
+    /// A software Vulkan adapter (Mesa's llvmpipe/lavapipe).
+    Software,
+    /// wgpu's OpenGL backend.
+    Gl,
+    /// The first adapter whose name contains this (any case).
+    Named(String),
+}
+
+impl std::str::FromStr for DisplayAdapter {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "" => return Err("the display adapter is empty: give auto, software, gl or part of a name".to_owned()),
+            "auto" => Self::Auto,
+            "software" => Self::Software,
+            "gl" => Self::Gl,
+            _ => Self::Named(s.to_owned()),
+        })
+    }
+}
+
+impl std::fmt::Display for DisplayAdapter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Auto => f.write_str("auto"),
+            Self::Software => f.write_str("software"),
+            Self::Gl => f.write_str("gl"),
+            Self::Named(n) => f.write_str(n),
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The Mandelbrot explorer: the camera in arbitrary precision, its moves, panels and keys,
+//! bookmarks and picture export.
+
+pub mod bookmarks_ui;
+pub mod export;
+pub mod nav;
+mod panel;
+pub mod state;
+pub mod view;

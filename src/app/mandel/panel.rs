@@ -1,0 +1,172 @@
+//! The Mandelbrot view's panels in the app: the controls, readouts, bookmarks and picture
+//! export on the left, the picture in the middle, and its keys (R, Ctrl+S).
+
+use crate::app::WavebrotApp;
+use crate::app::mandel::bookmarks_ui;
+use crate::app::mandel::export::{self, ExportAction};
+use crate::app::mandel::view::{self, MandelShown};
+use crate::app::shell::controls;
+use crate::app::worker::messages::{Command, CompareJob, ExportStatus, MandelbrotFrame};
+use crate::sim::colour::palette::Colouring;
+
+impl WavebrotApp {
+    /// The left panel of the Mandelbrot view.
+    pub(crate) fn mandel_controls_ui(&mut self, ui: &mut egui::Ui) {
+        let aspect = self.mandel.aspect();
+        let view = &mut self.settings.mandelbrot;
+        if view::mandelbrot_controls_ui(ui, view, aspect) {
+            ui.ctx().request_repaint();
+        }
+        ui.separator();
+        view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect, self.mandel.hover);
+        ui.label("Wheel: zoom about the pointer. Drag: pan. Right drag or Ctrl drag: zoom to the box.");
+        self.mandel_check_ui(ui);
+        ui.separator();
+        let view = &mut self.settings.mandelbrot;
+        let (message, moved) = bookmarks_ui::bookmarks_ui(ui, &mut self.mandel.bookmarks, view, aspect);
+        if moved {
+            ui.ctx().request_repaint();
+        }
+        if let Some(m) = message {
+            self.say(m);
+        }
+        ui.separator();
+        self.record_ui(ui);
+        ui.separator();
+        match export::export_ui(ui, &mut self.mandel.export, self.mandel.window) {
+            Some(ExportAction::Start) => self.export_mandelbrot(),
+            Some(ExportAction::Cancel) => self.worker.send(Command::CancelExport),
+            None => {}
+        }
+    }
+
+    /// The picture, and the request for a new one when the view or its size changed.
+    pub(crate) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
+        let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
+        let tex = self.mandel_tex.as_ref().map(|s| s.id).zip(shown.as_ref());
+        let (size, _, hover) =
+            view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
+        self.mandel.window = size;
+        self.mandel.hover = hover;
+        let r = self.settings.mandelbrot.request(size[0], size[1]);
+        // Render again only when something changed.
+        if self.mandel.sent.as_ref() != Some(&r) {
+            self.mandel.sent = Some(r.clone());
+            self.worker.send(Command::Mandelbrot(r.clone()));
+        }
+        // The bar follows the palette, scale, offset and cycles (a histogram scale: of the counts shown).
+        let key = (r.colour, r.iters, self.mandel.frames);
+        if self.mandel.bar.as_ref().is_none_or(|(k, _)| *k != key) {
+            let counts = self.mandel.shown.as_ref().map_or(&[][..], |s| &s.counts[..]);
+            self.mandel.bar = Some((key, Colouring::new(&r.colour, counts, r.iters)));
+        }
+        if let Some((_, colouring)) = &self.mandel.bar {
+            controls::palette_bar_ui(ui, bar_rect, colouring, r.iters, "iterations");
+        }
+    }
+
+    /// R: the whole set; Ctrl+S: save the picture; J: the Julia set of the point under the
+    /// pointer (of the centre when the pointer is elsewhere), and back.
+    pub(crate) fn mandel_keys(&mut self, ctx: &egui::Context) {
+        let (r, save, j) = ctx.input_mut(|i| {
+            let save = i.consume_key(egui::Modifiers::COMMAND, egui::Key::S);
+            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J))
+        });
+        if r {
+            self.settings.mandelbrot.reset_camera();
+        }
+        if j {
+            let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
+            let aspect = self.mandel.aspect();
+            self.settings.mandelbrot.toggle_julia(at, aspect);
+        }
+        if save {
+            self.export_mandelbrot();
+        }
+    }
+
+    /// Starts saving the view as PNG with the export settings shown (nothing when one runs).
+    pub fn export_mandelbrot(&mut self) {
+        if self.mandel.export.running {
+            self.say("an export is already under way".to_owned());
+            return;
+        }
+        let [w, h] = self.mandel.window;
+        let job = self.mandel.export.job(&self.settings.mandelbrot, [w.max(1), h.max(1)]);
+        self.mandel.export.running = true;
+        self.mandel.export.progress = Some((0, job.request.height));
+        self.worker.send(Command::Export(job));
+    }
+
+    /// The export settings and state (size, file, tile size, progress).
+    pub fn export_state_mut(&mut self) -> &mut export::ExportState {
+        &mut self.mandel.export
+    }
+
+    /// The bookmark controls' state (file, name).
+    pub fn bookmarks_mut(&mut self) -> &mut bookmarks_ui::Bookmarks {
+        &mut self.mandel.bookmarks
+    }
+
+    /// The Mandelbrot picture shown last: its request, arithmetic and counts.
+    #[must_use]
+    pub fn mandelbrot_shown(&self) -> Option<&MandelShown> {
+        self.mandel.shown.as_ref()
+    }
+
+    /// Where the Mandelbrot picture was drawn last (screen points).
+    #[must_use]
+    pub fn mandelbrot_picture_rect(&self) -> egui::Rect {
+        self.mandel.picture.rect
+    }
+
+    /// The Mandelbrot camera and settings, to change as the controls do.
+    pub fn mandelbrot_mut(&mut self) -> &mut view::MandelView {
+        &mut self.settings.mandelbrot
+    }
+
+    /// Takes a Mandelbrot frame in.
+    pub(crate) fn take_mandel_frame(&mut self, f: MandelbrotFrame) {
+        self.mandel.shown = Some(MandelShown::of(&f));
+        self.mandel.frames += 1;
+        if f.coarse == 1
+            && let Some((k, d)) = &self.active
+        {
+            let name = d.name.clone();
+            self.timing.record_mandelbrot(*k, &name, &f);
+            // The rule's iterations, from the counts: kernels that skip the interior execute fewer.
+            let iters = f.request.iters;
+            let rule: u64 = f
+                .counts
+                .iter()
+                .map(|&c| crate::sim::fractal::mandelbrot::iterations_executed(c.max(0) as u32, iters))
+                .sum();
+            if !f.counts.is_empty() {
+                self.timing.set_rule_iters(rule);
+            }
+        }
+        self.content_frames += 1;
+        if f.coarse == 1 {
+            self.record_mandelbrot(&f.pixels, f.request.colour.palette.lut());
+        }
+        Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
+    }
+
+    /// Takes an export report in.
+    pub(crate) fn take_export_status(&mut self, s: ExportStatus) {
+        if let Some(m) = self.mandel.export.update(s) {
+            self.say(m);
+        }
+    }
+
+    /// What the CPU comparison runs in the Mandelbrot view: the last full picture computed
+    /// directly (a perturbation picture is not compared).
+    pub(crate) fn mandel_compare_job(&self) -> CompareJob {
+        self.mandel
+            .shown
+            .as_ref()
+            .filter(|s| s.coarse == 1)
+            .and_then(|s| s.params)
+            .map_or(CompareJob::Off, CompareJob::Mandelbrot)
+    }
+}

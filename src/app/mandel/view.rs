@@ -1,0 +1,440 @@
+//! The Mandelbrot view: where the camera is ([`MandelView`], a deep-zoom [`View`] kept in
+//! arbitrary precision), its controls and readouts, and the picture with wheel zoom about the
+//! cursor, drag to pan and a zoom-to-box drag (right button, or Ctrl with the left). The moves
+//! themselves are [`crate::app::mandel::nav`]; bookmarks are [`crate::app::mandel::bookmarks_ui`], pictures
+//! [`crate::app::mandel::export`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::colour::palette::ColourSettings;
+use crate::sim::fractal::deep::{Arith, View, format_zoom};
+
+use crate::app::mandel::nav;
+use crate::app::worker::messages::{MandelRequest, MandelbrotFrame};
+
+/// Largest image side rendered for the view (the picture is drawn at the panel's pixel size).
+pub const MAX_IMAGE_SIDE: usize = 4096;
+
+/// Which arithmetic to compute in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PrecisionMode {
+    /// `f32` while it resolves the pixels, then `f64`, then perturbation.
+    Auto,
+    F32,
+    F64,
+    Perturbation,
+}
+
+impl PrecisionMode {
+    /// The arithmetic asked of the worker (`None`: its own choice).
+    #[must_use]
+    pub fn arith(self) -> Option<Arith> {
+        match self {
+            Self::Auto => None,
+            Self::F32 => Some(Arith::F32),
+            Self::F64 => Some(Arith::F64),
+            Self::Perturbation => Some(Arith::Perturbation),
+        }
+    }
+}
+
+/// The camera and settings of the Mandelbrot view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MandelView {
+    /// Where the camera is; `None`: the whole set, fitted to the panel's shape (the start and R).
+    pub view: Option<View>,
+    /// Iterations chosen by depth ([`nav::auto_iters`]); off: [`Self::iters`].
+    pub auto_iters: bool,
+    /// Maximum iterations per pixel when not automatic.
+    pub iters: u32,
+    pub precision: PrecisionMode,
+    /// Palette, smooth colouring, scale, offset and cycles.
+    pub colour: ColourSettings,
+    /// Julia mode: the Julia set of a point, with its own camera (`None`: the Mandelbrot set).
+    pub julia: Option<JuliaMode>,
+}
+
+/// The Julia picture shown instead of the Mandelbrot set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JuliaMode {
+    /// The set's `c`.
+    pub c: [f64; 2],
+    /// Its camera (`None`: `[-1.8, 1.8] x [-1.2, 1.2]` fitted to the panel).
+    pub view: Option<View>,
+}
+
+impl Default for MandelView {
+    fn default() -> Self {
+        Self {
+            view: None,
+            auto_iters: true,
+            iters: 500,
+            precision: PrecisionMode::Auto,
+            colour: ColourSettings::SEED,
+            julia: None,
+        }
+    }
+}
+
+impl MandelView {
+    /// The view shown in a picture of `aspect` = width/height (the Julia camera in Julia mode).
+    #[must_use]
+    pub fn current(&self, aspect: f64) -> View {
+        match &self.julia {
+            Some(j) => j.view.clone().unwrap_or_else(|| nav::fit_julia(aspect)),
+            None => self.mandel_view(aspect),
+        }
+    }
+
+    /// The Mandelbrot camera's view (also in Julia mode).
+    #[must_use]
+    pub fn mandel_view(&self, aspect: f64) -> View {
+        self.view.clone().unwrap_or_else(|| nav::fit_whole_set(aspect))
+    }
+
+    /// Flips to the Julia set of the point at `at` (fractions of the picture) and back.
+    pub fn toggle_julia(&mut self, at: [f64; 2], aspect: f64) {
+        if self.julia.take().is_some() {
+            return;
+        }
+        let v = self.mandel_view(aspect);
+        if let Ok((re, im)) = nav::point_at(&v, at, aspect) {
+            let f = |s: &str| {
+                crate::sim::fractal::deep::parse_decimal(s, "c", 64).map(|b| crate::sim::fractal::deep::to_f64(&b))
+            };
+            if let (Ok(re), Ok(im)) = (f(&re), f(&im)) {
+                self.julia = Some(JuliaMode { c: [re, im], view: None });
+            }
+        }
+    }
+
+    /// The iterations of `view`: by depth, or the user's.
+    #[must_use]
+    pub fn iters_for(&self, view: &View) -> u32 {
+        if self.auto_iters { nav::auto_iters(view.zoom_log10()) } else { self.iters.max(1) }
+    }
+
+    /// The picture of `width x height` pixels to compute.
+    #[must_use]
+    pub fn request(&self, width: usize, height: usize) -> MandelRequest {
+        let (w, h) = (width.max(1), height.max(1));
+        let view = self.current(w as f64 / h as f64);
+        let iters = self.iters_for(&view);
+        let julia = self.julia.as_ref().map(|j| j.c);
+        MandelRequest { view, width: w, height: h, iters, arith: self.precision.arith(), colour: self.colour, julia }
+    }
+
+    /// Back to the whole set (iterations and precision kept); in Julia mode, the whole Julia set.
+    pub fn reset_camera(&mut self) {
+        match &mut self.julia {
+            Some(j) => j.view = None,
+            None => self.view = None,
+        }
+    }
+
+    /// Applies a move made by [`mandel_nav`]; a failed one (never expected) leaves the view.
+    fn apply(&mut self, moved: Result<View, String>) -> bool {
+        match moved {
+            Ok(v) => {
+                match &mut self.julia {
+                    Some(j) => j.view = Some(v),
+                    None => self.view = Some(v),
+                }
+                true
+            }
+            Err(e) => {
+                log::warn!("view not moved: {e}");
+                false
+            }
+        }
+    }
+}
+
+/// What the app keeps of the picture shown last (also for tests).
+#[derive(Clone, Debug)]
+pub struct MandelShown {
+    pub request: MandelRequest,
+    /// The picture's size (smaller than the request's for a coarse pass).
+    pub width: usize,
+    pub height: usize,
+    /// 1 for the full picture, 2, 4 or 8 for a coarse pass.
+    pub coarse: usize,
+    /// The arithmetic used, in words.
+    pub arith: String,
+    /// Escape counts, row 0 at the bottom.
+    pub counts: Vec<i32>,
+    /// The direct parameters where it was computed directly.
+    pub params: Option<crate::sim::fractal::mandelbrot::MandelbrotParams>,
+}
+
+impl MandelShown {
+    /// What a frame shows.
+    #[must_use]
+    pub fn of(f: &MandelbrotFrame) -> Self {
+        Self {
+            request: f.request.clone(),
+            width: f.width,
+            height: f.height,
+            coarse: f.coarse,
+            arith: f.arith.clone(),
+            counts: f.counts.clone(),
+            params: f.params,
+        }
+    }
+}
+
+/// The first 22 characters of a decimal's mantissa, and its exponent (the strings are ASCII).
+fn short(s: &str) -> String {
+    let (m, e) = s.split_once(['e', 'E']).map_or((s, String::new()), |(m, e)| (m, format!("e{e}")));
+    if m.len() > 22 { format!("{}…{e}", &m[..22]) } else { format!("{m}{e}") }
+}
+
+/// The camera's readouts: centre (its first digits), zoom as `1e123`, precision, iterations,
+/// and the point under the pointer with its count.
+pub fn readouts_ui(
+    ui: &mut egui::Ui,
+    view: &MandelView,
+    shown: Option<&MandelShown>,
+    aspect: f64,
+    hover: Option<[f64; 2]>,
+) {
+    let v = view.current(aspect);
+    ui.label(format!("centre  {}", short(&v.re)));
+    ui.label(format!("        {} i", short(&v.im)));
+    ui.label(format!("zoom    {}", format_zoom(v.zoom_log10())));
+    let auto = if view.auto_iters { " (auto)" } else { "" };
+    ui.label(format!("iterations  {}{auto}", view.iters_for(&v)));
+    if let Some(s) = shown {
+        let auto = if view.precision == PrecisionMode::Auto { " (auto)" } else { "" };
+        ui.label(format!("precision  {}{auto}", s.arith));
+        let pass = if s.coarse > 1 { format!(", coarse 1/{}", s.coarse) } else { String::new() };
+        ui.label(format!("{}x{} px{pass}", s.width, s.height));
+        // The point under the pointer, and its count where the picture shows the current view.
+        if let Some(at) = hover
+            && let Ok((re, im)) = nav::point_at(&v, at, aspect)
+        {
+            let x = (at[0] * s.width as f64) as usize;
+            let y = ((1.0 - at[1]) * s.height as f64) as usize;
+            let count = (s.request.view == v && x < s.width && y < s.height).then(|| s.counts[y * s.width + x]);
+            ui.label(format!("pointer  {}", short(&re)));
+            ui.label(format!("         {} i", short(&im)));
+            if let Some(c) = count {
+                ui.label(format!("count    {c}"));
+            }
+        }
+        if let Some(p) = &s.params
+            && p.precision_exhausted()
+        {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "Warning: precision exhausted: at this zoom {} cannot tell neighbouring pixels apart; \
+                     choose auto or perturbation",
+                    p.precision.name()
+                ),
+            );
+        }
+    }
+}
+
+/// The camera controls of the Mandelbrot view; true when something changed.
+pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: f64) -> bool {
+    let mut changed = false;
+    ui.heading("Mandelbrot");
+    let current = view.current(aspect);
+    ui.horizontal(|ui| {
+        changed |= ui.checkbox(&mut view.auto_iters, "auto").on_hover_text("100 + 150 log10(zoom)").changed();
+        if view.auto_iters {
+            // The slider shows the automatic value; moving it takes over.
+            let mut n = view.iters_for(&current);
+            let r = ui.add(egui::Slider::new(&mut n, 1..=1_000_000).logarithmic(true).text("max iterations"));
+            if r.changed() {
+                view.auto_iters = false;
+                view.iters = n;
+                changed = true;
+            }
+        } else {
+            changed |= ui
+                .add(egui::Slider::new(&mut view.iters, 1..=1_000_000).logarithmic(true).text("max iterations"))
+                .changed();
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("precision");
+        for (mode, name) in [
+            (PrecisionMode::Auto, "auto"),
+            (PrecisionMode::F32, "f32"),
+            (PrecisionMode::F64, "f64"),
+            (PrecisionMode::Perturbation, "perturbation"),
+        ] {
+            changed |= ui.selectable_value(&mut view.precision, mode, name).changed();
+        }
+    });
+    if ui.button("Reset view (R)").clicked() {
+        view.reset_camera();
+        changed = true;
+    }
+    changed |= crate::app::shell::palette_ui::palette_ui(ui, &mut view.colour);
+    if let Some(j) = &view.julia {
+        ui.label(format!("Julia set of c = {:+.15} {:+.15} i", j.c[0], j.c[1]));
+        if ui.button("Back to the Mandelbrot set (J)").clicked() {
+            view.julia = None;
+            changed = true;
+        }
+    } else {
+        ui.label("Shift+click or J: the Julia set of the point under the pointer.");
+    }
+    changed
+}
+
+impl Default for PictureState {
+    fn default() -> Self {
+        Self { box_start: None, rect: egui::Rect::NOTHING }
+    }
+}
+
+/// Per-picture UI state: a zoom box being dragged.
+#[derive(Clone, Debug)]
+pub struct PictureState {
+    box_start: Option<egui::Pos2>,
+    /// Where the picture was drawn last (screen points).
+    pub rect: egui::Rect,
+}
+
+/// Draws the picture into all of `ui`'s space and handles zoom, pan and the zoom box; returns
+/// the pixel size the image should be rendered at, whether the camera moved, and where the
+/// pointer is (fractions of the picture) when it hovers it.
+pub fn mandelbrot_image_ui(
+    ui: &mut egui::Ui,
+    texture: Option<(egui::TextureId, &View)>,
+    view: &mut MandelView,
+    state: &mut PictureState,
+) -> ([usize; 2], bool, Option<[f64; 2]>) {
+    let rect = ui.available_rect_before_wrap();
+    let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
+    state.rect = rect;
+    if let Some((t, shown)) = texture {
+        // The last picture, moved and scaled to where its view lies in the current one until
+        // the next picture comes.
+        let aspect = f64::from(rect.width() / rect.height().max(1.0));
+        let current = view.current(aspect);
+        let placed = if *shown == current {
+            Some(rect)
+        } else {
+            nav::relative(shown, &current).map(|(dx, dy, scale)| {
+                let (w, h) = (f64::from(rect.width()), f64::from(rect.height()));
+                let centre = egui::pos2(
+                    (f64::from(rect.center().x) + dx / aspect * w / 2.0) as f32,
+                    (f64::from(rect.center().y) - dy * h / 2.0) as f32,
+                );
+                egui::Rect::from_center_size(centre, egui::vec2((w * scale) as f32, (h * scale) as f32))
+            })
+        };
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, egui::Color32::BLACK);
+        if let Some(r) = placed.filter(|r| r.width().is_finite() && r.width() < 1e7) {
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            painter.image(t, r, uv, egui::Color32::WHITE);
+        }
+    } else {
+        ui.painter().rect_filled(rect, 0.0, egui::Color32::BLACK);
+        ui.painter().text(
+            rect.center(),
+            egui::Align2::CENTER_CENTER,
+            "rendering…",
+            egui::FontId::proportional(16.0),
+            egui::Color32::GRAY,
+        );
+    }
+    let aspect = f64::from(rect.width() / rect.height().max(1.0));
+    let frac = |p: egui::Pos2| {
+        [f64::from((p.x - rect.min.x) / rect.width().max(1.0)), f64::from((p.y - rect.min.y) / rect.height().max(1.0))]
+    };
+    let mut moved = false;
+    let ctrl = ui.input(|i| i.modifiers.command);
+    // Zoom box: right drag, or Ctrl + left drag.
+    if response.drag_started_by(egui::PointerButton::Secondary)
+        || (ctrl && response.drag_started_by(egui::PointerButton::Primary))
+    {
+        state.box_start = ui.input(|i| i.pointer.press_origin()).or_else(|| response.interact_pointer_pos());
+    }
+    if let Some(a) = state.box_start {
+        let b = ui.input(|i| i.pointer.latest_pos()).unwrap_or(a);
+        let r = egui::Rect::from_two_pos(a, b).intersect(rect);
+        ui.painter().rect_stroke(r, 0.0, egui::Stroke::new(1.5, egui::Color32::WHITE), egui::StrokeKind::Middle);
+        if response.drag_stopped() || !ui.input(|i| i.pointer.any_down()) {
+            state.box_start = None;
+            if r.width() > 4.0 && r.height() > 4.0 {
+                let current = view.current(aspect);
+                moved |= view.apply(nav::zoomed_to_box(&current, frac(r.min), frac(r.max), aspect));
+            }
+        }
+    } else if response.dragged_by(egui::PointerButton::Primary) {
+        let d = response.drag_delta();
+        if d != egui::Vec2::ZERO {
+            let current = view.current(aspect);
+            let delta = [f64::from(d.x), f64::from(d.y)];
+            moved |= view.apply(nav::panned(&current, delta, f64::from(rect.height())));
+        }
+    }
+    // Shift + click: the Julia set of the point under the pointer, and back.
+    if response.clicked()
+        && ui.input(|i| i.modifiers.shift)
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        view.toggle_julia(frac(p), aspect);
+        moved = true;
+    }
+    let hover = response.hover_pos();
+    if let Some(pos) = hover {
+        let scroll: f32 = ui.input(|i| {
+            i.events
+                .iter()
+                .map(|e| match e {
+                    egui::Event::MouseWheel { unit, delta, .. } => {
+                        delta.y
+                            * match unit {
+                                egui::MouseWheelUnit::Point => 1.0,
+                                egui::MouseWheelUnit::Line => 40.0,
+                                egui::MouseWheelUnit::Page => 400.0,
+                            }
+                    }
+                    _ => 0.0,
+                })
+                .sum()
+        });
+        let pinch = ui.input(egui::InputState::zoom_delta);
+        let factor = (f64::from(scroll) * 0.004).exp() * f64::from(pinch);
+        if (factor - 1.0).abs() > 1e-9 {
+            let current = view.current(aspect);
+            moved |= view.apply(nav::zoomed_about(&current, factor, frac(pos), aspect));
+        }
+    }
+    let ppp = ui.ctx().pixels_per_point();
+    let px = |v: f32| ((v * ppp).round() as usize).clamp(1, MAX_IMAGE_SIDE);
+    ([px(rect.width()), px(rect.height())], moved, hover.map(frac))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_view_fits_the_whole_set_in_a_portrait_panel() {
+        let r = MandelView::default().request(400, 900);
+        let b = r.view.bounds_f64(400, 900).unwrap();
+        assert!(b.minx <= -2.0 && b.maxx >= 0.47 && b.miny <= -1.12 && b.maxy >= 1.12, "{b:?}");
+        assert_eq!(r.iters, 100, "automatic iterations at the whole set");
+        assert_eq!(r.arith, None);
+    }
+
+    #[test]
+    fn iterations_follow_depth_unless_set() {
+        let mut v = MandelView { view: Some(View::parse("-0.75,0.1", "1e13").unwrap()), ..MandelView::default() };
+        assert_eq!(v.request(10, 10).iters, 2050);
+        v.auto_iters = false;
+        v.iters = 777;
+        assert_eq!(v.request(10, 10).iters, 777);
+    }
+}

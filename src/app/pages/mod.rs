@@ -1,0 +1,113 @@
+//! The classroom pages beside the two demos: Race (3), Scaling (4) and Lessons (5). Each takes
+//! the whole window below the top bar; while one is shown the simulation thread is paused and
+//! the CPU comparison is off, so their measurements have the machine to themselves.
+
+pub mod lessons;
+pub mod lessons_ui;
+pub mod race;
+pub mod race_ui;
+pub mod scaling;
+pub mod scaling_ui;
+
+use std::sync::Arc;
+
+use super::WavebrotApp;
+use crate::app::worker::messages::Command;
+
+/// A page shown instead of the wave or Mandelbrot view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    Race,
+    Scaling,
+    Lessons,
+}
+
+impl Page {
+    pub const ALL: [(Self, &'static str); 3] =
+        [(Self::Race, "Race (3)"), (Self::Scaling, "Scaling (4)"), (Self::Lessons, "Lessons (5)")];
+}
+
+impl WavebrotApp {
+    /// Shows `page` (`None`: back to the wave or Mandelbrot view).
+    pub fn set_page(&mut self, page: Option<Page>) {
+        if self.page == page {
+            return;
+        }
+        if self.page == Some(Page::Race) {
+            self.race.close();
+        }
+        match (self.page, page) {
+            (None, Some(p)) => {
+                // Pause the waves while a page measures; play again on the way back.
+                self.resume_play = self.settings.wave.playing;
+                if self.settings.wave.playing {
+                    self.settings.wave.playing = false;
+                    self.worker.send(Command::SetPlaying(false));
+                }
+                self.page_defaults(p);
+            }
+            (Some(_), None) => {
+                if self.resume_play {
+                    self.settings.wave.playing = true;
+                    self.worker.send(Command::SetPlaying(true));
+                }
+            }
+            (_, Some(p)) => self.page_defaults(p),
+            (None, None) => {}
+        }
+        self.page = page;
+    }
+
+    fn page_defaults(&mut self, p: Page) {
+        match p {
+            Page::Race => self.race.pick_defaults(&self.probes),
+            Page::Scaling => self.scaling.pick_defaults(&self.probes),
+            Page::Lessons => {}
+        }
+    }
+
+    /// The page shown, if any.
+    #[must_use]
+    pub fn page(&self) -> Option<Page> {
+        self.page
+    }
+
+    /// Race mode's state (its sides and their counters).
+    #[must_use]
+    pub fn race(&self) -> &crate::app::pages::race::RaceState {
+        &self.race.state
+    }
+
+    /// The Scaling view's sweep, if one ran.
+    #[must_use]
+    pub fn scaling_progress(&self) -> Option<crate::app::pages::scaling::SweepProgress> {
+        self.scaling.progress()
+    }
+
+    /// The Scaling view's settings.
+    pub fn scaling_mut(&mut self) -> &mut crate::app::pages::scaling_ui::ScalingView {
+        &mut self.scaling
+    }
+
+    /// The Lessons view's last run, if any.
+    #[must_use]
+    pub fn lesson_progress(&self) -> Option<crate::app::pages::lessons::LessonProgress> {
+        self.lessons.progress()
+    }
+
+    /// The Lessons view's settings.
+    pub fn lessons_mut(&mut self) -> &mut crate::app::pages::lessons_ui::LessonsView {
+        &mut self.lessons
+    }
+
+    /// The page's whole area.
+    pub(crate) fn page_ui(&mut self, ui: &mut egui::Ui, page: Page) {
+        let ctx = ui.ctx().clone();
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || ctx.request_repaint());
+        match page {
+            Page::Race => self.race.ui(ui, &self.probes, &wake, self.start.freeze_timings),
+            Page::Scaling => self.scaling.ui(ui, &self.probes, &wake),
+            Page::Lessons => self.lessons.ui(ui, &self.probes, &wake),
+        }
+    }
+}

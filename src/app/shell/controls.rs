@@ -1,0 +1,98 @@
+//! Small shared widgets: the backend picker, the `hot` colour bar and the colour bar of a
+//! palette colouring (Mandelbrot and Julia views).
+
+use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
+use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE};
+use crate::sim::colour::palette::Colouring;
+
+/// Whether each backend can run here: its device or the reason it cannot.
+pub type Probes = Vec<(BackendKind, Result<DeviceInfo, String>)>;
+
+/// The picker's choices and their labels.
+pub const CHOICES: [(BackendChoice, &str); 4] = [
+    (BackendChoice::Auto, "auto"),
+    (BackendChoice::Cuda, "CUDA"),
+    (BackendChoice::Wgpu, "wgpu"),
+    (BackendChoice::Cpu, "CPU"),
+];
+
+/// Auto / CUDA / wgpu / CPU, unavailable ones disabled with the reason as tooltip; true when
+/// the user picked another.
+pub fn backend_picker_ui(ui: &mut egui::Ui, choice: &mut BackendChoice, probes: &Probes) -> bool {
+    let mut changed = false;
+    ui.label("Backend:");
+    for (c, name) in CHOICES {
+        let probe = c.kind().and_then(|k| probes.iter().find(|(pk, _)| *pk == k)).map(|(_, p)| p);
+        let (enabled, tip) = match probe {
+            None => (true, "the fastest available: CUDA, then wgpu, then the CPU".to_owned()),
+            Some(Ok(d)) => (true, d.name.clone()),
+            Some(Err(why)) => (false, why.clone()),
+        };
+        let r = ui.add_enabled(enabled, egui::Button::selectable(*choice == c, name));
+        let r = if enabled { r.on_hover_text(tip) } else { r.on_disabled_hover_text(format!("unavailable: {tip}")) };
+        if r.clicked() && *choice != c {
+            *choice = c;
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// A vertical `hot` colour bar from `lo` (bottom) to `hi` (top) in `rect`, with its ends labelled.
+pub fn colour_bar_ui(ui: &egui::Ui, rect: egui::Rect, lo: &str, hi: &str, title: &str) {
+    let painter = ui.painter_at(rect.expand(2.0));
+    let text = ui.visuals().text_color();
+    let font = egui::FontId::proportional(11.0);
+    let bar = egui::Rect::from_min_max(
+        egui::pos2(rect.min.x + 4.0, rect.min.y + 16.0),
+        egui::pos2(rect.min.x + 20.0, rect.max.y - 16.0),
+    );
+    let step = bar.height() / LUT_SIZE as f32;
+    for (k, c) in HOT_LUT.iter().enumerate() {
+        let y1 = bar.max.y - k as f32 * step;
+        let r = egui::Rect::from_min_max(egui::pos2(bar.min.x, y1 - step - 0.5), egui::pos2(bar.max.x, y1));
+        painter.rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    }
+    painter.rect_stroke(bar, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
+    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, hi, font.clone(), text);
+    painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, lo, font.clone(), text);
+    painter.text(egui::pos2(bar.max.x + 4.0, bar.center().y), egui::Align2::LEFT_CENTER, title, font, text);
+}
+
+/// A vertical colour bar of `colouring` over the values `0` (bottom) to `iters` (top) in `rect`,
+/// labelled at its ends: it follows the palette, scale, offset and cycles, so a histogram scale
+/// shows where the image's counts lie. A square at the top shows the colour of the points that
+/// never escape.
+pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, iters: u32, title: &str) {
+    let painter = ui.painter_at(rect.expand(2.0));
+    let text = ui.visuals().text_color();
+    let font = egui::FontId::proportional(11.0);
+    let bar = egui::Rect::from_min_max(
+        egui::pos2(rect.min.x + 4.0, rect.min.y + 32.0),
+        egui::pos2(rect.min.x + 20.0, rect.max.y - 16.0),
+    );
+    let strips = (bar.height().max(1.0) as usize).min(1024);
+    let step = bar.height() / strips as f32;
+    for k in 0..strips {
+        let v = (k as f64 + 0.5) / strips as f64 * f64::from(iters);
+        let c = colouring.colour_of_value(v);
+        let y1 = bar.max.y - k as f32 * step;
+        let r = egui::Rect::from_min_max(egui::pos2(bar.min.x, y1 - step - 0.5), egui::pos2(bar.max.x, y1));
+        painter.rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    }
+    painter.rect_stroke(bar, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
+    let inside = egui::Rect::from_min_size(egui::pos2(bar.min.x, rect.min.y + 14.0), egui::vec2(bar.width(), 12.0));
+    let c = colouring.interior();
+    painter.rect_filled(inside, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
+    painter.rect_stroke(inside, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
+    painter.text(
+        egui::pos2(bar.max.x + 4.0, inside.center().y),
+        egui::Align2::LEFT_CENTER,
+        "inside",
+        font.clone(),
+        text,
+    );
+    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, iters.to_string(), font.clone(), text);
+    painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, "0", font.clone(), text);
+    painter.text(egui::pos2(bar.max.x + 4.0, bar.center().y), egui::Align2::LEFT_CENTER, title, font, text);
+}

@@ -1,0 +1,9 @@
+//! What every view shares: the top bar, panels and keys, the timing panel, the frame profile,
+//! the backend picker and the colour widgets.
+
+pub mod controls;
+pub mod palette_ui;
+pub mod panels;
+pub mod profile;
+pub mod profile_ui;
+pub mod timing_panel;

@@ -1,0 +1,426 @@
+//! The app's panels and keys: the top bar (views, backend picker, timing), the wave controls
+//! and lab, the central picture with its tools, and the keyboard shortcuts.
+
+use std::time::Duration;
+
+use crate::sim::wave::theory::Theory;
+
+use crate::app::WavebrotApp;
+use crate::app::launch::options::Demo;
+use crate::app::pages::Page;
+use crate::app::shell::controls;
+use crate::app::wave::lab::LabOutcome;
+use crate::app::wave::view as wave_view;
+use crate::app::worker::messages::Command;
+
+impl WavebrotApp {
+    pub(crate) fn keyboard(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let (space, r, s, one, two, delete) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::Space),
+                i.key_pressed(egui::Key::R),
+                i.key_pressed(egui::Key::S),
+                i.key_pressed(egui::Key::Num1),
+                i.key_pressed(egui::Key::Num2),
+                i.key_pressed(egui::Key::Delete),
+            )
+        });
+        let (three, four, five) = ctx.input(|i| {
+            (i.key_pressed(egui::Key::Num3), i.key_pressed(egui::Key::Num4), i.key_pressed(egui::Key::Num5))
+        });
+        for (pressed, page) in [(three, Page::Race), (four, Page::Scaling), (five, Page::Lessons)] {
+            if pressed {
+                self.set_page(Some(page));
+            }
+        }
+        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.page.is_none() {
+            if self.recorder.is_some() {
+                self.stop_recording(None);
+            } else {
+                self.start_recording();
+            }
+        }
+        let (help, hide, full, check) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::F1) || i.key_pressed(egui::Key::Questionmark),
+                i.key_pressed(egui::Key::H),
+                i.key_pressed(egui::Key::F11),
+                i.key_pressed(egui::Key::C),
+            )
+        });
+        if help {
+            self.help = !self.help;
+        }
+        if hide {
+            self.panels_hidden = !self.panels_hidden;
+        }
+        if full {
+            let now = ctx.input(|i| i.viewport().fullscreen.unwrap_or(false));
+            ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(!now));
+        }
+        if check && self.page.is_none() {
+            match self.settings.view {
+                Demo::Wave => {
+                    self.check_asked = Some(std::time::Instant::now());
+                    self.worker.send(Command::Check);
+                }
+                Demo::Mandelbrot => self.start_mandel_check(),
+            }
+        }
+        if one {
+            self.set_page(None);
+            self.set_view(Demo::Wave);
+        }
+        if two {
+            self.set_page(None);
+            self.set_view(Demo::Mandelbrot);
+        }
+        if self.page.is_some() {
+            return;
+        }
+        match self.settings.view {
+            Demo::Wave => {
+                if space {
+                    self.toggle_play();
+                }
+                if s && !self.settings.wave.playing {
+                    self.worker.send(Command::Step);
+                }
+                if r {
+                    self.worker.send(Command::Reset);
+                }
+                if delete && let Some(k) = self.lab.selected {
+                    let mut out = LabOutcome::default();
+                    self.lab.delete_source(&mut self.settings.wave, k, &mut out);
+                    self.apply_lab(out);
+                }
+            }
+            Demo::Mandelbrot => self.mandel_keys(ctx),
+        }
+    }
+
+    pub(crate) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let mut view = self.settings.view;
+            let on_demo = self.page.is_none();
+            if ui.add(egui::Button::selectable(on_demo && view == Demo::Wave, "Waves (1)")).clicked() {
+                view = Demo::Wave;
+                self.set_page(None);
+            }
+            if ui.add(egui::Button::selectable(on_demo && view == Demo::Mandelbrot, "Mandelbrot (2)")).clicked() {
+                view = Demo::Mandelbrot;
+                self.set_page(None);
+            }
+            self.set_view(view);
+            for (page, label) in Page::ALL {
+                if ui.add(egui::Button::selectable(self.page == Some(page), label)).clicked() {
+                    self.set_page(Some(page));
+                }
+            }
+            ui.separator();
+            let mut choice = self.settings.backend;
+            if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
+                self.pick_backend(choice);
+            }
+            ui.separator();
+            match &self.active {
+                Some((k, _)) if self.start.freeze_timings => ui.label(format!("running on {k}")),
+                Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
+                None => ui.label("opening backend…"),
+            };
+            ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
+        });
+        if !self.start.freeze_timings {
+            for n in &self.notes {
+                ui.weak(format!("note: {n}"));
+            }
+        }
+        if let Some(n) = &self.start.display_note {
+            ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
+        }
+        if let Some((m, at)) = &self.message
+            && at.elapsed() < Duration::from_secs(12)
+        {
+            ui.colored_label(ui.visuals().warn_fg_color, m);
+        }
+    }
+
+    pub(crate) fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Wave lab");
+        let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
+        let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
+        let s = &mut self.settings.wave;
+        let a = wave_view::wave_controls_ui(ui, s, running, self.last_steps, mem);
+        if a.play_toggled {
+            self.worker.send(Command::SetPlaying(s.playing));
+        }
+        if a.step {
+            self.worker.send(Command::Step);
+        }
+        if a.reset {
+            self.worker.send(Command::Reset);
+        }
+        let mut out = LabOutcome::default();
+        if a.resize {
+            s.scene = s.scene.resized(s.nx, s.ny);
+            out.scene = Some(false);
+        }
+        if a.freq {
+            s.scene = s.scene.with_freq(s.freq);
+            out.scene = Some(out.scene.unwrap_or(true));
+        }
+        if a.steps {
+            self.worker.send(Command::SetStepsPerFrame(s.steps_per_frame));
+            self.worker.send(Command::SetFastest(s.fastest));
+        }
+        if a.contrast {
+            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+            out.look = true;
+        }
+        self.check_ui(ui);
+        self.record_ui(ui);
+        ui.separator();
+        let lab = self.lab.ui(ui, &mut self.settings.wave);
+        out.scene = match (out.scene, lab.scene) {
+            (Some(a), Some(b)) => Some(a && b),
+            (a, b) => a.or(b),
+        };
+        out.look |= lab.look;
+        out.message = lab.message;
+        self.apply_lab(out);
+        ui.separator();
+        let scene = &self.settings.wave.scene;
+        self.meters.ui(ui, scene, self.settings.wave.look.energy);
+    }
+
+    /// Record (G): the pictures shown go to an animated GIF, written when the recording stops.
+    pub(crate) fn record_ui(&mut self, ui: &mut egui::Ui) {
+        // The text goes under the button and wraps: a wider panel would resize the picture
+        // being recorded.
+        ui.vertical(|ui| match &self.recorder {
+            Some(r) => {
+                let text = format!("recording {} frames to {}", r.sent, r.path.display());
+                if ui.button("Stop recording").on_hover_text("write the GIF (G)").clicked() {
+                    self.stop_recording(None);
+                }
+                ui.add(egui::Label::new(egui::RichText::new(text).color(ui.visuals().error_fg_color)).wrap());
+            }
+            None => {
+                ui.horizontal(|ui| {
+                    if ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked() {
+                        self.start_recording();
+                    }
+                    ui.add(egui::TextEdit::singleline(&mut self.record_path).desired_width(140.0))
+                        .on_hover_text("the GIF file");
+                });
+            }
+        });
+    }
+
+    /// The check against the CPU: a button, a periodic check while running, and the last result
+    /// in green or red.
+    fn check_ui(&mut self, ui: &mut egui::Ui) {
+        let every = std::time::Duration::from_secs(10);
+        ui.horizontal(|ui| {
+            let asked = ui
+                .button("Check")
+                .on_hover_text(format!(
+                    "from the current state, run {} steps here and on the CPU and compare both fields",
+                    crate::app::worker::messages::CHECK_STEPS
+                ))
+                .clicked();
+            ui.checkbox(&mut self.settings.wave.check_often, "every 10 s");
+            let due = self.settings.wave.check_often
+                && self.settings.wave.playing
+                && self.check_asked.is_none_or(|t| t.elapsed() >= every);
+            if asked || due {
+                self.check_asked = Some(std::time::Instant::now());
+                self.worker.send(Command::Check);
+            }
+        });
+        if let Some((r, _)) = &self.check {
+            let text = match &r.error {
+                Some(e) => format!("check failed to run: {e}"),
+                None => {
+                    let promise = if r.tolerance == 0.0 {
+                        "the same bits".to_owned()
+                    } else {
+                        format!("≤ {:.1e}", r.tolerance)
+                    };
+                    format!(
+                        "{} vs {}, steps {}–{}: max|diff| {:.2e} ({promise}): {}",
+                        r.backend,
+                        r.against,
+                        r.from + 1,
+                        r.from + r.steps,
+                        r.max_diff,
+                        if r.ok() { "OK" } else { "MISMATCH" }
+                    )
+                }
+            };
+            let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
+            ui.colored_label(colour, text);
+        }
+    }
+
+    /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
+    pub(crate) fn start_mandel_check(&mut self) {
+        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else {
+            return;
+        };
+        if self.mandel_check_rx.is_some() {
+            return;
+        }
+        let wake = self.ctx.clone();
+        match crate::app::worker::compare::check_mandelbrot(kind, p, std::sync::Arc::clone(&self.turn), move || {
+            wake.request_repaint()
+        }) {
+            Ok(rx) => self.mandel_check_rx = Some(rx),
+            Err(e) => self.say(format!("cannot start the check: {e}")),
+        }
+    }
+
+    /// The Mandelbrot check: a button and the last result, the differing-pixel share against the
+    /// budget, in green or red.
+    pub(crate) fn mandel_check_ui(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        ui.horizontal(|ui| {
+            let asked = ui
+                .button("Check")
+                .on_hover_text("render the image shown on the active backend and on the CPU (cpu1) and count the pixels that differ")
+                .clicked();
+            if asked {
+                self.start_mandel_check();
+            }
+            if self.mandel_check_rx.is_some() {
+                ui.spinner();
+            }
+        });
+        if let Some(r) = &self.mandel_check {
+            let text = match &r.error {
+                Some(e) => format!("check failed to run: {e}"),
+                None => format!(
+                    "{} vs {}, {}×{} {}: {:.4}% of pixels differ (budget {:.2}%): {}",
+                    r.backend,
+                    r.against,
+                    r.params.width,
+                    r.params.height,
+                    r.params.precision.name(),
+                    r.share * 100.0,
+                    r.budget * 100.0,
+                    if r.ok() { "OK" } else { "MISMATCH" }
+                ),
+            };
+            let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
+            ui.colored_label(colour, text);
+        }
+    }
+
+    /// Sends what the lab changed to the simulation thread, and says what needs saying.
+    pub(crate) fn apply_lab(&mut self, out: LabOutcome) {
+        let s = &mut self.settings.wave;
+        if let Some(keep_waves) = out.scene {
+            (s.nx, s.ny) = (s.scene.nx, s.scene.ny);
+            if let Some(src) = s.scene.sources.first() {
+                s.freq = src.freq();
+            }
+            if !keep_waves {
+                self.meters.clear();
+            }
+            self.worker.send(Command::SetScene { scene: Box::new(s.scene.clone()), keep_waves });
+        }
+        if out.look {
+            self.worker.send(Command::SetLook(s.look.clone()));
+            self.worker.send(Command::SetContrast { vmin: s.vmin, vmax: s.vmax });
+        }
+        if let Some(m) = out.message {
+            self.say(m);
+        }
+    }
+
+    pub(crate) fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let full = ui.available_rect_before_wrap();
+        let bar_w = 84.0;
+        let image_rect = egui::Rect::from_min_max(full.min, egui::pos2(full.max.x - bar_w, full.max.y));
+        let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
+        let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
+        match self.settings.view {
+            Demo::Wave => {
+                let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
+                let tex = self.wave_tex.as_ref().map(|s| s.id);
+                let w = &self.settings.wave;
+                // The edited scene is drawn (it reaches the worker within a frame), on the running grid.
+                let scene = (w.scene.nx, w.scene.ny) == grid;
+                let theory = if w.theory && scene { Theory::of(&w.scene) } else { None };
+                let overlay = wave_view::Overlay {
+                    scene: scene.then_some(&w.scene),
+                    probes: &w.look.probes,
+                    selected_source: self.lab.selected,
+                    theory: theory.as_ref(),
+                };
+                let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
+                self.lab.preview_ui(&child, w, &map);
+                self.field_map = Some(map);
+                if scene {
+                    let out = self.lab.pointer(&mut self.settings.wave, &pointer);
+                    self.apply_lab(out);
+                }
+                let (lo, hi, what) = match &self.meters.last {
+                    Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
+                        let hi = m.range.1;
+                        (
+                            format!("{:.1e}", hi * 10f32.powf(-wave_view::INTENSITY_DECADES)),
+                            format!("{hi:.1e}"),
+                            "mean f² (log)",
+                        )
+                    }
+                    Some(m) if m.intensity => (format!("{:.3}", m.range.0), format!("{:.1e}", m.range.1), "mean f²"),
+                    Some(m) => (format!("{:.3}", m.range.0), format!("{:.3}", m.range.1), "field"),
+                    None => {
+                        (format!("{:.3}", self.settings.wave.vmin), format!("{:.3}", self.settings.wave.vmax), "field")
+                    }
+                };
+                controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+            }
+            Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
+        }
+        ui.allocate_rect(full, egui::Sense::hover());
+    }
+}
+
+/// The keys, in a window (F1 or ?).
+pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
+    const KEYS: [(&str, &str); 19] = [
+        ("1 / 2", "waves / Mandelbrot"),
+        ("3 / 4 / 5", "race / scaling / lessons"),
+        ("Space", "play or pause the waves"),
+        ("S", "one frame of steps while paused"),
+        ("R", "reset the field (Mandelbrot: the whole set)"),
+        ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
+        ("Delete", "remove the selected source"),
+        ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
+        ("H", "hide or show the side panels (presenter mode)"),
+        ("F11", "full screen"),
+        ("Ctrl + / Ctrl -", "larger or smaller text and controls"),
+        ("Ctrl 0", "normal size"),
+        ("Tab / Shift Tab", "move between controls; Space or Enter uses one"),
+        ("Arrows", "move a focused slider"),
+        ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
+        ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
+        ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
+        ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
+        ("F1 or ?", "this list"),
+    ];
+    egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("keys").num_columns(2).striped(true).show(ui, |ui| {
+            for (k, what) in KEYS {
+                ui.strong(k);
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
+}

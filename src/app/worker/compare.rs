@@ -1,0 +1,259 @@
+//! The CPU comparison (thread `wavebrot-cpu-compare`): runs the active view's problem on a
+//! copy, on the CPU (`cpu` or `cpu1`), for the timing panel's comparison. It lags at big grids,
+//! only reports its rate, and idles half the time so it leaves cores to the UI and the active
+//! backend. It computes only while it holds the [`ComputeTurn`], so the active backend and it
+//! never run at the same time and neither figure includes the other's load.
+
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::Duration;
+
+use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
+use crate::sim::fractal::mandelbrot::{self, MandelbrotParams};
+use crate::sim::wave::scene::Scene;
+
+use crate::app::worker::messages::{CompareJob, CompareSample, ComputeTurn};
+
+/// What the UI asks of the comparison thread.
+enum CompareCmd {
+    Job(CompareJob),
+    Kind(BackendKind),
+    Quit,
+}
+
+/// Handle on the CPU comparison thread.
+pub struct CpuCompare {
+    commands: Sender<CompareCmd>,
+    samples: Receiver<CompareSample>,
+}
+
+impl CpuCompare {
+    /// Starts the thread on `kind` (`cpu` or `cpu1`).
+    ///
+    /// # Errors
+    /// The thread could not be spawned.
+    pub fn spawn(kind: BackendKind, turn: ComputeTurn, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+        let (commands, rx) = mpsc::channel();
+        let (tx, samples) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("wavebrot-cpu-compare".into())
+            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &wake))?;
+        Ok(Self { commands, samples })
+    }
+
+    pub fn set_job(&self, job: CompareJob) {
+        let _ = self.commands.send(CompareCmd::Job(job));
+    }
+
+    pub fn set_kind(&self, kind: BackendKind) {
+        let _ = self.commands.send(CompareCmd::Kind(kind));
+    }
+
+    /// Samples measured since the last call.
+    pub fn drain(&self) -> Vec<CompareSample> {
+        self.samples.try_iter().collect()
+    }
+}
+
+impl Drop for CpuCompare {
+    fn drop(&mut self) {
+        // Not joined: a long Mandelbrot on the CPU may still be running; it ends on its own.
+        let _ = self.commands.send(CompareCmd::Quit);
+    }
+}
+
+fn cpu_backend(kind: BackendKind) -> backend::cpu::CpuBackend {
+    let threads = if kind == BackendKind::Cpu1 { backend::cpu::Threads::One } else { backend::cpu::Threads::All };
+    backend::cpu::CpuBackend::new(threads)
+}
+
+fn compare_loop(
+    kind: BackendKind,
+    rx: &Receiver<CompareCmd>,
+    tx: &Sender<CompareSample>,
+    turn: &ComputeTurn,
+    wake: &dyn Fn(),
+) {
+    let mut backend = cpu_backend(kind);
+    let mut device = backend.device_info().name;
+    let mut job = CompareJob::Off;
+    let mut sim: Option<Box<dyn WaveSim>> = None;
+    // The scene `sim` runs.
+    let mut running: Option<Arc<Scene>> = None;
+    let mut mandelbrot_done = false;
+    let mut counts: Vec<i32> = Vec::new();
+    let mut chunk = 1u32;
+    let mut wait = None::<Duration>;
+    loop {
+        let idle = match &job {
+            CompareJob::Off => true,
+            CompareJob::Mandelbrot(_) => mandelbrot_done,
+            CompareJob::Wave(_) => false,
+        };
+        let cmd = if idle {
+            rx.recv().map_err(|_| ())
+        } else if let Some(w) = wait.take() {
+            match rx.recv_timeout(w) {
+                Ok(c) => Ok(c),
+                Err(RecvTimeoutError::Timeout) => Err(()),
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        } else {
+            rx.try_recv().map_err(|_| ())
+        };
+        match cmd {
+            Ok(CompareCmd::Quit) => return,
+            Ok(CompareCmd::Kind(k)) => {
+                if k != backend.kind() {
+                    backend = cpu_backend(k);
+                    device = backend.device_info().name;
+                    sim = None;
+                    running = None;
+                    mandelbrot_done = false;
+                }
+                continue;
+            }
+            Ok(CompareCmd::Job(j)) => {
+                if j != job {
+                    job = j;
+                    mandelbrot_done = false;
+                    if !matches!(job, CompareJob::Wave(_)) {
+                        sim = None;
+                        running = None;
+                    }
+                }
+                continue;
+            }
+            Err(()) if idle => return,
+            Err(()) => {}
+        }
+        let (bk, dev) = (backend.kind(), device.clone());
+        let sample = move |job, steps, timing, total_iters, error| CompareSample {
+            kind: bk,
+            device: dev.clone(),
+            job,
+            steps,
+            timing,
+            total_iters,
+            error,
+        };
+        match &job {
+            CompareJob::Off => {}
+            CompareJob::Wave(p) => {
+                // The same scene as the active backend: sources swapped in place, anything else
+                // opened anew (its waves need not match: only its rate is compared).
+                let same = running.as_ref().is_some_and(|r| Arc::ptr_eq(r, p) || **r == **p);
+                let swapped =
+                    !same && sim.as_mut().is_some_and(|s| s.set_sources(&p.sources).is_ok() && s.scene() == **p);
+                if !same && !swapped {
+                    sim = None;
+                    match backend.new_scene(p) {
+                        Ok(s) => sim = Some(s),
+                        Err(e) => {
+                            let _ =
+                                tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                            wake();
+                            job = CompareJob::Off;
+                            running = None;
+                            continue;
+                        }
+                    }
+                }
+                let p = Arc::clone(p);
+                running = Some(p);
+                let Some(s) = sim.as_mut() else { continue };
+                let advanced = {
+                    let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    s.advance(chunk)
+                };
+                match advanced {
+                    Ok(t) => {
+                        let _ = tx.send(sample(job.clone(), chunk, t, 0, None));
+                        wake();
+                        let per_step = t.wall.as_secs_f64() / f64::from(chunk);
+                        chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
+                        // Half the time idle: leaves cores for the UI and the active backend.
+                        wait = Some(t.wall.max(Duration::from_millis(5)));
+                    }
+                    Err(e) => {
+                        let _ = tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
+                        job = CompareJob::Off;
+                        running = None;
+                    }
+                }
+            }
+            CompareJob::Mandelbrot(p) => {
+                let p = *p;
+                mandelbrot_done = true;
+                counts.clear();
+                counts.resize(p.pixels(), 0);
+                let r = backend.mandelbrot(&p, &mut counts);
+                let s = match r {
+                    Ok(run) => sample(job.clone(), 0, run.timing, run.total_iters, None),
+                    Err(e) => sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
+                };
+                let _ = tx.send(s);
+                wake();
+            }
+        }
+    }
+}
+
+/// The Mandelbrot check: the active backend's counts against the CPU reference's for the image
+/// shown (same parameters), as the share of pixels that differ against the budget of
+/// [`mandelbrot::mismatch_tolerance`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MandelCheck {
+    pub backend: BackendKind,
+    pub against: BackendKind,
+    pub params: MandelbrotParams,
+    /// Share of pixels whose escape counts differ.
+    pub share: f64,
+    /// The budget for the precision.
+    pub budget: f64,
+    pub error: Option<String>,
+}
+
+impl MandelCheck {
+    /// True when the share is within the budget.
+    #[must_use]
+    pub fn ok(&self) -> bool {
+        self.error.is_none() && self.share <= self.budget
+    }
+}
+
+/// Checks `kind` against `cpu1` on `params` on the `wavebrot-mandel-check` thread (each on a
+/// backend of its own, taking the compute turn); the answer comes on the returned channel.
+///
+/// # Errors
+/// The thread could not be spawned.
+pub fn check_mandelbrot(
+    kind: BackendKind,
+    params: MandelbrotParams,
+    turn: ComputeTurn,
+    wake: impl Fn() + Send + 'static,
+) -> std::io::Result<Receiver<MandelCheck>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new().name("wavebrot-mandel-check".into()).spawn(move || {
+        let against = BackendKind::Cpu1;
+        let run = || -> Result<f64, String> {
+            let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut got = vec![0i32; params.pixels()];
+            let mut want = vec![0i32; params.pixels()];
+            backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got)).map_err(|e| e.to_string())?;
+            backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want)).map_err(|e| e.to_string())?;
+            Ok(mandelbrot::mismatch_frac(&got, &want))
+        };
+        let r = run();
+        let _ = tx.send(MandelCheck {
+            backend: kind,
+            against,
+            params,
+            share: r.as_ref().map_or(f64::NAN, |s| *s),
+            budget: mandelbrot::mismatch_tolerance(params.precision),
+            error: r.err(),
+        });
+        wake();
+    })?;
+    Ok(rx)
+}

@@ -1,0 +1,276 @@
+//! How the simulation thread computes a Mandelbrot picture: the arithmetic (the direct rule in
+//! `f32` or `f64` while it resolves the pixels, perturbation beyond, as `render` chooses), the
+//! reference orbit (computed on the `wavebrot-reference` thread and reused while its point stays
+//! in the picture), and the picture in tiles ([`crate::backend::tiles`]).
+
+use std::sync::Arc;
+
+use astro_float::BigFloat;
+
+use crate::backend::tiles::{self, Picture};
+use crate::backend::{Backend, BackendError, MandelbrotRun};
+use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View};
+use crate::sim::fractal::julia::JuliaParams;
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::perturb::ReferenceOrbit;
+
+use crate::app::worker::messages::MandelRequest;
+
+/// Picture height a reference orbit's precision is computed for: enough for any coarse or full
+/// picture of the view and for exports up to this many rows.
+const ORBIT_HEIGHT: usize = 16384;
+
+/// A reference orbit and the point it belongs to.
+struct Reference {
+    re: BigFloat,
+    im: BigFloat,
+    bits: usize,
+    iters: u32,
+    orbit: Arc<ReferenceOrbit>,
+}
+
+/// A computed picture.
+pub struct Computed {
+    /// The direct parameters (`None`: perturbation).
+    pub params: Option<MandelbrotParams>,
+    /// The arithmetic in words (`f32`, `f64`, `perturbation f64, extended exponent`, ...).
+    pub arith: String,
+    /// The summed run (`None`: stopped by the caller's progress).
+    pub run: Option<MandelbrotRun>,
+    /// Tiles it was computed in.
+    pub tiles: usize,
+    /// Smooth escape values were computed beside the counts.
+    pub smooth: bool,
+    /// Notes for the user (a fallback taken).
+    pub notes: Vec<String>,
+}
+
+/// The Mandelbrot state of the simulation thread.
+#[derive(Default)]
+pub struct MandelWork {
+    reference: Option<Reference>,
+    /// Reference orbits computed (not reused), for tests and readouts.
+    pub orbits_computed: u64,
+}
+
+/// The arithmetic `req` asks for at `width x height` (`None` in the request: the cheapest that
+/// resolves the full picture's pixels).
+#[must_use]
+pub fn choose_arith(req: &MandelRequest) -> Arith {
+    let (v, w, h, n) = (&req.view, req.width, req.height, req.iters);
+    match req.arith {
+        None if v.direct_resolves(Precision::F32, w, h, n) => Arith::F32,
+        None if v.direct_resolves(Precision::F64, w, h, n) => Arith::F64,
+        None => Arith::Perturbation,
+        // The direct rule as asked where f64 can hold the bounds, even where it is blocky.
+        Some(a @ (Arith::F32 | Arith::F64)) if v.bounds_f64(w, h).is_ok() => a,
+        Some(_) => Arith::Perturbation,
+    }
+}
+
+impl MandelWork {
+    /// Computes `req`'s view at `width x height` (its own size, or smaller for a coarse pass)
+    /// into `counts`, in tiles of at most `tile_pixels`; `progress(rows_done, rows)` may stop it.
+    ///
+    /// # Errors
+    /// The backend failed, or the view cannot be computed (the message says why).
+    #[expect(clippy::too_many_arguments, reason = "the picture, its buffers and its progress")]
+    pub fn compute(
+        &mut self,
+        backend: &mut dyn Backend,
+        req: &MandelRequest,
+        (width, height): (usize, usize),
+        tile_pixels: usize,
+        counts: &mut Vec<i32>,
+        smooth: &mut Vec<f32>,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Computed, String> {
+        let want_smooth = req.colour.smooth;
+        let mut c = self.compute_once(
+            backend,
+            req,
+            (width, height),
+            tile_pixels,
+            counts,
+            want_smooth.then_some(smooth),
+            progress,
+        );
+        if want_smooth && matches!(&c, Err(e) if e.contains("not implemented")) {
+            // Smooth values not on this backend yet: the counts, coloured by their integers.
+            c = self.compute_once(backend, req, (width, height), tile_pixels, counts, None, progress).map(|mut c| {
+                c.notes.push(format!("smooth colour is not available on {} yet: integer counts", backend.kind()));
+                c
+            });
+        }
+        c
+    }
+
+    #[expect(clippy::too_many_arguments, reason = "as compute")]
+    fn compute_once(
+        &mut self,
+        backend: &mut dyn Backend,
+        req: &MandelRequest,
+        (width, height): (usize, usize),
+        tile_pixels: usize,
+        counts: &mut Vec<i32>,
+        mut smooth: Option<&mut Vec<f32>>,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<Computed, String> {
+        counts.clear();
+        counts.resize(width * height, 0);
+        if let Some(s) = smooth.as_deref_mut() {
+            s.clear();
+            s.resize(width * height, 0.0);
+        }
+        let has_smooth = smooth.is_some();
+        let mut notes = Vec::new();
+        if let Some(c) = req.julia {
+            return julia(backend, req, (width, height), c, counts, smooth, progress);
+        }
+        let mut arith = choose_arith(req);
+        if req.arith.is_some_and(|a| a != arith) {
+            notes.push("f64 cannot hold this view's bounds: computed by perturbation".to_owned());
+        }
+        if let Some(precision) = arith.direct() {
+            let bounds = req.view.bounds_f64(width, height)?;
+            let p = MandelbrotParams { width, height, iters: req.iters, bounds, precision };
+            let sm = smooth.as_deref_mut().map(Vec::as_mut_slice);
+            match tiles::render_tiled(backend, Picture::Direct(&p), tile_pixels, counts, sm, progress) {
+                Ok(t) => {
+                    let arith = precision.name().to_owned();
+                    let (run, tiles, smooth) = (t.run, t.tiles, has_smooth);
+                    return Ok(Computed { params: Some(p), arith, run, tiles, smooth, notes });
+                }
+                // A device without f64 (many GPUs through wgpu): perturbation works in f32.
+                Err(BackendError::Invalid(why)) if precision == Precision::F64 => {
+                    notes.push(format!("{why}; computed by perturbation instead"));
+                    arith = Arith::Perturbation;
+                }
+                Err(e) => return Err(format!("Mandelbrot failed: {e}")),
+            }
+        }
+        debug_assert_eq!(arith, Arith::Perturbation);
+        let job = self.deep_job(&req.view, width, height, req.iters)?;
+        let sm = smooth.map(Vec::as_mut_slice);
+        let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
+            .map_err(|e| format!("Mandelbrot (perturbation) failed: {e}"))?;
+        let arith = backend.deep_arith(&job);
+        Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, notes })
+    }
+
+    /// The perturbation job of `view`: the reference orbit of the last job when its point is
+    /// still in the picture, its precision enough and it is long enough; else the orbit of the
+    /// view's centre, computed on its own thread.
+    fn deep_job(&mut self, view: &View, width: usize, height: usize, iters: u32) -> Result<DeepJob, String> {
+        if width == 0 || height == 0 || width > 1 << 16 || height > 1 << 16 {
+            return Err(format!("image {width}x{height} must be 1..=65536 pixels a side"));
+        }
+        let bits = view.bits(ORBIT_HEIGHT);
+        let mut b = view.bounds_big(width, height, bits)?;
+        let inside = |r: &Reference| {
+            let within = |v: &BigFloat, lo: &BigFloat, hi: &BigFloat| {
+                v.cmp(lo).is_some_and(|c| c >= 0) && v.cmp(hi).is_some_and(|c| c <= 0)
+            };
+            within(&r.re, &b.minx, &b.maxx) && within(&r.im, &b.miny, &b.maxy)
+        };
+        let reuse = self.reference.as_ref().is_some_and(|r| r.bits >= bits && r.iters >= iters && inside(r));
+        if !reuse {
+            let (re, im) = (b.re.clone(), b.im.clone());
+            let (cr, ci) = (re.clone(), im.clone());
+            // Headroom, so the iterations growing with the zoom do not recompute the orbit at
+            // every step (a point that escapes ends its orbit earlier anyway).
+            let iters = iters.saturating_mul(2).min(i32::MAX as u32);
+            let orbit = std::thread::Builder::new()
+                .name("wavebrot-reference".into())
+                .spawn(move || ReferenceOrbit::compute(&cr, &ci, iters, bits))
+                .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
+                .join()
+                .map_err(|_| "the reference-orbit thread panicked".to_owned())?;
+            self.orbits_computed += 1;
+            self.reference = Some(Reference { re, im, bits, iters, orbit: Arc::new(orbit) });
+        }
+        let r = self.reference.as_ref().ok_or("no reference orbit")?;
+        // The pixels' offsets are taken from the reference's point, wherever it lies.
+        b.re = r.re.clone();
+        b.im = r.im.clone();
+        let grid = PixelGrid::new(&b, width, height);
+        // The BLA table depends on the grid's |dc|max: built for each job (about 2 complex
+        // multiplies per orbit step).
+        let bla = Arc::new(r.orbit.bla_table(grid.dc_max(width, height)));
+        Ok(DeepJob { width, height, iters, orbit: Arc::clone(&r.orbit), bla, grid, zoom_log10: view.zoom_log10() })
+    }
+}
+
+/// The Julia set of `c` in `req`'s view (its own camera): the direct rule in `f32` while it
+/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece.
+fn julia(
+    backend: &mut dyn Backend,
+    req: &MandelRequest,
+    (width, height): (usize, usize),
+    c: [f64; 2],
+    counts: &mut [i32],
+    smooth: Option<&mut Vec<f32>>,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Computed, String> {
+    let bounds = req.view.bounds_f64(width, height)?;
+    let mut p = JuliaParams { width, height, iters: req.iters, bounds, precision: Precision::F32, c };
+    p.precision = match req.arith {
+        Some(Arith::F32) => Precision::F32,
+        Some(_) => Precision::F64,
+        None if p.precision_exhausted() => Precision::F64,
+        None => Precision::F32,
+    };
+    let has_smooth = smooth.is_some();
+    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(|e| format!("Julia set failed: {e}"))?;
+    let run = progress(height, height).then_some(run);
+    let arith = p.precision.name().to_owned();
+    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, notes: Vec::new() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::{CpuBackend, Threads};
+
+    fn req(re: &str, im: &str, zoom: &str, iters: u32) -> MandelRequest {
+        let view = View { re: re.into(), im: im.into(), zoom: zoom.into() };
+        MandelRequest { view, width: 48, height: 32, iters, arith: None, colour: Default::default(), julia: None }
+    }
+
+    #[test]
+    fn arithmetic_by_depth() {
+        assert_eq!(choose_arith(&req("-0.5", "0", "1", 100)), Arith::F32);
+        assert_eq!(choose_arith(&req("-0.74", "0.13", "1e8", 100)), Arith::F64);
+        assert_eq!(choose_arith(&req("-0.74", "0.13", "1e14", 100)), Arith::Perturbation);
+        let forced = MandelRequest { arith: Some(Arith::F64), ..req("-0.74", "0.13", "1e30", 100) };
+        assert_eq!(choose_arith(&forced), Arith::Perturbation, "f64 cannot hold the bounds");
+    }
+
+    #[test]
+    fn a_reused_orbit_gives_the_counts_of_a_fresh_one() {
+        let mut cpu = CpuBackend::new(Threads::All);
+        let centre = ("-0.743643887037158704752191506114774", "0.131825904205311970493132056385139");
+        let a = req(centre.0, centre.1, "1e15", 3000);
+        let mut work = MandelWork::default();
+        let mut counts = Vec::new();
+        let c =
+            work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut Vec::new(), &mut |_, _| true).unwrap();
+        assert!(c.arith.starts_with("perturbation"), "{}", c.arith);
+        // A pan of a fifth of the picture keeps the reference in it.
+        let moved = crate::app::mandel::nav::panned(&a.view, [10.0, 4.0], 32.0).unwrap();
+        let b = MandelRequest { view: moved, ..a.clone() };
+        let mut reused = Vec::new();
+        work.compute(&mut cpu, &b, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();
+        assert_eq!(work.orbits_computed, 1, "the orbit was reused");
+        let mut fresh = Vec::new();
+        MandelWork::default()
+            .compute(&mut cpu, &b, (48, 32), usize::MAX, &mut fresh, &mut Vec::new(), &mut |_, _| true)
+            .unwrap();
+        let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&reused, &fresh);
+        assert!(bad <= 2e-3, "{:.3}% of the pixels differ between a reused and a fresh orbit", bad * 100.0);
+        // Far away: a new orbit.
+        let far = MandelRequest { view: View { zoom: "1e15".into(), ..req("-0.7436", "0.1318", "1", 1).view }, ..a };
+        work.compute(&mut cpu, &far, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();
+        assert_eq!(work.orbits_computed, 2);
+    }
+}

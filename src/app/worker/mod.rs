@@ -1,0 +1,11 @@
+//! Everything off the UI thread: the simulation loop, how frames reach the screen, the
+//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, and the messages the
+//! threads send each other. Nothing here draws.
+
+pub mod compare;
+pub mod display;
+pub mod mandel;
+pub mod messages;
+pub mod meter;
+pub mod recorder;
+pub mod simulation;

@@ -1,0 +1,327 @@
+//! How escape values become colours: a palette, a scaling of the values, an offset and a
+//! cycle count. The default ([`ColourSettings::SEED`]: `hot`, integer counts, linear, no
+//! offset, one cycle) gives exactly [`crate::sim::colour::colormap::mandelbrot_rgba`]'s bytes, so the
+//! seed's pictures (and the golden PNG tests) stay as they are.
+//!
+//! A pixel's colour, step by step ([`Colouring::colour`]):
+//! 1. **Value** `v`: the integer count, or with [`ColourSettings::smooth`] the continuous escape
+//!    value `ν` a backend returns beside it ([`crate::sim::fractal::mandelbrot::smooth_value`]). A pixel
+//!    that never escaped (count = `iters`) always takes the palette's **last** entry (`hot`:
+//!    white, as the seed draws the set).
+//! 2. **Scale** `t = s(v)` in `[0, 1]` over `[0, iters]` ([`Scale`]): linear `v / iters`
+//!    (the seed's), log `ln(1 + v) / ln(1 + iters)`, or histogram equalisation (the share of
+//!    escaped pixels with a smaller value, interpolated inside a count's bin, so it is continuous
+//!    and monotone in `v`).
+//! 3. **Position** `u` in the palette: with one cycle and no offset `u = t`, clipped (exactly the
+//!    seed's `floor(t * 256)` clipped to `0..=255`); otherwise the palette repeats `cycles` times
+//!    over the range, shifted by `offset` (a fraction of the palette) and wrapping:
+//!    `u = fract(t * cycles + offset)`. Cyclic palettes ([`Palette::is_cyclic`]) wrap without a seam.
+//! 4. **Entry** `floor(u * N)` clipped to `0..N`, of the palette's `N`-entry table turned into
+//!    bytes as matplotlib's `Colormap(.., bytes=True)` does (`(v * 255)` truncated).
+
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::colour::colormap::HOT_LUT;
+use crate::sim::colour::palette_tables::{MAGMA, TWILIGHT, VIRIDIS};
+
+/// The palettes offered. Tables are matplotlib's, exactly (see [`crate::sim::colour::palette_tables`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Palette {
+    /// matplotlib's `hot` (256 entries): the seed's, black-red-yellow-white. The default.
+    #[default]
+    Hot,
+    /// matplotlib's `viridis` (256 entries): perceptually uniform, blue to yellow.
+    Viridis,
+    /// matplotlib's `magma` (256 entries): perceptually uniform, black to light yellow.
+    Magma,
+    /// matplotlib's `twilight` (510 entries): cyclic (its two ends meet), perceptually uniform.
+    Twilight,
+}
+
+impl Palette {
+    /// Every palette, the default first.
+    pub const ALL: [Self; 4] = [Self::Hot, Self::Viridis, Self::Magma, Self::Twilight];
+
+    /// The name used on the command line and in the app.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Hot => "hot",
+            Self::Viridis => "viridis",
+            Self::Magma => "magma",
+            Self::Twilight => "twilight",
+        }
+    }
+
+    /// True when the two ends of the palette meet, so repeating it shows no seam.
+    #[must_use]
+    pub fn is_cyclic(self) -> bool {
+        matches!(self, Self::Twilight)
+    }
+
+    /// The table as RGBA bytes (alpha 255).
+    #[must_use]
+    pub fn lut(self) -> &'static [[u8; 4]] {
+        static VIRIDIS_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&VIRIDIS));
+        static MAGMA_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&MAGMA));
+        static TWILIGHT_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&TWILIGHT));
+        match self {
+            Self::Hot => &HOT_LUT[..],
+            Self::Viridis => &VIRIDIS_LUT,
+            Self::Magma => &MAGMA_LUT,
+            Self::Twilight => &TWILIGHT_LUT,
+        }
+    }
+}
+
+impl std::fmt::Display for Palette {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// matplotlib's `(lut * 255).astype(np.uint8)`: truncated, alpha 255.
+fn to_bytes(table: &[[f64; 3]]) -> Vec<[u8; 4]> {
+    table.iter().map(|c| [(c[0] * 255.0) as u8, (c[1] * 255.0) as u8, (c[2] * 255.0) as u8, 255]).collect()
+}
+
+/// How escape values over `[0, iters]` are spread over the palette.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum Scale {
+    /// `t = v / iters`: the seed's.
+    #[default]
+    Linear,
+    /// `t = ln(1 + v) / ln(1 + iters)`: low counts get more of the palette, so views with many
+    /// iterations do not crowd into its first entries.
+    Log,
+    /// Histogram equalisation over the escaped pixels of the image: each colour covers about as
+    /// many pixels (the share of escaped pixels below `v`, interpolated within a count's bin).
+    Histogram,
+}
+
+impl Scale {
+    /// Every scaling, the default first.
+    pub const ALL: [Self; 3] = [Self::Linear, Self::Log, Self::Histogram];
+
+    /// The name used on the command line and in the app.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Linear => "linear",
+            Self::Log => "log",
+            Self::Histogram => "histogram",
+        }
+    }
+}
+
+impl std::fmt::Display for Scale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that decides the colours of a Mandelbrot or Julia picture.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColourSettings {
+    pub palette: Palette,
+    /// Colour by the continuous escape value `ν` instead of the integer count (needs the smooth
+    /// values from the backend: [`crate::backend::Backend::mandelbrot_smooth`] and friends).
+    pub smooth: bool,
+    pub scale: Scale,
+    /// Shift along the palette, as a fraction of it (`0..1`; 0.5 starts halfway).
+    pub offset: f32,
+    /// How many times the palette repeats over the value range (`>= 1`; may be fractional).
+    pub cycles: f32,
+}
+
+impl Default for ColourSettings {
+    fn default() -> Self {
+        Self::SEED
+    }
+}
+
+impl ColourSettings {
+    /// The seed's colouring: `hot`, integer counts, linear, no offset, one cycle.
+    pub const SEED: Self =
+        Self { palette: Palette::Hot, smooth: false, scale: Scale::Linear, offset: 0.0, cycles: 1.0 };
+
+    /// Largest number of cycles accepted.
+    pub const MAX_CYCLES: f32 = 10_000.0;
+
+    /// Checks offset and cycles.
+    ///
+    /// # Errors
+    /// A message naming the bad value.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.offset.is_finite() || !(0.0..1.0).contains(&self.offset) {
+            return Err(format!("colour offset {} must be in [0, 1) (a fraction of the palette)", self.offset));
+        }
+        if !self.cycles.is_finite() || !(1.0..=Self::MAX_CYCLES).contains(&self.cycles) {
+            return Err(format!("colour cycles {} must be in [1, {}]", self.cycles, Self::MAX_CYCLES));
+        }
+        Ok(())
+    }
+
+    /// True when positions wrap around the palette (more than one cycle, or an offset).
+    #[must_use]
+    pub fn wraps(&self) -> bool {
+        self.cycles != 1.0 || self.offset != 0.0
+    }
+}
+
+/// Settings made ready for one image: the histogram of its counts when the scale needs it.
+#[derive(Clone, Debug)]
+pub struct Colouring {
+    settings: ColourSettings,
+    iters: u32,
+    lut: &'static [[u8; 4]],
+    /// Histogram scale: `cum[n]` = escaped pixels with count below `n` (`iters + 1` entries).
+    cum: Vec<u64>,
+}
+
+impl Colouring {
+    /// Prepares `settings` for an image of `counts` (needed only by the histogram scale; other
+    /// scales ignore them) with at most `iters` iterations.
+    #[must_use]
+    pub fn new(settings: &ColourSettings, counts: &[i32], iters: u32) -> Self {
+        let iters = iters.max(1);
+        let mut cum = Vec::new();
+        if settings.scale == Scale::Histogram {
+            let n = iters as usize;
+            let mut hist = vec![0u64; n];
+            for &c in counts {
+                if let Ok(c) = usize::try_from(c)
+                    && c < n
+                {
+                    hist[c] += 1;
+                }
+            }
+            cum.reserve(n + 1);
+            let mut sum = 0;
+            cum.push(0);
+            for h in hist {
+                sum += h;
+                cum.push(sum);
+            }
+        }
+        Self { settings: *settings, iters, lut: settings.palette.lut(), cum }
+    }
+
+    /// The settings this colouring follows.
+    #[must_use]
+    pub fn settings(&self) -> &ColourSettings {
+        &self.settings
+    }
+
+    /// The scaled value `t` in `[0, 1]` of an escaped pixel's value `v` (step 2 of the module
+    /// doc). Monotone (non-decreasing) in `v` for every scale.
+    #[must_use]
+    pub fn scaled(&self, v: f64) -> f64 {
+        let iters = f64::from(self.iters);
+        match self.settings.scale {
+            // As `colormap::lut_index`: (v - vmin) / (vmax - vmin) with vmin = 0.
+            Scale::Linear => (v - 0.0) / (iters - 0.0),
+            Scale::Log => (1.0 + v.max(0.0)).ln() / (1.0 + iters).ln(),
+            Scale::Histogram => {
+                let total = *self.cum.last().unwrap_or(&0);
+                if total == 0 {
+                    return 0.0;
+                }
+                let v = v.clamp(0.0, iters);
+                let n = (v.floor() as usize).min(self.iters as usize - 1);
+                let frac = (v - n as f64).clamp(0.0, 1.0);
+                let below = self.cum[n] as f64 + frac * (self.cum[n + 1] - self.cum[n]) as f64;
+                below / total as f64
+            }
+        }
+    }
+
+    /// The table entry of scaled value `t` (steps 3 and 4).
+    #[must_use]
+    pub fn index(&self, t: f64) -> usize {
+        let n = self.lut.len();
+        let u = if self.settings.wraps() {
+            (t * f64::from(self.settings.cycles) + f64::from(self.settings.offset)).rem_euclid(1.0)
+        } else {
+            t
+        };
+        let x = (u * n as f64).floor();
+        if x.is_nan() || x < 0.0 { 0 } else { (x as usize).min(n - 1) }
+    }
+
+    /// The colour of a pixel with integer `count` and, when smooth colouring is on, smooth value
+    /// `smooth` (ignored otherwise; `None` falls back to the count).
+    #[must_use]
+    pub fn colour(&self, count: i32, smooth: Option<f32>) -> [u8; 4] {
+        if i64::from(count) >= i64::from(self.iters) {
+            return self.lut[self.lut.len() - 1];
+        }
+        let v = match smooth {
+            Some(s) if self.settings.smooth => f64::from(s),
+            _ => f64::from(count),
+        };
+        self.lut[self.index(self.scaled(v))]
+    }
+
+    /// The colour of an escaped pixel of value `v` (for a colour bar drawn along the values).
+    #[must_use]
+    pub fn colour_of_value(&self, v: f64) -> [u8; 4] {
+        self.lut[self.index(self.scaled(v))]
+    }
+
+    /// The colour of the pixels that never escaped.
+    #[must_use]
+    pub fn interior(&self) -> [u8; 4] {
+        self.lut[self.lut.len() - 1]
+    }
+}
+
+/// Counts (and smooth values, used when `settings.smooth`) as an RGBA image with the imaginary
+/// axis upwards, as [`crate::sim::colour::colormap::mandelbrot_rgba`]; with [`ColourSettings::SEED`] the
+/// same bytes. `smooth`, when given, has one value per count.
+pub fn colour_rgba(
+    counts: &[i32],
+    smooth: Option<&[f32]>,
+    width: usize,
+    height: usize,
+    iters: u32,
+    settings: &ColourSettings,
+    rgba: &mut [u8],
+) {
+    use rayon::prelude::*;
+    let colouring = Colouring::new(settings, counts, iters);
+    rgba.par_chunks_exact_mut(width * 4).enumerate().for_each(|(row, out)| {
+        let first = (height - 1 - row) * width;
+        let src = &counts[first..first + width];
+        for (x, (px, &c)) in out.chunks_exact_mut(4).zip(src).enumerate() {
+            let s = smooth.map(|s| s[first + x]);
+            px.copy_from_slice(&colouring.colour(c, s));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn palettes_have_their_published_sizes() {
+        assert_eq!(Palette::Hot.lut().len(), 256);
+        assert_eq!(Palette::Viridis.lut().len(), 256);
+        assert_eq!(Palette::Magma.lut().len(), 256);
+        assert_eq!(Palette::Twilight.lut().len(), 510);
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert!(ColourSettings::SEED.validate().is_ok());
+        let bad = ColourSettings { offset: 1.0, ..ColourSettings::SEED };
+        assert!(bad.validate().unwrap_err().contains("offset 1"));
+        let bad = ColourSettings { cycles: 0.5, ..ColourSettings::SEED };
+        assert!(bad.validate().unwrap_err().contains("cycles 0.5"));
+        let bad = ColourSettings { cycles: f32::NAN, ..ColourSettings::SEED };
+        assert!(bad.validate().is_err());
+    }
+}

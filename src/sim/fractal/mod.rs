@@ -1,0 +1,8 @@
+//! Fractal math: the Mandelbrot and Julia rules, deep-zoom views and locations, perturbation
+//! with an extended exponent, and BLA.
+
+pub mod bla;
+pub mod deep;
+pub mod julia;
+pub mod mandelbrot;
+pub mod perturb;

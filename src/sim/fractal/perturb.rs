@@ -1,0 +1,539 @@
+//! Perturbation: the escape count of a pixel from one reference orbit in arbitrary precision
+//! and the pixel's small difference from it, and the direct arbitrary-precision count it is
+//! tested against.
+//!
+//! With the reference `Z` (the view's centre, iterated in arbitrary precision and rounded to
+//! `T`) and a pixel `z = Z + dz`, `c = C + dc`:
+//! `dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc`, so only the small `dz` is iterated, in `T`.
+//!
+//! - **Extended exponent.** Deltas below `2^PLAIN_MIN_EXP` (about 1e-169 for `f64`, 2e-16 for
+//!   `f32`) are held as `w * 2^e` (a `T` mantissa near 1 and an `i32` exponent), so a zoom of
+//!   1e320, or 1e100 in `f32`, keeps every bit; once `dz` grows past the threshold the cheaper
+//!   plain form takes over (and back, if it shrinks).
+//! - **Glitches: rebasing** (Zhuoran, fractalforums 2021, as Fraktaler 3 and Imagina do): when
+//!   `|Z_m + dz| < |dz|` or the reference ends, the pixel continues from the start of the same
+//!   reference with `dz = z`, `m = 0` (`Z_0 = 0`). That keeps `dz` small relative to `z`, the
+//!   condition the perturbed iteration needs, so no pixel is silently wrong and no second
+//!   reference is needed.
+//! - **Skipping by BLA** ([`crate::sim::fractal::bla`]): with plain `f64` deltas, where the table has a valid
+//!   step at `m`, `dz_{m+2^l} = A dz_m + B dc` replaces `2^l` iterations; escape tests and
+//!   rebasing stay on single iterations. The `f32` and extended-exponent deltas get no table.
+//! - **Tiny reference values.** A reference value `Z_m` below `2^TRUNCATE_EXP` (the centre lies
+//!   almost exactly on a periodic point) would lose its digits in `T`; the orbit usable in `T`
+//!   ends just before it, and pixels rebase there.
+//!
+//! The kernels `kernels/mandelbrot_deep.cu` (f64) and `shaders/mandelbrot_deep.wgsl` (f32)
+//! are written operation for operation like [`perturb_count`].
+
+use std::ops::{Add, Mul, Neg, Sub};
+
+use astro_float::{BigFloat, RoundingMode};
+
+use crate::sim::fractal::bla::BlaTable;
+
+/// Rounding of every arbitrary-precision operation.
+pub const RM: RoundingMode = RoundingMode::ToEven;
+
+/// `v` as `m * 2^e` with `m` in `[0.5, 1)` (or 0) in `f64`: the exponent is not limited to
+/// `f64`'s range.
+#[must_use]
+pub fn mant_exp(v: &BigFloat) -> (f64, i64) {
+    let Some((words, _, _, e, _)) = v.as_raw_parts() else { return (f64::NAN, 0) };
+    let Some(&top) = words.last() else { return (0.0, 0) };
+    if top == 0 {
+        return (0.0, 0);
+    }
+    // The top word is normalised (its highest bit set): value = 0.top... * 2^e.
+    let m = top as f64 / 18_446_744_073_709_551_616.0;
+    let m = if v.is_negative() { -m } else { m };
+    (m, i64::from(e))
+}
+
+/// `m * 2^e` in `f64` for any `e` (0 or infinity outside `f64`'s range).
+#[must_use]
+pub fn ldexp64(m: f64, e: i64) -> f64 {
+    let e = e.clamp(-2200, 2200) as i32;
+    Real::ldexp(m, e)
+}
+
+/// `v` rounded to `f64` (0 below its range).
+#[must_use]
+pub fn to_f64(v: &BigFloat) -> f64 {
+    let (m, e) = mant_exp(v);
+    ldexp64(m, e)
+}
+
+/// The float type of the deltas' mantissas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mantissa {
+    F32,
+    F64,
+}
+
+impl Mantissa {
+    /// `"f32"` or `"f64"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::F32 => "f32",
+            Self::F64 => "f64",
+        }
+    }
+
+    /// Largest share of pixels whose count may differ from the direct arbitrary-precision rule.
+    #[must_use]
+    pub fn mismatch_tolerance(self) -> f64 {
+        match self {
+            Self::F32 => F32_DEEP_MISMATCH,
+            Self::F64 => F64_DEEP_MISMATCH,
+        }
+    }
+}
+
+/// The float a delta's mantissa is held in.
+pub trait Real:
+    Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const TWO: Self;
+    const FOUR: Self;
+    /// Deltas with a larger exponent are iterated plainly, smaller ones as mantissa and exponent.
+    const PLAIN_MIN_EXP: i32;
+    /// A reference value below `2^TRUNCATE_EXP` ends the part of the orbit usable in this type.
+    const TRUNCATE_EXP: i32;
+    /// `self * 2^n`, for any `n` (flushes to 0 or infinity outside the range).
+    fn ldexp(self, n: i32) -> Self;
+    /// The exponent `k` with `2^k <= |self| < 2^(k+1)` of a normal number.
+    fn ilogb(self) -> i32;
+    fn abs(self) -> Self;
+    fn max(self, other: Self) -> Self;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl Real for f64 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const TWO: Self = 2.0;
+    const FOUR: Self = 4.0;
+    const PLAIN_MIN_EXP: i32 = -560;
+    const TRUNCATE_EXP: i32 = -400;
+
+    #[inline]
+    fn ldexp(self, n: i32) -> Self {
+        // As the kernels: n clamped to three times the exponent range, three exact steps.
+        let pow2 = |n: i32| f64::from_bits(((n + 1023) as u64) << 52);
+        let n = n.clamp(-3 * 1022, 3 * 1023);
+        let n1 = n.clamp(-1022, 1023);
+        let n2 = (n - n1).clamp(-1022, 1023);
+        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
+    }
+
+    #[inline]
+    fn ilogb(self) -> i32 {
+        ((self.to_bits() >> 52) & 0x7ff) as i32 - 1023
+    }
+
+    #[inline]
+    fn abs(self) -> Self {
+        f64::abs(self)
+    }
+
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        if self > other { self } else { other }
+    }
+
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+impl Real for f32 {
+    const ZERO: Self = 0.0;
+    const ONE: Self = 1.0;
+    const TWO: Self = 2.0;
+    const FOUR: Self = 4.0;
+    const PLAIN_MIN_EXP: i32 = -52;
+    const TRUNCATE_EXP: i32 = -50;
+
+    #[inline]
+    fn ldexp(self, n: i32) -> Self {
+        let pow2 = |n: i32| f32::from_bits(((n + 127) as u32) << 23);
+        let n = n.clamp(-3 * 126, 3 * 127);
+        let n1 = n.clamp(-126, 127);
+        let n2 = (n - n1).clamp(-126, 127);
+        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
+    }
+
+    #[inline]
+    fn ilogb(self) -> i32 {
+        ((self.to_bits() >> 23) & 0xff) as i32 - 127
+    }
+
+    #[inline]
+    fn abs(self) -> Self {
+        f32::abs(self)
+    }
+
+    #[inline]
+    fn max(self, other: Self) -> Self {
+        if self > other { self } else { other }
+    }
+
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+
+    #[inline]
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+/// The reference orbit `Z_0 = 0, Z_1 = C, ...` of the view's centre, computed in arbitrary
+/// precision and rounded to `f64` and `f32`, up to its escape or the iteration limit.
+#[derive(Clone, Debug, Default)]
+pub struct ReferenceOrbit {
+    pub re: Vec<f64>,
+    pub im: Vec<f64>,
+    /// What rounding to `f64` left out (`Z - re`, `Z - im`): a rebasing pixel whose `z` is
+    /// much smaller than `Z` needs it (`z = (Z_hi + dz) + Z_lo`), else `z` keeps only the
+    /// absolute precision of `Z`.
+    pub re_lo: Vec<f64>,
+    pub im_lo: Vec<f64>,
+    pub re32: Vec<f32>,
+    pub im32: Vec<f32>,
+    pub re32_lo: Vec<f32>,
+    pub im32_lo: Vec<f32>,
+    /// `|Z|^2 - 4`, rounded from arbitrary precision: the escape test
+    /// `|Z + dz|^2 >= 4` is done as `(|Z|^2 - 4) + (2 Re(conj(Z) dz) + |dz|^2) >= 0`, which
+    /// keeps its precision where `|z|` is near 2 (at the tip `c = -2` the orbit sits on the
+    /// escape circle, and `|z|^2` in `f64` cannot tell `4 - 1e-30` from 4).
+    pub mag4: Vec<f64>,
+    pub mag4_32: Vec<f32>,
+    /// Index of the last entry usable with `f64` deltas (at least 1).
+    pub last_f64: usize,
+    /// Index of the last entry usable with `f32` deltas (at least 1).
+    pub last_f32: usize,
+    /// Wall time of the arbitrary-precision iteration.
+    pub millis: f64,
+}
+
+impl ReferenceOrbit {
+    /// Iterates `C = cr + i ci` in `bits` of precision for at most `iters` steps (stopping after
+    /// the first `|Z|^2 >= 4`).
+    #[must_use]
+    pub fn compute(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> Self {
+        let start = std::time::Instant::now();
+        let p = bits;
+        let mut o = Self::default();
+        let zero = BigFloat::from_u64(0, p);
+        let four = BigFloat::from_u64(4, p);
+        // Each step's squares serve twice: for `|Z|^2 - 4` (kept, and the escape test) and for
+        // the next step's real part. Three multiplies a step in all.
+        let (mut zr, mut zi) = (zero.clone(), zero.clone());
+        let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
+        o.push(&zr, &zi, &zero.sub(&four, p, RM));
+        for _ in 0..iters {
+            let prod = zr.mul(&zi, p, RM);
+            zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
+            zi = prod.add(&prod, p, RM).add(ci, p, RM);
+            zr2 = zr.mul(&zr, p, RM);
+            zi2 = zi.mul(&zi, p, RM);
+            // `|Z|^2 - 4 >= 0` exactly when `|Z|^2 >= 4` (rounding is monotone, and only 4 itself
+            // gives 0); NaN counts as escaped.
+            let mag4 = zr2.add(&zi2, p, RM).sub(&four, p, RM);
+            o.push(&zr, &zi, &mag4);
+            if mag4.cmp(&zero).is_none_or(|c| c >= 0) {
+                break;
+            }
+        }
+        let last = o.re.len() - 1;
+        o.last_f64 = Self::usable(&o.re, &o.im, <f64 as Real>::TRUNCATE_EXP, last);
+        o.last_f32 = Self::usable(&o.re, &o.im, <f32 as Real>::TRUNCATE_EXP, last);
+        o.millis = start.elapsed().as_secs_f64() * 1e3;
+        o
+    }
+
+    /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, rounded: to `f64` with what that left out
+    /// (in arbitrary precision), and to `f32` with what that left out (from the `f64` pair:
+    /// `hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of the rest).
+    fn push(&mut self, zr: &BigFloat, zi: &BigFloat, mag4: &BigFloat) {
+        let split64 = |v: &BigFloat| {
+            let hi = to_f64(v);
+            let p = v.mantissa_max_bit_len().unwrap_or(64).max(64);
+            (hi, to_f64(&v.sub(&BigFloat::from_f64(hi, p), p, RM)))
+        };
+        let split32 = |(hi, lo): (f64, f64)| {
+            let hi32 = hi as f32;
+            (hi32, ((hi - f64::from(hi32)) + lo) as f32)
+        };
+        let (re, im) = (split64(zr), split64(zi));
+        let mag4 = to_f64(mag4);
+        self.mag4.push(mag4);
+        self.mag4_32.push(mag4 as f32);
+        let ((re32, re32_lo), (im32, im32_lo)) = (split32(re), split32(im));
+        self.re.push(re.0);
+        self.im.push(im.0);
+        self.re_lo.push(re.1);
+        self.im_lo.push(im.1);
+        self.re32.push(re32);
+        self.im32.push(im32);
+        self.re32_lo.push(re32_lo);
+        self.im32_lo.push(im32_lo);
+    }
+
+    /// The last index before the first `m >= 2` whose value is below `2^exp` (at least 1).
+    fn usable(re: &[f64], im: &[f64], exp: i32, last: usize) -> usize {
+        let tiny = Real::ldexp(1.0f64, exp);
+        (2..=last).find(|&m| re[m].abs().max(im[m].abs()) < tiny).map_or(last, |m| m - 1).max(1.min(last))
+    }
+
+    /// The BLA table of this orbit (its `f64` values, up to `last_f64`) for pixels with
+    /// `|dc| <= dc_max` ([`BlaTable`]).
+    #[must_use]
+    pub fn bla_table(&self, dc_max: f64) -> BlaTable {
+        BlaTable::build(&self.re, &self.im, &self.mag4, self.last_f64, dc_max)
+    }
+
+    /// Steps iterated in arbitrary precision.
+    #[must_use]
+    pub fn steps(&self) -> usize {
+        self.re.len() - 1
+    }
+}
+
+/// The escape count of the pixel `C + dc`, `dc = (dcr + i dci) * 2^dce`, against the
+/// reference `(zr, zi)` usable up to index `last` (`>= 1`): the first `k` in `0..iters` with
+/// `|z_{k+1}|^2 >= 4`, else `iters`.
+#[inline]
+#[must_use]
+pub fn perturb_count<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> u32 {
+    perturb_escape(d, dcr, dci, dce, iters).0
+}
+
+/// [`perturb_count`] and the pixel's smooth value ([`crate::sim::fractal::mandelbrot::smooth_value`]):
+/// from the escaped `z = Z_m + dz`, the orbit goes on directly in `T` (`|z| >= 2`, so no
+/// perturbation is needed) with `c = Z_1 + dc`, as [`smooth_tail`] does; `iters` for a pixel
+/// that never escaped. The count is exactly [`perturb_count`]'s.
+#[inline]
+#[must_use]
+pub fn perturb_count_smooth<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, f32) {
+    let (k, nu, _) = perturb_smooth_executed(d, dcr, dci, dce, iters);
+    (k, nu)
+}
+
+/// [`perturb_count_smooth`] and the iterations executed ([`perturb_escape`]).
+#[inline]
+#[must_use]
+pub fn perturb_smooth_executed<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, f32, u64) {
+    let (k, fr, fi, executed) = perturb_escape(d, dcr, dci, dce, iters);
+    if k == iters {
+        return (iters, iters as f32, executed);
+    }
+    let cr = d.zr[1] + dcr.ldexp(dce);
+    let ci = d.zi[1] + dci.ldexp(dce);
+    (k, smooth_tail(fr, fi, cr, ci, k + 1, iters), executed)
+}
+
+/// The smooth value of an orbit that escaped at `z_n = (zr, zi)`, in `T`: the steps of
+/// [`crate::sim::fractal::mandelbrot::smooth_tail_f64`] (up to `SMOOTH_EXTRA_ITERS` more iterations,
+/// until `|z|^2 >= SMOOTH_RADIUS_SQ`), then [`crate::sim::fractal::mandelbrot::smooth_value`].
+#[inline]
+#[must_use]
+pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u32) -> f32 {
+    use crate::sim::fractal::mandelbrot::{SMOOTH_EXTRA_ITERS, SMOOTH_RADIUS_SQ, smooth_value};
+    let r2 = T::from_f64(SMOOTH_RADIUS_SQ);
+    let mut n = n;
+    let mut mag2 = zr * zr + zi * zi;
+    for _ in 0..SMOOTH_EXTRA_ITERS {
+        if mag2 >= r2 {
+            break;
+        }
+        let nr = zr * zr - zi * zi + cr;
+        let ni = zr * zi + zi * zr + ci;
+        zr = nr;
+        zi = ni;
+        mag2 = zr * zr + zi * zi;
+        n += 1;
+    }
+    smooth_value(n, mag2.to_f64(), iters)
+}
+
+/// The rule of [`perturb_count`]: the count, `z_{k+1} = Z_m + dz` at the escape (zeros for a
+/// pixel that never escaped), and the iterations executed: one per escape test, whether a
+/// single perturbed step or a BLA step ([`crate::sim::fractal::bla`], plain deltas only) followed it.
+#[inline]
+#[must_use]
+pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
+    let (zr, zi, last) = (d.zr, d.zi, d.last);
+    let plain_dcr = dcr.ldexp(dce);
+    let plain_dci = dci.ldexp(dce);
+    // z_1 = c = Z_1 + dc.
+    let mut scaled = dce < T::PLAIN_MIN_EXP;
+    let (mut wr, mut wi, mut e) = if scaled { (dcr, dci, dce) } else { (plain_dcr, plain_dci, 0) };
+    let mut m = 1usize;
+    let mut k = 0u32;
+    let mut executed = 0u64;
+    while k < iters {
+        executed += 1;
+        let (mut rr, mut ri) = (zr[m], zi[m]);
+        let (dr, di) = if scaled { (wr.ldexp(e), wi.ldexp(e)) } else { (wr, wi) };
+        let fr = rr + dr;
+        let fi = ri + di;
+        let dd = dr * dr + di * di;
+        if d.mag4[m] + (T::TWO * (rr * dr + ri * di) + dd) >= T::ZERO {
+            return (k, fr, fi, executed);
+        }
+        let mag = fr * fr + fi * fi;
+        if m == last || mag < dd {
+            // Rebase: the pixel goes on from the reference's start, Z_0 = 0, dz = z, with
+            // the part of Z that rounding left out added back.
+            let (fr, fi) = (fr + d.zr_lo[m], fi + d.zi_lo[m]);
+            (rr, ri, m) = (T::ZERO, T::ZERO, 0);
+            (wr, wi, e, scaled) = (fr, fi, 0, false);
+            let q = fr.abs().max(fi.abs());
+            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                let s = q.ilogb();
+                (wr, wi, e, scaled) = (fr.ldexp(-s), fi.ldexp(-s), s, true);
+            }
+        }
+        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        if let Some(t) = d.bla.filter(|_| !scaled)
+            && let Some((l, j)) = t.lookup(m, k, iters, last, dd.to_f64())
+        {
+            let ab = &t.ab[4 * j..4 * j + 4];
+            let (ar, ai, br, bi) = (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+            let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+            let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+            (wr, wi) = (nr, ni);
+            let q = nr.abs().max(ni.abs());
+            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                let s = q.ilogb();
+                (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+            }
+            m += 1 << l;
+            k += 1 << l;
+            continue;
+        }
+        if scaled {
+            let s = T::ONE.ldexp(e);
+            let cr = dcr.ldexp(dce - e);
+            let ci = dci.ldexp(dce - e);
+            let nr = T::TWO * (rr * wr - ri * wi) + (wr * wr - wi * wi) * s + cr;
+            let ni = T::TWO * (rr * wi + ri * wr) + T::TWO * wr * wi * s + ci;
+            (wr, wi) = (nr, ni);
+            let q = nr.abs().max(ni.abs());
+            if q > T::ZERO {
+                let s = q.ilogb();
+                if e + s >= T::PLAIN_MIN_EXP {
+                    (wr, wi, e, scaled) = (nr.ldexp(e), ni.ldexp(e), 0, false);
+                } else if !(-8..=8).contains(&s) {
+                    (wr, wi, e) = (nr.ldexp(-s), ni.ldexp(-s), e + s);
+                }
+            }
+        } else {
+            let tr = rr + rr + wr;
+            let ti = ri + ri + wi;
+            let nr = tr * wr - ti * wi + plain_dcr;
+            let ni = tr * wi + ti * wr + plain_dci;
+            (wr, wi) = (nr, ni);
+            let q = nr.abs().max(ni.abs());
+            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                let s = q.ilogb();
+                (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+            }
+        }
+        m += 1;
+        k += 1;
+    }
+    (iters, T::ZERO, T::ZERO, executed)
+}
+
+/// Largest share of pixels perturbation with `f64` deltas may count differently from the direct
+/// arbitrary-precision rule.
+pub const F64_DEEP_MISMATCH: f64 = 1e-3;
+
+/// The same for `f32` deltas (wgpu on adapters without `f64`): 24 bits of mantissa drift over
+/// long chaotic orbits, so a few percent of the pixels near the boundary get another count.
+pub const F32_DEEP_MISMATCH: f64 = 0.1;
+
+/// The reference orbit and the scaled pixel offsets of one image, in `T`.
+pub struct Deltas<'a, T> {
+    pub zr: &'a [T],
+    pub zi: &'a [T],
+    pub zr_lo: &'a [T],
+    pub zi_lo: &'a [T],
+    pub mag4: &'a [T],
+    pub last: usize,
+    /// The BLA table (`f64` deltas; `None`: every iteration is a single step).
+    pub bla: Option<&'a BlaTable>,
+}
+
+/// Iterations of a row or an image: the rule's (`min(count + 1, iters)` a pixel) and those
+/// executed (fewer where BLA skipped some).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Iterations {
+    pub rule: u64,
+    pub executed: u64,
+}
+
+impl std::ops::Add for Iterations {
+    type Output = Self;
+    fn add(self, o: Self) -> Self {
+        Self { rule: self.rule + o.rule, executed: self.executed + o.executed }
+    }
+}
+
+impl std::iter::Sum for Iterations {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |a, b| a + b)
+    }
+}
+
+/// The count of `c = cr + i ci` iterated directly in `bits` of precision (the seed's rule).
+#[must_use]
+pub fn escape_count_big(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> u32 {
+    let p = bits;
+    let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
+    let four = BigFloat::from_u64(4, p);
+    for k in 0..iters {
+        let zr2 = zr.mul(&zr, p, RM);
+        let zi2 = zi.mul(&zi, p, RM);
+        let prod = zr.mul(&zi, p, RM);
+        zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
+        zi = prod.add(&prod, p, RM).add(ci, p, RM);
+        let mag = zr.mul(&zr, p, RM).add(&zi.mul(&zi, p, RM), p, RM);
+        if mag.cmp(&four).is_none_or(|c| c >= 0) {
+            return k;
+        }
+    }
+    iters
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ldexp_and_ilogb() {
+        assert_eq!(1.5f64.ldexp(-1074 + 1), 1.5 * 2f64.powi(-1073));
+        assert_eq!(3.0f64.ldexp(2000), f64::INFINITY);
+        assert_eq!(3.0f64.ldexp(-2000), 0.0);
+        assert_eq!(3.0f64.ldexp(1500).ldexp(-1500), f64::INFINITY);
+        assert_eq!(3.0f64.ldexp(1100 - 1500), 3.0 * 2f64.powi(-400));
+        assert_eq!(0.75f64.ilogb(), -1);
+        assert_eq!(1024.5f64.ilogb(), 10);
+        assert_eq!(1.5f32.ldexp(-140), 1.5 * 2f32.powi(-140));
+        assert_eq!(0.75f32.ilogb(), -1);
+    }
+}
