@@ -336,19 +336,8 @@ impl Backend for CudaBackend {
         &WaveVariant::CONCRETE
     }
 
-    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        self.new_scene_variant(scene, WaveVariant::Auto)
-    }
-
-    fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        if variant == WaveVariant::BlockedWorkgroup {
-            return Err(BackendError::Invalid(format!("cuda has no scene variant `{variant}`")));
-        }
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
-        match scene.plain_params() {
-            Some(p) => self.new_wave_variant(&p, variant),
-            None => Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?)),
-        }
+    fn scene_kernel(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?))
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

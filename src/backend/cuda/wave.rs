@@ -117,7 +117,7 @@ impl CudaWave {
         scene: &Scene,
         variant: WaveVariant,
     ) -> Result<Self, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         let params = scene.summary_params();
         let what = format!("scene {}x{}", scene.nx, scene.ny);
         // The fields and their second pair, then 2 bytes of material id per cell.
@@ -543,7 +543,7 @@ impl WaveSim for CudaWave {
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         if let Some(sc) = self.scene.as_mut() {
-            let scene = sc.scene.with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            let scene = sc.scene.with_first_source_at(i, j)?;
             self.params = scene.summary_params();
             // The captured graphs hold the old source cells.
             self.graphs.clear();
@@ -610,7 +610,4 @@ impl WaveSim for CudaWave {
         }
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }

@@ -309,12 +309,8 @@ impl Backend for WgpuBackend {
         &WaveVariant::WGPU
     }
 
-    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
-        match scene.plain_params() {
-            Some(p) => self.new_wave(&p),
-            None => Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?)),
-        }
+    fn scene_kernel(&self, scene: &Scene, _variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?))
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

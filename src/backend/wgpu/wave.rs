@@ -212,7 +212,7 @@ impl WgpuWave {
 
     /// A scene that is not the seed's rule (zero fields): the scene kernel, in the `simple` shape.
     pub(crate) fn new_scene(gpu: Arc<Gpu>, scene: &Scene) -> Result<Self, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         let mut wave = Self::new(gpu, &scene.summary_params(), WaveVariant::Simple)?;
         wave.scene = Some(SceneGpu::new(&wave.gpu, &wave.fields, scene, wave.steps_per_submit)?);
         Ok(wave)
@@ -580,7 +580,7 @@ impl WaveSim for WgpuWave {
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         if let Some(sc) = self.scene.as_mut() {
-            let scene = sc.scene().with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            let scene = sc.scene().with_first_source_at(i, j)?;
             self.params = scene.summary_params();
             return sc.set_sources(&self.gpu, scene);
         }
@@ -649,7 +649,4 @@ impl WaveSim for WgpuWave {
         Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
