@@ -19,6 +19,7 @@ pub mod colormap;
 pub mod field;
 mod gpu;
 pub mod julia;
+mod layout;
 pub mod mandelbrot;
 mod mandelbrot_deep;
 mod reduction;
