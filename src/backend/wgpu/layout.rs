@@ -6,6 +6,7 @@
 use super::{Gpu, runtime};
 use crate::backend::BackendError;
 use crate::sim::fractal::mandelbrot::Precision;
+use crate::sim::fractal::perturb::Mantissa;
 
 /// What one binding of a compute shader is (all visible to the compute stage).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,5 +148,15 @@ impl<T> PerPrecision<T> {
             *slot = Some(make()?);
         }
         slot.as_ref().ok_or_else(|| runtime("a kernel compiled a moment ago is missing"))
+    }
+}
+
+/// Deep zoom's deltas are cached by their precision too.
+impl From<Mantissa> for Precision {
+    fn from(m: Mantissa) -> Self {
+        match m {
+            Mantissa::F32 => Self::F32,
+            Mantissa::F64 => Self::F64,
+        }
     }
 }
