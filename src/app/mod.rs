@@ -762,21 +762,9 @@ impl WavebrotApp {
     }
 }
 
-/// The wgpu device eframe asks for: the adapter's own limits (egui-wgpu would ask for WebGL2
-/// limits on GL, with no compute) and the features wavebrot's compute shaders use where present.
-#[must_use]
-pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted = wgpu::Features::TIMESTAMP_QUERY
-        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
-        | wgpu::Features::SHADER_F64
-        | wgpu::Features::SUBGROUP;
-    wgpu::DeviceDescriptor {
-        label: Some("wavebrot device"),
-        required_features: adapter.features() & wanted,
-        required_limits: adapter.limits(),
-        ..Default::default()
-    }
-}
+/// The wgpu device eframe asks for: the backend's own ([`crate::backend::wgpu::device_descriptor`]),
+/// so that the app's device and the CLI's are asked for alike.
+pub use crate::backend::wgpu::device_descriptor;
 
 /// eframe's wgpu setup with [`device_descriptor`] on wgpu's own choice of adapter.
 #[must_use]

@@ -1,17 +1,12 @@
 //! `render julia` and the colour flags shared by `render mandelbrot` and `render julia`
 //! (`--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`).
 
-use std::path::PathBuf;
-use std::process::ExitCode;
-
-use anyhow::Result;
 use clap::Args;
 
-use super::{image_side, open_backend, parse_bounds, positive_f64};
-use crate::backend::{self, BackendChoice, BackendKind};
-use crate::output;
-use crate::progress::Progress;
-use crate::sim::colour::palette::{ColourSettings, Palette, Scale, colour_rgba};
+use super::CliError;
+use super::args::{BackendArg, PictureFiles, image_side, parse_bounds, positive_f64};
+use super::picture::{PictureJob, render_picture};
+use crate::sim::colour::palette::{ColourSettings, Palette, Scale};
 use crate::sim::fractal::julia::JuliaParams;
 use crate::sim::fractal::mandelbrot::{Bounds, Precision};
 
@@ -100,20 +95,19 @@ pub struct RenderJulia {
     pub zoom: Option<f64>,
     #[arg(long, value_enum, default_value_t = Precision::F64)]
     pub precision: Precision,
-    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
-    pub backend: BackendChoice,
-    /// Write the picture as PNG (imaginary axis up; colours: the flags below).
-    #[arg(long, value_name = "FILE")]
-    pub png: Option<PathBuf>,
-    /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
-    #[arg(long, value_name = "FILE")]
-    pub npy: Option<PathBuf>,
+    #[command(flatten)]
+    pub backend: BackendArg,
+    #[command(flatten)]
+    pub files: PictureFiles,
     #[command(flatten)]
     pub colour: ColourArgs,
 }
 
 /// `wavebrot render julia`.
-pub fn render_julia(a: &RenderJulia) -> Result<ExitCode> {
+///
+/// # Errors
+/// Parameters that cannot run (usage), or a failed run.
+pub fn render_julia(a: &RenderJulia) -> Result<(), CliError> {
     let bounds = match (a.center, a.zoom) {
         (Some([re, im]), Some(zoom)) => {
             let (half_w, half_h) = (a.width as f64 / a.height as f64 / zoom, 1.0 / zoom);
@@ -123,62 +117,40 @@ pub fn render_julia(a: &RenderJulia) -> Result<ExitCode> {
     };
     let params =
         JuliaParams { width: a.width, height: a.height, iters: a.iters, bounds, precision: a.precision, c: a.c };
-    if let Err(e) = params.validate() {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(2));
-    }
-    for path in a.png.iter().chain(&a.npy) {
-        output::check_writable(path)?;
-    }
-    let mut b = open_backend(a.backend)?;
-    let (_, avail, _) = backend::cpu::host_facts();
-    backend::check_fits(BackendKind::Cpu, "the counts and picture", params.pixels() as u64 * 12, avail)?;
-    let mut counts = vec![0i32; params.pixels()];
-    let settings = a.colour.settings();
-    let mut smooth = (settings.smooth && a.png.is_some()).then(|| vec![0.0f32; params.pixels()]);
-    let progress = Progress::spinner("julia");
-    let run = b.julia(&params, &mut counts, smooth.as_deref_mut())?;
-    progress.finish();
-    let secs = run.timing.wall.as_secs_f64();
-    eprintln!(
-        "julia c={}{:+}i {}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
-        a.c[0],
-        a.c[1],
-        a.width,
-        a.height,
-        a.iters,
-        a.precision.name(),
-        secs * 1e3,
-        run.total_iters as f64 / secs / 1e9,
-        b.kind()
-    );
-    if params.precision_exhausted() {
-        eprintln!(
-            "note: the pixels are smaller than {} can resolve here: neighbouring pixels start at the same point",
-            a.precision.name()
-        );
-    }
-    write_picture(a.png.as_ref(), &counts, smooth.as_deref(), a.width, a.height, a.iters, &settings)?;
-    if let Some(path) = &a.npy {
-        output::write_npy(path, &counts, &[a.height as u64, a.width as u64])?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Writes the PNG of `counts` (and `smooth` values) coloured by `settings`, when `png` is given.
-pub fn write_picture(
-    png: Option<&PathBuf>,
-    counts: &[i32],
-    smooth: Option<&[f32]>,
-    width: usize,
-    height: usize,
-    iters: u32,
-    settings: &ColourSettings,
-) -> Result<()> {
-    if let Some(path) = png {
-        let mut rgba = vec![0u8; width * height * 4];
-        colour_rgba(counts, smooth, width, height, iters, settings, &mut rgba);
-        output::write_png(path, &rgba, width, height)?;
-    }
-    Ok(())
+    params.validate().map_err(CliError::usage)?;
+    let job = PictureJob {
+        files: &a.files,
+        backend: a.backend.backend,
+        colour: &a.colour,
+        width: a.width,
+        height: a.height,
+        iters: a.iters,
+        host_bytes_per_pixel: 12,
+        label: "julia",
+    };
+    render_picture(
+        &job,
+        |b, counts, smooth| Ok(b.julia(&params, counts, smooth)?),
+        |b, run, _| {
+            let secs = run.timing.wall.as_secs_f64();
+            eprintln!(
+                "julia c={}{:+}i {}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
+                a.c[0],
+                a.c[1],
+                a.width,
+                a.height,
+                a.iters,
+                a.precision.name(),
+                secs * 1e3,
+                run.total_iters as f64 / secs / 1e9,
+                b.kind()
+            );
+            if params.precision_exhausted() {
+                eprintln!(
+                    "note: the pixels are smaller than {} can resolve here: neighbouring pixels start at the same point",
+                    a.precision.name()
+                );
+            }
+        },
+    )
 }

@@ -6,11 +6,8 @@
 //! ([`crate::output::write_lut_gif`]), whole or not at all.
 
 use std::path::Path;
-use std::process::ExitCode;
 
-use anyhow::Result;
-
-use super::{RenderMandelbrot, open_backend};
+use super::{CliError, RenderMandelbrot, open_backend};
 use crate::app::mandel::nav::auto_iters;
 use crate::output;
 use crate::progress::Progress;
@@ -40,20 +37,19 @@ pub fn render_zoom_gif(
     iters: Option<u32>,
     path: &Path,
     frames: u32,
-) -> Result<ExitCode> {
+) -> Result<(), CliError> {
     output::check_writable(path)?;
     let settings = a.colour.settings();
-    if let Err(e) = settings.validate() {
-        eprintln!("error: {e}");
-        return Ok(ExitCode::from(2));
-    }
+    settings.validate().map_err(CliError::usage)?;
     let last = view.zoom_log10();
     if last < 0.0 {
-        eprintln!("error: --gif zooms in from the whole set (zoom 1): zoom {} is wider than that", view.zoom);
-        return Ok(ExitCode::from(2));
+        return Err(CliError::usage(format!(
+            "--gif zooms in from the whole set (zoom 1): zoom {} is wider than that",
+            view.zoom
+        )));
     }
     let (w, h) = (a.width, a.height);
-    let mut b = open_backend(a.backend)?;
+    let mut b = open_backend(a.backend.backend)?;
     let progress = Progress::new(u64::from(frames), "zoom gif");
     let start = std::time::Instant::now();
     let center = format!("{},{}", view.re, view.im);
@@ -98,7 +94,7 @@ pub fn render_zoom_gif(
         start.elapsed().as_secs_f64(),
         path.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 #[cfg(test)]

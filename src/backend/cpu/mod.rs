@@ -7,6 +7,7 @@
 //! lessons' [`saxpy`] and [`reduction`].
 
 pub mod colormap;
+mod fields;
 pub mod julia;
 pub mod mandelbrot;
 pub mod mandelbrot_deep;
@@ -83,7 +84,7 @@ impl CpuBackend {
     /// # Errors
     /// An invalid scene, or one larger than memory.
     pub fn new_scene_kernel(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         let kind = self.kind();
         let (_, avail, _) = host_facts();
         let what = format!("wave scene {}x{}", scene.nx, scene.ny);
@@ -158,12 +159,8 @@ impl Backend for CpuBackend {
         }
     }
 
-    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
-        match scene.plain_params() {
-            Some(p) => self.new_wave(&p),
-            None => self.new_scene_kernel(scene),
-        }
+    fn scene_kernel(&self, scene: &Scene, _variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        self.new_scene_kernel(scene)
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

@@ -8,6 +8,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::Threads;
+use super::fields::HostFields;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
 use crate::backend::{BackendError, ByteSink, Timing, WaveSim, WaveVariant};
 use crate::sim::wave::{WaveParams, source_value, update_row};
@@ -16,11 +17,8 @@ use crate::sim::wave::{WaveParams, source_value, update_row};
 pub(crate) struct CpuWave {
     params: WaveParams,
     threads: Threads,
-    f: Vec<f32>,
-    g: Vec<f32>,
-    /// Scratch rows for [`wave_tstep`] and [`wave_tsteps_blocked`].
-    halo: Vec<f32>,
-    tstep: u32,
+    /// `f`, `g`, the scratch rows for [`wave_tstep`] and [`wave_tsteps_blocked`], the step.
+    fields: HostFields,
     /// Temporal blocking (`cpu`'s `blocked` variant).
     blocked: bool,
 }
@@ -250,7 +248,7 @@ impl CpuWave {
     /// step per pass over memory ([`wave_tstep`]) on every thread, as before issue 12 (the
     /// `simple` variant). `cpu1` always runs [`wave_tstep`] on one thread.
     pub(crate) fn new(params: WaveParams, threads: Threads, f: Vec<f32>, g: Vec<f32>, blocked: bool) -> Self {
-        Self { params, threads, f, g, halo: Vec::new(), tstep: 0, blocked: blocked && threads == Threads::All }
+        Self { params, threads, fields: HostFields::new(f, g), blocked: blocked && threads == Threads::All }
     }
 }
 
@@ -269,7 +267,7 @@ impl WaveSim for CpuWave {
     }
 
     fn tstep(&self) -> u32 {
-        self.tstep
+        self.fields.tstep
     }
 
     /// `cpu1` ([`wave_tstep`]) fuses a time step's two updates into one pass: `f` and `g` read
@@ -289,69 +287,41 @@ impl WaveSim for CpuWave {
         let start = Instant::now();
         if self.blocked {
             let depth = auto_depth(self.params.nx, self.params.ny);
-            let (p, first) = (self.params, self.tstep + 1);
-            wave_tsteps_blocked(&p, &mut self.f, &mut self.g, &mut self.halo, first, tsteps, depth);
-            self.tstep += tsteps;
+            let (p, first) = (self.params, self.fields.tstep + 1);
+            let HostFields { f, g, halo, .. } = &mut self.fields;
+            wave_tsteps_blocked(&p, f, g, halo, first, tsteps, depth);
+            self.fields.tstep += tsteps;
         } else {
             let src = self.params.source_index();
+            let HostFields { f, g, halo, tstep } = &mut self.fields;
             for _ in 0..tsteps {
-                self.tstep += 1;
-                self.g[src] = source_value(self.params.freq, self.tstep);
-                wave_tstep(self.threads, &self.params, &mut self.f, &mut self.g, &mut self.halo);
+                *tstep += 1;
+                g[src] = source_value(self.params.freq, *tstep);
+                wave_tstep(self.threads, &self.params, f, g, halo);
             }
         }
         Ok(Timing::wall(start.elapsed()))
     }
 
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        if out.len() != self.f.len() {
-            return Err(BackendError::Invalid(format!(
-                "output holds {} values, field has {}",
-                out.len(),
-                self.f.len()
-            )));
-        }
-        out.copy_from_slice(&self.f);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.read_field(out)
     }
 
     /// The field is in host memory already: handed over as it is.
     fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        sink(0, bytemuck::cast_slice(&self.f))?;
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.stream_field(sink)
     }
 
     fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        self.read_field(f)?;
-        if g.len() != self.g.len() {
-            return Err(BackendError::Invalid(format!("output holds {} values, field has {}", g.len(), self.g.len())));
-        }
-        g.copy_from_slice(&self.g);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.read_fields(f, g)
     }
 
     fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
-        crate::backend::check_field_sizes(f, g, self.f.len())?;
-        self.f.copy_from_slice(f);
-        self.g.copy_from_slice(g);
-        self.tstep = tstep;
-        Ok(())
+        self.fields.write_fields(f, g, tstep)
     }
 
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        if rgba.len() != self.f.len() * 4 {
-            return Err(BackendError::Invalid(format!(
-                "RGBA buffer holds {} bytes, frame needs {}",
-                rgba.len(),
-                self.f.len() * 4
-            )));
-        }
-        super::colormap::wave_rgba(self.threads, &self.f, self.params.nx, self.params.ny, vmin, vmax, rgba);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.render_rgba(self.threads, (self.params.nx, self.params.ny), (vmin, vmax), rgba)
     }
 
     fn render_rgba_strided(
@@ -361,11 +331,7 @@ impl WaveSim for CpuWave {
         stride: usize,
         rgba: &mut [u8],
     ) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        let (nx, ny) = (self.params.nx, self.params.ny);
-        crate::backend::check_strided_len(nx, ny, stride, rgba)?;
-        super::colormap::wave_rgba_strided(self.threads, &self.f, nx, ny, vmin, vmax, stride, rgba);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.render_rgba_strided(self.threads, (self.params.nx, self.params.ny), (vmin, vmax), stride, rgba)
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
@@ -378,15 +344,10 @@ impl WaveSim for CpuWave {
     }
 
     fn reset(&mut self) -> Result<(), BackendError> {
-        self.f.fill(0.0);
-        self.g.fill(0.0);
-        self.tstep = 0;
+        self.fields.reset();
         Ok(())
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

@@ -10,10 +10,10 @@
 use std::time::Instant;
 
 use super::Threads;
+use super::fields::HostFields;
 use super::wave::banded_tstep;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
 use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
-use crate::sim::colour::colormap;
 use crate::sim::wave::scene::{Scene, Source, SourceCell};
 use crate::sim::wave::scene_cells::{
     EDGE_I_PLUS, EDGE_J_MINUS, EDGE_J_PLUS, EDGE_NONE, Material, SceneCells, WALL, edge_update_cell, scene_update_cell,
@@ -212,10 +212,7 @@ pub(crate) struct CpuSceneWave {
     cells: SceneCells,
     runs: RowRuns,
     source_cells: Vec<SourceCell>,
-    f: Vec<f32>,
-    g: Vec<f32>,
-    halo: Vec<f32>,
-    tstep: u32,
+    fields: HostFields,
     /// Time steps per block on `cpu` ([`block_depth`] when `None`; tests set others).
     depth: Option<u32>,
 }
@@ -232,16 +229,13 @@ impl CpuSceneWave {
             threads,
             cells,
             runs,
-            f,
-            g,
-            halo: Vec::new(),
-            tstep: 0,
+            fields: HostFields::new(f, g),
             depth: None,
         }
     }
 
     fn replace_sources(&mut self, scene: Scene) -> Result<(), BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         self.params = scene.summary_params();
         self.source_cells = scene.source_cells();
         self.scene = scene;
@@ -259,24 +253,25 @@ impl WaveSim for CpuSceneWave {
     }
 
     fn tstep(&self) -> u32 {
-        self.tstep
+        self.fields.tstep
     }
 
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
         match self.threads {
             Threads::One => {
+                let HostFields { f, g, halo, tstep } = &mut self.fields;
                 for _ in 0..tsteps {
-                    self.tstep += 1;
-                    write_sources(&self.scene, &self.source_cells, self.tstep, &mut self.g);
-                    wave_scene_tstep(self.threads, &self.cells, &self.runs, &mut self.f, &mut self.g, &mut self.halo);
+                    *tstep += 1;
+                    write_sources(&self.scene, &self.source_cells, *tstep, g);
+                    wave_scene_tstep(self.threads, &self.cells, &self.runs, f, g, halo);
                 }
             }
             Threads::All => {
                 let depth = self.depth.unwrap_or_else(|| block_depth(self.cells.ny, blocked_band_rows(self.cells.nx)));
                 let (cells, runs) = (&self.cells, &self.runs);
-                let (f, g, halo) = (&mut self.f, &mut self.g, &mut self.halo);
-                let first = self.tstep + 1;
+                let HostFields { f, g, halo, tstep } = &mut self.fields;
+                let first = *tstep + 1;
                 wave_scene_tsteps_blocked(
                     &self.scene,
                     cells,
@@ -289,48 +284,27 @@ impl WaveSim for CpuSceneWave {
                     tsteps,
                     depth,
                 );
-                self.tstep += tsteps;
+                *tstep += tsteps;
             }
         }
         Ok(Timing::wall(start.elapsed()))
     }
 
     fn read_field(&mut self, out: &mut [f32]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        if out.len() != self.f.len() {
-            return Err(BackendError::Invalid(format!(
-                "output holds {} values, field has {}",
-                out.len(),
-                self.f.len()
-            )));
-        }
-        out.copy_from_slice(&self.f);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.read_field(out)
     }
 
     /// The field is in host memory already: handed over as it is.
     fn stream_field(&mut self, sink: &mut ByteSink<'_>) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        sink(0, bytemuck::cast_slice(&self.f))?;
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.stream_field(sink)
     }
 
     fn read_fields(&mut self, f: &mut [f32], g: &mut [f32]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        self.read_field(f)?;
-        if g.len() != self.g.len() {
-            return Err(BackendError::Invalid(format!("output holds {} values, field has {}", g.len(), self.g.len())));
-        }
-        g.copy_from_slice(&self.g);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.read_fields(f, g)
     }
 
     fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
-        crate::backend::check_field_sizes(f, g, self.f.len())?;
-        self.f.copy_from_slice(f);
-        self.g.copy_from_slice(g);
-        self.tstep = tstep;
-        Ok(())
+        self.fields.write_fields(f, g, tstep)
     }
 
     fn set_sources(&mut self, sources: &[Source]) -> Result<(), BackendError> {
@@ -339,16 +313,7 @@ impl WaveSim for CpuSceneWave {
     }
 
     fn render_rgba(&mut self, vmin: f32, vmax: f32, rgba: &mut [u8]) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        if rgba.len() != self.f.len() * 4 {
-            return Err(BackendError::Invalid(format!(
-                "RGBA buffer holds {} bytes, frame needs {}",
-                rgba.len(),
-                self.f.len() * 4
-            )));
-        }
-        colormap::wave_rgba(&self.f, self.scene.nx, self.scene.ny, vmin, vmax, rgba);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.render_rgba(self.threads, (self.scene.nx, self.scene.ny), (vmin, vmax), rgba)
     }
 
     fn render_rgba_strided(
@@ -358,11 +323,7 @@ impl WaveSim for CpuSceneWave {
         stride: usize,
         rgba: &mut [u8],
     ) -> Result<Timing, BackendError> {
-        let start = Instant::now();
-        let (nx, ny) = (self.scene.nx, self.scene.ny);
-        crate::backend::check_strided_len(nx, ny, stride, rgba)?;
-        super::colormap::wave_rgba_strided(self.threads, &self.f, nx, ny, vmin, vmax, stride, rgba);
-        Ok(Timing::wall(start.elapsed()))
+        self.fields.render_rgba_strided(self.threads, (self.scene.nx, self.scene.ny), (vmin, vmax), stride, rgba)
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
@@ -382,15 +343,10 @@ impl WaveSim for CpuSceneWave {
     }
 
     fn reset(&mut self) -> Result<(), BackendError> {
-        self.f.fill(0.0);
-        self.g.fill(0.0);
-        self.tstep = 0;
+        self.fields.reset();
         Ok(())
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

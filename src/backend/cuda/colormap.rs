@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
+use super::launch::launch;
 use super::{BackendError, Device, runtime};
 use crate::sim::colour::colormap::HOT_LUT;
 
@@ -36,10 +37,10 @@ pub(super) fn wave_rgba(
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
-    let mut launch = stream.launch_builder(&dev.wave_rgba);
-    launch.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(lut).arg(rgba);
-    // SAFETY: arguments match `wave_rgba`; `f` holds nx*ny values, `rgba` nx*ny pixels.
-    unsafe { launch.launch(cfg) }.map(|_| ()).map_err(|e| runtime("launching wave_rgba", e))
+    let mut args = stream.launch_builder(&dev.wave_rgba);
+    args.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(lut).arg(rgba);
+    // Launch contract: arguments match `wave_rgba`; `f` holds nx*ny values, `rgba` nx*ny pixels.
+    launch(args, cfg, "launching wave_rgba")
 }
 
 /// Queues `rgba = hot(f)` taken every `stride`-th pixel (`w*h` pixels,
@@ -68,9 +69,9 @@ pub(super) fn wave_rgba_strided(
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
-    let mut launch = stream.launch_builder(&dev.wave_rgba_strided);
-    launch.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(&stride_i32).arg(lut).arg(rgba);
-    // SAFETY: arguments match `wave_rgba_strided`; `f` holds nx*ny values, `rgba` at least w*h
+    let mut args = stream.launch_builder(&dev.wave_rgba_strided);
+    args.arg(f).arg(&nx_i32).arg(&ny_i32).arg(&vmin).arg(&vmax).arg(&stride_i32).arg(lut).arg(rgba);
+    // Launch contract: arguments match `wave_rgba_strided`; `f` holds nx*ny values, `rgba` at least w*h
     // pixels (checked above), and the kernel reads only cells i < nx, j < ny.
-    unsafe { launch.launch(cfg) }.map(|_| ()).map_err(|e| runtime("launching wave_rgba_strided", e))
+    launch(args, cfg, "launching wave_rgba_strided")
 }

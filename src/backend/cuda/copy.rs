@@ -6,11 +6,17 @@
 //! [`ring_pipeline`] is the order of operations, free of CUDA so it is tested on the CPU with a
 //! fake copier; [`copy_chunked_to`] runs it with `cuMemcpyDtoHAsync` and one event per slot.
 
+#![expect(
+    unsafe_code,
+    reason = "pinned host memory and asynchronous copies into it are unsafe cudarc APIs; each use carries a SAFETY note"
+)]
+
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaEvent, CudaStream, PinnedHostSlice, sys};
 use rayon::prelude::*;
 
+use super::launch::record;
 use super::{BackendError, Device, alloc_error, runtime};
 
 /// Bytes per chunk of a large copy (32 MiB or more); smaller copies use a quarter of the result,
@@ -134,11 +140,11 @@ pub(super) fn copy_chunked_to(
             // range lies inside the `n` bytes of a device buffer that holds at least that many.
             unsafe { cudarc::driver::result::memcpy_dtoh_async(dst, src + (k * chunk) as u64, stream.cu_stream()) }
                 .map_err(|e| runtime("copying to the host", e))?;
-            events[slot].record(stream).map_err(|e| runtime("recording an event", e))?;
+            record(&events[slot], stream)?;
             if k + 1 == chunks
                 && let Some(e) = after
             {
-                e.record(stream).map_err(|e| runtime("recording an event", e))?;
+                record(&e, stream)?;
             }
             Ok(())
         }

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 
+use super::launch::launch;
 use super::{BackendError, Device, Events, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource, check_image_len};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
@@ -50,14 +51,14 @@ pub(super) fn julia(
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
-    events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
-    let mut launch = stream.launch_builder(func);
-    launch.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&cr).arg(&ci);
-    launch.arg(&mandel).arg(&iters).arg(&mut dev_counts).arg(&mut dev_smooth).arg(&want).arg(&mut total);
-    // SAFETY: the arguments match the kernel's signature; `dev_counts` holds width*height values
+    events.record_start(stream)?;
+    let mut args = stream.launch_builder(func);
+    args.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&cr).arg(&ci);
+    args.arg(&mandel).arg(&iters).arg(&mut dev_counts).arg(&mut dev_smooth).arg(&want).arg(&mut total);
+    // Launch contract: the arguments match the kernel's signature; `dev_counts` holds width*height values
     // and `dev_smooth` as many when `want_smooth` is 1 (the kernel writes it only then).
-    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching julia", e))?;
-    events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    launch(args, cfg, "launching julia")?;
+    events.record_stop(stream)?;
     stream.memcpy_dtoh(&dev_counts, counts).map_err(|e| runtime("copying counts", e))?;
     if let Some(smooth) = smooth {
         stream.memcpy_dtoh(&dev_smooth, smooth).map_err(|e| runtime("copying smooth values", e))?;

@@ -13,6 +13,7 @@ use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, 
 use rayon::prelude::*;
 
 use super::copy::{copy_chunked_to, copy_out, pinned, pinned_ring};
+use super::launch::{alloc_uninit, launch};
 use super::{BackendError, Device, Events, alloc_error, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
@@ -49,8 +50,8 @@ pub(super) fn mandelbrot(
         *buffers = None; // free the old buffers before asking for larger ones
         let what = format!("mandelbrot {}x{}", params.width, params.height);
         check_free(dev, &what, 4 * n as u64)?;
-        // SAFETY: every byte that is copied back is written by the kernel first.
-        let dev_counts = unsafe { stream.alloc::<u8>(4 * n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+        // Launch contract: every byte that is copied back is written by the kernel first.
+        let dev_counts = alloc_uninit::<u8>(&stream, 4 * n).map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
         *buffers = Some(MandelBuffers {
             counts: dev_counts,
             host: pinned_ring(dev, &what, 4 * n)?,
@@ -78,13 +79,13 @@ pub(super) fn mandelbrot(
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
-    m.events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
-    let mut launch = stream.launch_builder(func);
-    launch.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters);
-    launch.arg(&mut m.counts).arg(&narrow_i32).arg(&mut m.total);
-    // SAFETY: the arguments match the kernel's signature; `counts` holds 4n bytes.
-    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot", e))?;
-    m.events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    m.events.record_start(stream)?;
+    let mut args = stream.launch_builder(func);
+    args.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters);
+    args.arg(&mut m.counts).arg(&narrow_i32).arg(&mut m.total);
+    // Launch contract: the arguments match the kernel's signature; `counts` holds 4n bytes.
+    launch(args, cfg, "launching mandelbrot")?;
+    m.events.record_stop(stream)?;
     stream.memcpy_dtoh(&m.total, &mut m.host_total).map_err(|e| runtime("copying the total", e))?;
     // The counts come back in chunks through the pinned ring, each widened into `counts` on all
     // cores while the next are on the bus.

@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 
+use super::launch::launch;
 use super::{BackendError, Device, Events, check_free, runtime};
 use crate::backend::{MandelbrotRun, Timing, TimingSource};
 use crate::sim::fractal::deep::DeepJob;
@@ -56,18 +57,18 @@ pub(super) fn mandelbrot_deep(
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
-    events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
-    let mut launch = stream.launch_builder(&dev.mandelbrot_deep_f64);
-    launch.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32);
-    launch.arg(&bla_ab).arg(&bla_r2).arg(&bla_levels).arg(&bla_n).arg(&g.exp);
-    launch.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts);
-    launch.arg(&mut dev_smooth).arg(&want).arg(&mut total);
-    // SAFETY: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
+    events.record_start(stream)?;
+    let mut args = stream.launch_builder(&dev.mandelbrot_deep_f64);
+    args.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32);
+    args.arg(&bla_ab).arg(&bla_r2).arg(&bla_levels).arg(&bla_n).arg(&g.exp);
+    args.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts);
+    args.arg(&mut dev_smooth).arg(&want).arg(&mut total);
+    // Launch contract: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
     // and the kernel reads indices 0..=last; the BLA arrays hold the table's entries (read only
     // with bla_levels >= 2, at entries below level_offset(n, levels)); `total` holds 2 values; `dev_counts` holds width*height values, `dev_smooth`
     // as many when `want` is 1 (the kernel writes it only then).
-    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching mandelbrot_deep_f64", e))?;
-    events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    launch(args, cfg, "launching mandelbrot_deep_f64")?;
+    events.record_stop(stream)?;
     stream.memcpy_dtoh(&dev_counts, counts).map_err(|e| runtime("copying counts", e))?;
     if let Some(smooth) = smooth {
         stream.memcpy_dtoh(&dev_smooth, smooth).map_err(|e| runtime("copying smooth values", e))?;

@@ -16,14 +16,10 @@
 //! kernel, copies straight into pageable memory, launches without a graph): their numbers and
 //! the commit that had them are in docs/PERFORMANCE.md, "CUDA".
 
-#![expect(
-    unsafe_code,
-    reason = "cudarc's kernel launches, graph capture and pinned host memory are unsafe APIs; each use carries a SAFETY note"
-)]
-
 mod colormap;
 mod copy;
 mod julia;
+mod launch;
 mod mandelbrot;
 mod mandelbrot_deep;
 mod reduction;
@@ -33,9 +29,8 @@ mod wave_scene;
 mod wave_tile;
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaStream, DriverError, sys};
+use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError, sys};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
 use super::{
@@ -48,6 +43,8 @@ use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::Scene;
 
 pub use wave::CudaWave;
+
+use launch::Events;
 
 const WAVE_CU: &str = include_str!("../../../kernels/wave.cu");
 const MANDELBROT_CU: &str = include_str!("../../../kernels/mandelbrot.cu");
@@ -122,6 +119,7 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
     Ok(Box::new(CudaBackend { dev, stream, mandel: None }))
 }
 
+#[expect(unsafe_code, reason = "probing the libraries and turning off cudarc's event tracking are unsafe cudarc calls")]
 fn init() -> Result<Device, OpenError> {
     // SAFETY: these only try to dlopen the libraries; they touch no CUDA state.
     if !unsafe { sys::is_culib_present() } {
@@ -256,6 +254,7 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
     DeviceInfo { name, details, memory_bytes: free, peak_gbps, cache_bytes: l2.map(|b| b as u64) }
 }
 
+#[expect(unsafe_code, reason = "the driver version is read through the raw driver API")]
 fn driver_version() -> Result<(i32, i32), DriverError> {
     let mut v = 0i32;
     // SAFETY: writes one int; the driver library is loaded and initialised.
@@ -279,26 +278,6 @@ fn check_free(dev: &Device, what: &str, needed: u64) -> Result<(), BackendError>
     // Keep 64 MiB for the context, modules and the driver's own buffers.
     let avail = free_bytes(dev).map(|f| f.saturating_sub(64 << 20));
     super::check_fits(KIND, what, needed, avail)
-}
-
-/// A pair of timing events on one stream.
-struct Events {
-    start: CudaEvent,
-    stop: CudaEvent,
-}
-
-impl Events {
-    fn new(ctx: &Arc<CudaContext>) -> Result<Self, BackendError> {
-        let mk =
-            || ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).map_err(|e| runtime("creating an event", e));
-        Ok(Self { start: mk()?, stop: mk()? })
-    }
-
-    /// Device time between the two recorded events (waits for the second).
-    fn elapsed(&self) -> Result<Duration, BackendError> {
-        let ms = self.start.elapsed_ms(&self.stop).map_err(|e| runtime("reading events", e))?;
-        Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
-    }
 }
 
 /// The CUDA backend on one stream of device 0.
@@ -336,19 +315,8 @@ impl Backend for CudaBackend {
         &WaveVariant::CONCRETE
     }
 
-    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        self.new_scene_variant(scene, WaveVariant::Auto)
-    }
-
-    fn new_scene_variant(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        if variant == WaveVariant::BlockedWorkgroup {
-            return Err(BackendError::Invalid(format!("cuda has no scene variant `{variant}`")));
-        }
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
-        match scene.plain_params() {
-            Some(p) => self.new_wave_variant(&p, variant),
-            None => Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?)),
-        }
+    fn scene_kernel(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?))
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use cudarc::driver::{CudaFunction, CudaStream, PushKernelArg};
 
 use super::saxpy::{lesson_cfg, lesson_fn};
+use super::launch::launch;
 use super::{Device, Events, check_free, runtime};
 use crate::backend::{BackendError, LessonTiming, ReduceMethod, TimingSource};
 
@@ -41,13 +42,13 @@ pub(super) fn run(
     stream.synchronize().map_err(|e| runtime("waiting for the upload", e))?;
     let upload = start.elapsed();
     let n = x.len() as i32;
-    events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
-    let mut launch = stream.launch_builder(&func);
-    launch.arg(&n).arg(&dx).arg(&mut out);
-    // SAFETY: both kernels take (int n, const unsigned* x, unsigned* out); x holds n values and
+    events.record_start(stream)?;
+    let mut args = stream.launch_builder(&func);
+    args.arg(&n).arg(&dx).arg(&mut out);
+    // Launch contract: both kernels take (int n, const unsigned* x, unsigned* out); x holds n values and
     // out one value per block (tree) or one (atomics).
-    unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching the reduction", e))?;
-    events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    launch(args, cfg, "launching the reduction")?;
+    events.record_stop(stream)?;
     let kernel = events.elapsed()?;
     let start = Instant::now();
     let sums = stream.clone_dtoh(&out).map_err(|e| runtime("copying the sums to the host", e))?;

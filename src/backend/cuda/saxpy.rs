@@ -8,6 +8,7 @@ use std::time::Instant;
 use cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
+use super::launch::launch;
 use super::{Device, Events, KIND, check_free, runtime};
 use crate::backend::{BackendError, LessonTiming, TimingSource};
 
@@ -75,12 +76,12 @@ pub(super) fn run(
     sync("waiting for the upload")?;
     let upload = start.elapsed();
     let n = x.len() as i32;
-    events.start.record(stream).map_err(|e| runtime("recording an event", e))?;
-    let mut launch = stream.launch_builder(&func);
-    launch.arg(&n).arg(&a).arg(&dx).arg(&mut dy);
-    // SAFETY: the arguments match `saxpy(int, float, const float*, float*)`; x and y hold n values.
-    unsafe { launch.launch(lesson_cfg(x.len())) }.map_err(|e| runtime("launching saxpy", e))?;
-    events.stop.record(stream).map_err(|e| runtime("recording an event", e))?;
+    events.record_start(stream)?;
+    let mut args = stream.launch_builder(&func);
+    args.arg(&n).arg(&a).arg(&dx).arg(&mut dy);
+    // Launch contract: the arguments match `saxpy(int, float, const float*, float*)`; x and y hold n values.
+    launch(args, lesson_cfg(x.len()), "launching saxpy")?;
+    events.record_stop(stream)?;
     let kernel = events.elapsed()?;
     let start = Instant::now();
     stream.memcpy_dtoh(&dy, y).map_err(|e| runtime("copying y to the host", e))?;

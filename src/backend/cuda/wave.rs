@@ -18,12 +18,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{
-    CudaEvent, CudaGraph, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys,
+    CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys,
 };
 
 use super::copy::{copy_chunked, copy_chunked_to, pinned_ring};
 use super::wave_scene::{SceneData, scene_update};
 use super::wave_tile::TILE;
+use super::launch::{SendGraph, alloc_uninit, launch};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
 use crate::sim::wave::scene::{Scene, Source};
@@ -61,13 +62,6 @@ pub struct CudaWave {
     /// The scene's data on the device, when it runs one.
     scene: Option<SceneData>,
 }
-
-/// A captured graph, owned by one wave problem and used only through `&mut` access.
-struct SendGraph(CudaGraph);
-
-// SAFETY: CUDA graph objects may be used from any thread as long as calls on one graph are
-// serialized; this one is reached only through `&mut CudaWave`, so they are.
-unsafe impl Send for SendGraph {}
 
 impl CudaWave {
     /// Allocates a problem of `params` (zero fields) running `variant` (`Auto` is `Blocked`).
@@ -117,7 +111,7 @@ impl CudaWave {
         scene: &Scene,
         variant: WaveVariant,
     ) -> Result<Self, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         let params = scene.summary_params();
         let what = format!("scene {}x{}", scene.nx, scene.ny);
         // The fields and their second pair, then 2 bytes of material id per cell.
@@ -175,10 +169,10 @@ impl CudaWave {
                 let step_values = sc.values.slice(k * sources..(k + 1) * sources);
                 let mut l = self.stream.launch_builder(&self.dev.wave_scene_sources);
                 l.arg(&mut *g).arg(&sc.cells).arg(&sc.source_of).arg(&step_values).arg(&n_cells);
-                // SAFETY: arguments match `wave_scene_sources`; `cells` holds n_cells indices
+                // Launch contract: arguments match `wave_scene_sources`; `cells` holds n_cells indices
                 // inside the field, `source_of` n_cells numbers below `sources`, the slice
                 // `sources` values.
-                unsafe { l.launch(src_cfg) }.map_err(|e| runtime("launching wave_scene_sources", e))?;
+                launch(l, src_cfg, "launching wave_scene_sources")?;
             }
             scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *f, &*g)?;
             scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *g, &*f)?;
@@ -214,12 +208,12 @@ impl CudaWave {
             l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(f_out).arg(g_out).arg(&sc.kinds);
             l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
             l.arg(&values).arg(&sources_i32).arg(&n_i32);
-            // SAFETY: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
+            // Launch contract: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
             // `kinds` one u16 per block of the grid, `mat4` four words per material id,
             // `tile_offsets` blocks + 1 offsets into `tile_entries`, whose sources are below
             // `sources`; `values` holds n*sources; the kernel reads (f_in, g_in) and writes only
             // (f_out, g_out).
-            unsafe { l.launch(cfg) }.map_err(|e| runtime("launching wave_scene_steps", e))?;
+            launch(l, cfg, "launching wave_scene_steps")?;
             self.cur ^= 1;
             done += n;
         }
@@ -250,12 +244,12 @@ impl CudaWave {
                 if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
             let svals = self.svals.slice(done..done + n);
             let n_i32 = n as i32;
-            let mut launch = self.stream.launch_builder(&self.dev.wave_steps);
-            launch.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
-            launch.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
-            // SAFETY: arguments match `wave_steps`; every buffer holds nx*ny values and
+            let mut args = self.stream.launch_builder(&self.dev.wave_steps);
+            args.arg(&nx).arg(&ny).arg(&c2).arg(f_in).arg(g_in).arg(f_out).arg(g_out);
+            args.arg(&si).arg(&sj).arg(&svals).arg(&n_i32);
+            // Launch contract: arguments match `wave_steps`; every buffer holds nx*ny values and
             // `svals` n; the kernel reads (f_in, g_in) and writes only (f_out, g_out).
-            unsafe { launch.launch(cfg) }.map_err(|e| runtime("launching wave_steps", e))?;
+            launch(args, cfg, "launching wave_steps")?;
             self.cur ^= 1;
             done += n;
         }
@@ -313,12 +307,12 @@ impl CudaWave {
             // src is sval.
             let mut l1 = self.stream.launch_builder(&self.dev.wave_update);
             l1.arg(&nx).arg(&ny).arg(&c2).arg(&mut *f).arg(&*g).arg(&src).arg(&none).arg(&sval);
-            // SAFETY: arguments match `wave_update`; both fields hold nx*ny values.
-            unsafe { l1.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+            // Launch contract: arguments match `wave_update`; both fields hold nx*ny values.
+            launch(l1, cfg, "launching wave_update")?;
             let mut l2 = self.stream.launch_builder(&self.dev.wave_update);
             l2.arg(&nx).arg(&ny).arg(&c2).arg(&mut *g).arg(&*f).arg(&none).arg(&src).arg(&sval);
-            // SAFETY: as above.
-            unsafe { l2.launch(cfg) }.map_err(|e| runtime("launching wave_update", e))?;
+            // Launch contract: as above.
+            launch(l2, cfg, "launching wave_update")?;
         }
         Ok(())
     }
@@ -334,7 +328,7 @@ impl CudaWave {
         }
         let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_start(&self.stream)?;
         let (src, _guard) = self.fields[index].device_ptr(&self.stream);
         copy_chunked(
             &self.dev.ctx,
@@ -374,9 +368,9 @@ impl CudaWave {
         let (Some(dev_rgba), Some(host)) = (picture, self.host_rgba.as_mut()) else {
             unreachable!("allocated by the caller")
         };
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_start(&self.stream)?;
         colour(&self.dev, &self.stream, &self.fields[2 * self.cur], &self.lut, dev_rgba)?;
-        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_stop(&self.stream)?;
         self.events.stop.synchronize().map_err(|e| runtime("waiting for the colormap", e))?;
         puffin::profile_scope!("copy");
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
@@ -415,13 +409,13 @@ impl WaveSim for CudaWave {
         }
         if self.scene.is_some() {
             self.upload_scene_values(self.tstep + 1, tsteps)?;
-            self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            self.events.record_start(&self.stream)?;
             if self.variant == WaveVariant::Blocked {
                 self.launch_blocked_graph(tsteps as usize)?;
             } else {
                 self.launch_scene(tsteps)?;
             }
-            self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+            self.events.record_stop(&self.stream)?;
             self.tstep += tsteps;
             return self.timing(start);
         }
@@ -437,13 +431,13 @@ impl WaveSim for CudaWave {
             }
             self.stream.memcpy_htod(&values, &mut self.svals).map_err(|e| runtime("uploading source values", e))?;
         }
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_start(&self.stream)?;
         if blocked {
             self.launch_blocked_graph(values.len())?;
         } else {
             self.launch_simple(&values)?;
         }
-        self.events.stop.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_stop(&self.stream)?;
         self.tstep += tsteps;
         self.timing(start)
     }
@@ -463,7 +457,7 @@ impl WaveSim for CudaWave {
         }
         let Some(host) = self.host_field.as_mut() else { unreachable!("allocated above") };
         let staging = host.as_mut_slice().map_err(|e| runtime("waiting for the host buffer", e))?;
-        self.events.start.record(&self.stream).map_err(|e| runtime("recording an event", e))?;
+        self.events.record_start(&self.stream)?;
         {
             let (src, _guard) = self.fields[2 * self.cur].device_ptr(&self.stream);
             let staging = bytemuck::cast_slice_mut(staging);
@@ -493,9 +487,9 @@ impl WaveSim for CudaWave {
             self.rgba_strided = None;
             let what = format!("RGBA frame {w}x{h} (every {stride}th cell of {nx}x{ny})");
             check_free(&self.dev, &what, 4 * pixels as u64)?;
-            // SAFETY: the colormap kernel writes every pixel before the copy reads it.
+            // Launch contract: the colormap kernel writes every pixel before the copy reads it.
             let buf =
-                unsafe { self.stream.alloc::<u32>(pixels) }.map_err(|e| alloc_error(&what, 4 * pixels as u64, e))?;
+                alloc_uninit::<u32>(&self.stream, pixels).map_err(|e| alloc_error(&what, 4 * pixels as u64, e))?;
             self.rgba_strided = Some(buf);
         }
         if self.host_rgba.is_none() {
@@ -526,8 +520,8 @@ impl WaveSim for CudaWave {
         if self.rgba.is_none() {
             let what = format!("RGBA frame {}x{}", self.params.nx, self.params.ny);
             check_free(&self.dev, &what, 4 * n as u64)?;
-            // SAFETY: the colormap kernel writes every pixel before the copy reads it.
-            let buf = unsafe { self.stream.alloc::<u32>(n) }.map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+            // Launch contract: the colormap kernel writes every pixel before the copy reads it.
+            let buf = alloc_uninit::<u32>(&self.stream, n).map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
             self.rgba = Some(buf);
             self.host_rgba = Some(pinned_ring(&self.dev, &what, n)?);
         }
@@ -543,7 +537,7 @@ impl WaveSim for CudaWave {
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         if let Some(sc) = self.scene.as_mut() {
-            let scene = sc.scene.with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            let scene = sc.scene.with_first_source_at(i, j)?;
             self.params = scene.summary_params();
             // The captured graphs hold the old source cells.
             self.graphs.clear();
@@ -610,7 +604,4 @@ impl WaveSim for CudaWave {
         }
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }

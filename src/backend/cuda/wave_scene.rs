@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
+use super::launch::launch;
 use super::{BackendError, Device, runtime};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
@@ -130,14 +131,14 @@ pub(super) fn scene_update(
 ) -> Result<(), BackendError> {
     let mut l = stream.launch_builder(&dev.wave_scene_update);
     l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
-    // SAFETY: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny values,
+    // Launch contract: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny values,
     // `materials` five words for every id that occurs.
-    unsafe { l.launch(cfg) }.map_err(|e| runtime("launching wave_scene_update", e))?;
+    launch(l, cfg, "launching wave_scene_update")?;
     if sc.edges {
         let mut l = stream.launch_builder(&dev.wave_scene_edges);
         l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
-        // SAFETY: as above; the kernel touches only the ring of cells next to the border.
-        unsafe { l.launch(edge_cfg) }.map_err(|e| runtime("launching wave_scene_edges", e))?;
+        // Launch contract: as above; the kernel touches only the ring of cells next to the border.
+        launch(l, edge_cfg, "launching wave_scene_edges")?;
     }
     Ok(())
 }

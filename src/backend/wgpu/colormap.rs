@@ -7,6 +7,7 @@
 //! `f32` value where it is reached, and the shader counts the thresholds a value has passed:
 //! the same index for every `f32`, with no `f64` on the GPU.
 
+use super::layout::{Binding, bind_buffers, bind_group, bind_group_layout};
 use super::{Gpu, runtime};
 use crate::backend::BackendError;
 use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE, lut_index};
@@ -107,43 +108,13 @@ pub(crate) struct Pipelines {
     texture_strided: wgpu::ComputePipeline,
 }
 
-fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    }
-}
-
 impl Pipelines {
     pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
-        let common = [
-            buffer_entry(0, wgpu::BufferBindingType::Uniform),
-            buffer_entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
-            buffer_entry(2, wgpu::BufferBindingType::Storage { read_only: true }),
-        ];
-        let mut entries = common.to_vec();
-        entries.push(buffer_entry(3, wgpu::BufferBindingType::Storage { read_only: false }));
-        let buffer_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("colormap buffer"),
-            entries: &entries,
-        });
-        let mut entries = common.to_vec();
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: 4,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::WriteOnly,
-                format: wgpu::TextureFormat::Rgba8Unorm,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        });
-        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("colormap texture"),
-            entries: &entries,
-        });
+        use Binding::{Absent, ReadOnly, ReadWrite, Uniform, WriteTexture};
+        // params, field, table, then the RGBA buffer (3) or the texture (4).
+        let buffer_layout = bind_group_layout(device, "colormap buffer", &[Uniform, ReadOnly, ReadOnly, ReadWrite]);
+        let texture_layout =
+            bind_group_layout(device, "colormap texture", &[Uniform, ReadOnly, ReadOnly, Absent, WriteTexture]);
         let mut pipelines = super::compute_pipeline(
             device,
             "colormap.wgsl",
@@ -237,16 +208,8 @@ impl Frame {
         let bytes = 4 * u64::from(self.nx) * u64::from(self.ny);
         let rgba = gpu.buffer("wave rgba", bytes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC)?;
         let bind = gpu.scoped("binding the colormap", || {
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("colormap buffer"),
-                layout: &gpu.colormap.buffer_layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 1, resource: field.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: self.table.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 3, resource: rgba.as_entire_binding() },
-                ],
-            })
+            let buffers = [&self.uniform, field, &self.table, &rgba];
+            bind_buffers(&gpu.device, "colormap buffer", &gpu.colormap.buffer_layout, &buffers)
         })?;
         self.out = Some((rgba, bind));
         Ok(())
@@ -267,65 +230,50 @@ impl Frame {
         encoder.copy_buffer_to_buffer(rgba, 0, staging, 0, rgba.size());
     }
 
-    /// Encodes the colormap of `field` into `target` (checked by the caller).
+    /// Encodes the colormap of `field` taken every `stride`-th pixel into `target`
+    /// (`ceil(nx/stride) x ceil(ny/stride)`, checked by the caller; after
+    /// [`Self::set_range_strided`] with the same `stride`). Stride 1 runs the tiled full-picture
+    /// entry point `colormap_texture`, larger ones `colormap_texture_strided`.
+    ///
+    /// # Errors
+    /// A target needing more workgroups than the device allows.
     pub fn encode_texture(
         &self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         field: &wgpu::Buffer,
         target: &wgpu::Texture,
+        stride: u32,
     ) -> Result<(), BackendError> {
-        let (gx, gy) = self.groups(gpu)?;
+        let (gx, gy) = if stride <= 1 {
+            self.groups(gpu)?
+        } else {
+            (target.width().div_ceil(TILE), target.height().div_ceil(TILE))
+        };
+        let (pipeline, label) = if stride <= 1 {
+            (&gpu.colormap.texture, "colormap_into")
+        } else {
+            (&gpu.colormap.texture_strided, "colormap_into_strided")
+        };
         let view = target.create_view(&wgpu::TextureViewDescriptor::default());
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("colormap texture"),
-            layout: &gpu.colormap.texture_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: field.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: self.table.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&view) },
+        let bind = bind_group(
+            &gpu.device,
+            "colormap texture",
+            &gpu.colormap.texture_layout,
+            vec![
+                Some(self.uniform.as_entire_binding()),
+                Some(field.as_entire_binding()),
+                Some(self.table.as_entire_binding()),
+                None,
+                Some(wgpu::BindingResource::TextureView(&view)),
             ],
-        });
-        let mut pass = encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("colormap_into"), timestamp_writes: None });
-        pass.set_pipeline(&gpu.colormap.texture);
+        );
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.dispatch_workgroups(gx, gy, 1);
         Ok(())
-    }
-}
-
-impl Frame {
-    /// Encodes the colormap of `field` taken every `stride`-th pixel into `target`
-    /// (`ceil(nx/stride) x ceil(ny/stride)`, checked by the caller; after
-    /// [`Self::set_range_strided`] with the same `stride`).
-    pub fn encode_texture_strided(
-        &self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        field: &wgpu::Buffer,
-        target: &wgpu::Texture,
-    ) {
-        let (gx, gy) = (target.width().div_ceil(TILE), target.height().div_ceil(TILE));
-        let view = target.create_view(&wgpu::TextureViewDescriptor::default());
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("colormap texture strided"),
-            layout: &gpu.colormap.texture_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: field.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: self.table.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&view) },
-            ],
-        });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("colormap_into_strided"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&gpu.colormap.texture_strided);
-        pass.set_bind_group(0, &bind, &[]);
-        pass.dispatch_workgroups(gx, gy, 1);
     }
 }
 

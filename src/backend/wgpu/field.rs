@@ -1,5 +1,5 @@
 //! How the wave field is held on the GPU, shared by both wave variants (`wave.rs`,
-//! `wave_blocked.rs`) and the colormap: its scale, and the entries of the wave bind groups.
+//! `wave_blocked.rs`) and the colormap: its scale (the bindings are in `layout.rs`).
 
 /// The GPU holds the field times this, 2^24, so that no value it works with is subnormal.
 ///
@@ -14,32 +14,3 @@
 /// scaled on upload, the field unscaled on read-back and the colormap's thresholds scaled: all
 /// exact, being multiplications by powers of two.
 pub const FIELD_SCALE: f32 = 16_777_216.0;
-
-/// A storage-buffer entry of a wave bind group layout.
-pub(super) fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// The per-dispatch step record of `size` bytes at binding 0, picked by a dynamic offset into
-/// one uniform buffer.
-pub(super) fn step_record_entry(size: usize) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding: 0,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: true,
-            min_binding_size: wgpu::BufferSize::new(size as u64),
-        },
-        count: None,
-    }
-}

@@ -7,6 +7,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use super::layout::ComputeKernel;
 use super::shader::Order;
 use super::wave_blocked::{Kernel, Lanes, WORKGROUP_BYTES};
 use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
@@ -26,8 +27,8 @@ pub(crate) struct Gpu {
     pub(super) error: Arc<Mutex<Option<String>>>,
     pub wave: wave::Pipeline,
     pub colormap: colormap::Pipelines,
-    pub mandelbrot_f32: mandelbrot::Pipeline,
-    pub mandelbrot_f64: Option<mandelbrot::Pipeline>,
+    pub mandelbrot_f32: ComputeKernel,
+    pub mandelbrot_f64: Option<ComputeKernel>,
 }
 
 impl Gpu {
@@ -69,10 +70,10 @@ impl Gpu {
         let pipelines = (|| -> Result<_, BackendError> {
             let wave = wave::Pipeline::new(&device, Order::of(adapter.backend))?;
             let colormap = colormap::Pipelines::new(&device)?;
-            let mandelbrot_f32 = mandelbrot::Pipeline::new(&device, Precision::F32, Order::of(adapter.backend))?;
+            let mandelbrot_f32 = mandelbrot::kernel(&device, Precision::F32, Order::of(adapter.backend))?;
             let order = Order::of(adapter.backend);
             let mandelbrot_f64 =
-                if f64_ok { Some(mandelbrot::Pipeline::new(&device, Precision::F64, order)?) } else { None };
+                if f64_ok { Some(mandelbrot::kernel(&device, Precision::F64, order)?) } else { None };
             Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
         })();
         if let Some(e) = pollster::block_on(scope.pop()) {

@@ -13,6 +13,7 @@
 use std::time::Instant;
 
 use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};
+use super::layout::{Binding, ComputeKernel, PerPrecision};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
@@ -42,46 +43,22 @@ struct Params {
     pad: u32,
 }
 
-/// One compiled precision.
-pub(crate) struct Pipeline {
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
-}
-
-impl Pipeline {
-    fn new(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<Self, BackendError> {
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("julia"),
-            entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform),
-                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
-                entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
-            ],
-        });
-        let file = match precision {
-            Precision::F32 => "julia.wgsl + mandelbrot_f32.wgsl",
-            Precision::F64 => "julia.wgsl + mandelbrot_f64.wgsl",
-        };
-        let source = super::shader::julia(precision, order);
-        let mut pipelines = super::compute_pipeline(device, file, &source, &[("julia", &layout)])?;
-        let pipeline = pipelines.pop().ok_or_else(|| runtime("no julia pipeline"))?;
-        Ok(Self { layout, pipeline })
-    }
+/// Compiles the Julia kernel of one precision.
+fn kernel(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<ComputeKernel, BackendError> {
+    let file = match precision {
+        Precision::F32 => "julia.wgsl + mandelbrot_f32.wgsl",
+        Precision::F64 => "julia.wgsl + mandelbrot_f64.wgsl",
+    };
+    let source = super::shader::julia(precision, order);
+    // params, points, counts, smooth values, total.
+    let bindings = [Binding::Uniform, Binding::ReadOnly, Binding::ReadWrite, Binding::ReadWrite, Binding::ReadWrite];
+    ComputeKernel::new(device, file, &source, "julia", &bindings)
 }
 
 /// The pipelines compiled so far and the buffers of the last image size.
 #[derive(Default)]
 pub(crate) struct State {
-    f32: Option<Pipeline>,
-    f64: Option<Pipeline>,
+    kernels: PerPrecision<ComputeKernel>,
     buffers: Option<Buffers>,
 }
 
@@ -157,14 +134,8 @@ pub(crate) fn run(
             gpu.adapter.name
         )));
     }
-    let slot = match grid.precision {
-        Precision::F32 => &mut state.f32,
-        Precision::F64 => &mut state.f64,
-    };
-    if slot.is_none() {
-        *slot = Some(Pipeline::new(&gpu.device, grid.precision, super::shader::Order::of(gpu.adapter.backend))?);
-    }
-    let pipeline = slot.as_ref().ok_or_else(|| runtime("no julia pipeline"))?;
+    let order = super::shader::Order::of(gpu.adapter.backend);
+    let pipeline = state.kernels.get_or_make(grid.precision, || kernel(&gpu.device, grid.precision, order))?;
     let what =
         format!("{} {}x{}", if mode == Mode::Mandelbrot { "mandelbrot" } else { "julia" }, grid.width, grid.height);
     if n > 1 << 30 {
@@ -228,17 +199,11 @@ pub(crate) fn run(
     let submissions = gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&bufs.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&bufs.coords, 0, &coord_bytes);
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("julia"),
-            layout: &pipeline.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: bufs.params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: bufs.coords.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: bufs.counts.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: bufs.smooth_values.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: bufs.total.as_entire_binding() },
-            ],
-        });
+        let bind = pipeline.bind_buffers(
+            gpu,
+            "julia",
+            &[&bufs.params, &bufs.coords, &bufs.counts, &bufs.smooth_values, &bufs.total],
+        );
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("julia") });
         encoder.clear_buffer(&bufs.total, 0, None);
         {

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::layout::{Binding, ComputeKernel};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
@@ -92,38 +93,20 @@ struct Params {
     pad: [u32; 3],
 }
 
-/// One Mandelbrot pipeline, compiled once per device.
-pub(crate) struct Pipeline {
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
-}
-
-impl Pipeline {
-    pub fn new(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<Self, BackendError> {
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("mandelbrot"),
-            entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform),
-                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
-                entry(2, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
-            ],
-        });
-        let file = match precision {
-            Precision::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
-            Precision::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
-        };
-        let source = super::shader::mandelbrot(precision, order);
-        let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot", &layout)])?;
-        let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot pipeline"))?;
-        Ok(Self { layout, pipeline })
-    }
+/// Compiles the Mandelbrot kernel of one precision (once per device, [`Gpu::new`]).
+pub(crate) fn kernel(
+    device: &wgpu::Device,
+    precision: Precision,
+    order: super::shader::Order,
+) -> Result<ComputeKernel, BackendError> {
+    let file = match precision {
+        Precision::F32 => "mandelbrot.wgsl + mandelbrot_f32.wgsl",
+        Precision::F64 => "mandelbrot.wgsl + mandelbrot_f64.wgsl",
+    };
+    let source = super::shader::mandelbrot(precision, order);
+    // params, points, counts, total.
+    let bindings = [Binding::Uniform, Binding::ReadOnly, Binding::ReadWrite, Binding::ReadWrite];
+    ComputeKernel::new(device, file, &source, "mandelbrot", &bindings)
 }
 
 /// Bytes of one part of the read-back at 4 bytes a pixel (u16 pairs fill half of it; Julia's
@@ -251,16 +234,7 @@ pub(crate) fn run(
     let submissions = gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&b.params, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&b.coords, 0, &coord_bytes);
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("mandelbrot"),
-            layout: &pipeline.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: b.params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: b.coords.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: b.counts.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: b.total.as_entire_binding() },
-            ],
-        });
+        let bind = pipeline.bind_buffers(gpu, "mandelbrot", &[&b.params, &b.coords, &b.counts, &b.total]);
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot") });
         encoder.clear_buffer(&b.total, 0, None);

@@ -8,7 +8,8 @@
 
 use std::time::Instant;
 
-use super::{Gpu, KIND, Timer, runtime};
+use super::layout::{Binding, ComputeKernel, PerPrecision};
+use super::{Gpu, KIND, Timer};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits};
 use crate::sim::fractal::deep::DeepJob;
 use crate::sim::fractal::perturb::Mantissa;
@@ -30,50 +31,21 @@ struct Params {
     bla_n: u32,
 }
 
-/// One compiled variant.
-pub(crate) struct Pipeline {
-    layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+/// Compiles the variant with deltas in `mantissa`.
+fn kernel(device: &wgpu::Device, mantissa: Mantissa) -> Result<ComputeKernel, BackendError> {
+    use Binding::{ReadOnly, ReadWrite, Uniform};
+    let file = match mantissa {
+        Mantissa::F32 => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl",
+        Mantissa::F64 => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
+    };
+    let source = super::shader::mandelbrot_deep(mantissa);
+    // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii.
+    let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly];
+    ComputeKernel::new(device, file, &source, "mandelbrot_deep", &kinds)
 }
 
-impl Pipeline {
-    pub fn new(device: &wgpu::Device, mantissa: Mantissa) -> Result<Self, BackendError> {
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-            count: None,
-        };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("mandelbrot_deep"),
-            entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform),
-                entry(1, wgpu::BufferBindingType::Storage { read_only: true }),
-                entry(2, wgpu::BufferBindingType::Storage { read_only: true }),
-                entry(3, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(4, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(5, wgpu::BufferBindingType::Storage { read_only: false }),
-                entry(6, wgpu::BufferBindingType::Storage { read_only: true }),
-                entry(7, wgpu::BufferBindingType::Storage { read_only: true }),
-            ],
-        });
-        let file = match mantissa {
-            Mantissa::F32 => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl",
-            Mantissa::F64 => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
-        };
-        let source = super::shader::mandelbrot_deep(mantissa);
-        let mut pipelines = super::compute_pipeline(device, file, &source, &[("mandelbrot_deep", &layout)])?;
-        let pipeline = pipelines.pop().ok_or_else(|| runtime("no mandelbrot_deep pipeline"))?;
-        Ok(Self { layout, pipeline })
-    }
-}
-
-/// The variants compiled so far.
-#[derive(Default)]
-pub(crate) struct Pipelines {
-    f32: Option<Pipeline>,
-    f64: Option<Pipeline>,
-}
+/// The variants compiled so far (by their deltas' precision).
+pub(crate) type Pipelines = PerPrecision<ComputeKernel>;
 
 /// Computes the counts of `job` into `counts` with deltas in `mantissa`.
 pub(crate) fn run(
@@ -90,14 +62,7 @@ pub(crate) fn run(
     if mantissa == Mantissa::F64 && gpu.mandelbrot_f64.is_none() {
         return Err(BackendError::Invalid(format!("this adapter has no f64 (no SHADER_F64 on {})", gpu.adapter.name)));
     }
-    let slot = match mantissa {
-        Mantissa::F32 => &mut pipelines.f32,
-        Mantissa::F64 => &mut pipelines.f64,
-    };
-    if slot.is_none() {
-        *slot = Some(Pipeline::new(&gpu.device, mantissa)?);
-    }
-    let pipeline = slot.as_ref().ok_or_else(|| runtime("no mandelbrot_deep pipeline"))?;
+    let pipeline = pipelines.get_or_make(mantissa.into(), || kernel(&gpu.device, mantissa))?;
     let what = format!("deep mandelbrot {}x{}", job.width, job.height);
     if n > 1 << 30 {
         return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
@@ -177,20 +142,9 @@ pub(crate) fn run(
         gpu.queue.write_buffer(&grid_buf, 0, &grid_bytes);
         gpu.queue.write_buffer(&bla_ab_buf, 0, &bla_ab);
         gpu.queue.write_buffer(&bla_r2_buf, 0, &bla_r2);
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("mandelbrot_deep"),
-            layout: &pipeline.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: params_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: orbit_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: grid_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: counts_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: total_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 5, resource: smooth_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 6, resource: bla_ab_buf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 7, resource: bla_r2_buf.as_entire_binding() },
-            ],
-        });
+        let buffers =
+            [&params_buf, &orbit_buf, &grid_buf, &counts_buf, &total_buf, &smooth_buf, &bla_ab_buf, &bla_r2_buf];
+        let bind = pipeline.bind_buffers(gpu, "mandelbrot_deep", &buffers);
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot_deep") });
         encoder.clear_buffer(&total_buf, 0, None);

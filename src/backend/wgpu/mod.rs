@@ -19,6 +19,7 @@ pub mod colormap;
 pub mod field;
 mod gpu;
 pub mod julia;
+mod layout;
 pub mod mandelbrot;
 mod mandelbrot_deep;
 mod reduction;
@@ -101,20 +102,23 @@ fn preference(adapter: &wgpu::Adapter) -> (u8, u8) {
     (device, api)
 }
 
-/// The device wavebrot asks `adapter` for: the adapter's own limits (compute-capable, and
-/// large enough for 8192² fields where the adapter allows) and `SHADER_F64` /
-/// `TIMESTAMP_QUERY` / `SUBGROUP` (the blocked wave's shuffles) where offered. The app can hand it to eframe so that the shared device
-/// can compute: `WgpuSetupCreateNew { device_descriptor: Arc::new(device_descriptor), .. }`.
+/// The device wavebrot asks `adapter` for, the CLI's own device and eframe's alike: the
+/// adapter's own limits (compute-capable, and large enough for 8192² fields where the adapter
+/// allows; egui-wgpu would ask for WebGL2 limits on GL, with no compute) and, where offered, the
+/// features the compute shaders use: `SHADER_F64`, `TIMESTAMP_QUERY` (and inside encoders),
+/// `SUBGROUP` (the blocked wave's shuffles). The app hands it to eframe so that the shared
+/// device can compute: `WgpuSetupCreateNew { device_descriptor: Arc::new(device_descriptor), .. }`.
 #[must_use]
 pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
-    let wanted = wgpu::Features::SHADER_F64 | wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SUBGROUP;
+    let wanted = wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+        | wgpu::Features::SHADER_F64
+        | wgpu::Features::SUBGROUP;
     wgpu::DeviceDescriptor {
-        label: Some("wavebrot"),
+        label: Some("wavebrot device"),
         required_features: adapter.features() & wanted,
         required_limits: adapter.limits(),
-        experimental_features: wgpu::ExperimentalFeatures::disabled(),
-        memory_hints: wgpu::MemoryHints::Performance,
-        trace: wgpu::Trace::Off,
+        ..Default::default()
     }
 }
 
@@ -309,12 +313,8 @@ impl Backend for WgpuBackend {
         &WaveVariant::WGPU
     }
 
-    fn new_scene(&self, scene: &Scene) -> Result<Box<dyn WaveSim>, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
-        match scene.plain_params() {
-            Some(p) => self.new_wave(&p),
-            None => Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?)),
-        }
+    fn scene_kernel(&self, scene: &Scene, _variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?))
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

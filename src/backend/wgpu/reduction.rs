@@ -1,9 +1,9 @@
 //! The reduction lesson on wgpu: `shaders/reduction.wgsl` (`reduce_tree`, `reduce_atomic`), the
 //! twins of `kernels/reduction.cu` and `src/backend/cpu/reduction.rs`.
 
-use super::field::storage_entry;
-use super::saxpy::{download, groups, timed_dispatch, uniform_entry, upload};
-use super::{Gpu, runtime};
+use super::Gpu;
+use super::layout::{Binding, ComputeKernel};
+use super::saxpy::{download, groups, timed_dispatch, upload};
 use crate::backend::{BackendError, LessonTiming, ReduceMethod};
 
 const REDUCTION: &str = include_str!("../../../shaders/reduction.wgsl");
@@ -23,17 +23,13 @@ pub(super) fn run(gpu: &Gpu, x: &[u32], method: ReduceMethod) -> Result<(u32, Le
         return Err(BackendError::Invalid(format!("reduction: {} values", x.len())));
     }
     use wgpu::BufferUsages as U;
-    let layout = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("reduction"),
-        entries: &[uniform_entry(), storage_entry(1, true), storage_entry(2, false), storage_entry(3, false)],
-    });
     let entry = match method {
         ReduceMethod::Tree => "reduce_tree",
         ReduceMethod::Atomic => "reduce_atomic",
     };
-    let pipeline = super::compute_pipeline(&gpu.device, "reduction.wgsl", REDUCTION, &[(entry, &layout)])?
-        .pop()
-        .ok_or_else(|| runtime("no reduction pipeline"))?;
+    // params, x, partial sums, total.
+    let bindings = [Binding::Uniform, Binding::ReadOnly, Binding::ReadWrite, Binding::ReadWrite];
+    let pipeline = ComputeKernel::new(&gpu.device, "reduction.wgsl", REDUCTION, entry, &bindings)?;
     let groups = groups(gpu, x.len());
     let p = Params { n: x.len() as u32, stride: groups * 256, pad: [0; 2] };
     let params = gpu.buffer("reduction params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
@@ -46,17 +42,8 @@ pub(super) fn run(gpu: &Gpu, x: &[u32], method: ReduceMethod) -> Result<(u32, Le
         gpu,
         &[(&params, bytemuck::bytes_of(&p)), (&dx, bytemuck::cast_slice(x)), (&partial, &zeros), (&total, &[0u8; 4])],
     )?;
-    let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("reduction"),
-        layout: &layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: params.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: dx.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: partial.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 3, resource: total.as_entire_binding() },
-        ],
-    });
-    let (kernel, source) = timed_dispatch(gpu, &pipeline, &bind, groups)?;
+    let bind = pipeline.bind_buffers(gpu, "reduction", &[&params, &dx, &partial, &total]);
+    let (kernel, source) = timed_dispatch(gpu, &pipeline.pipeline, &bind, groups)?;
     let sum_of = |b: &[u8]| bytemuck::cast_slice::<u8, u32>(b).iter().fold(0u32, |a, &v| a.wrapping_add(v));
     let (sum, download) = match method {
         ReduceMethod::Tree => download(gpu, &partial, partial_bytes, sum_of)?,

@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::field::storage_entry;
-use super::{Gpu, Timer, runtime};
+use super::layout::{Binding, ComputeKernel};
+use super::{Gpu, Timer};
 use crate::backend::{BackendError, LessonTiming, TimingSource};
 
 const SAXPY: &str = include_str!("../../../shaders/saxpy.wgsl");
@@ -19,20 +19,6 @@ struct Params {
     a: f32,
     stride: u32,
     pad: u32,
-}
-
-/// The uniform entry at binding 0.
-pub(super) fn uniform_entry() -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding: 0,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
 }
 
 /// Workgroups of 256 for `n` elements, at most the device's per-dimension limit (grid-stride).
@@ -113,13 +99,9 @@ pub(super) fn run(gpu: &Gpu, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonT
         return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));
     }
     use wgpu::BufferUsages as U;
-    let layout = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("saxpy"),
-        entries: &[uniform_entry(), storage_entry(1, true), storage_entry(2, false)],
-    });
-    let pipeline = super::compute_pipeline(&gpu.device, "saxpy.wgsl", SAXPY, &[("saxpy", &layout)])?
-        .pop()
-        .ok_or_else(|| runtime("no saxpy pipeline"))?;
+    // params, x, y.
+    let bindings = [Binding::Uniform, Binding::ReadOnly, Binding::ReadWrite];
+    let pipeline = ComputeKernel::new(&gpu.device, "saxpy.wgsl", SAXPY, "saxpy", &bindings)?;
     let bytes = 4 * x.len() as u64;
     let params = gpu.buffer("saxpy params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
     let dx = gpu.buffer("saxpy x", bytes, U::STORAGE | U::COPY_DST)?;
@@ -130,16 +112,8 @@ pub(super) fn run(gpu: &Gpu, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonT
         gpu,
         &[(&params, bytemuck::bytes_of(&p)), (&dx, bytemuck::cast_slice(x)), (&dy, bytemuck::cast_slice(y))],
     )?;
-    let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("saxpy"),
-        layout: &layout,
-        entries: &[
-            wgpu::BindGroupEntry { binding: 0, resource: params.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 1, resource: dx.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 2, resource: dy.as_entire_binding() },
-        ],
-    });
-    let (kernel, source) = timed_dispatch(gpu, &pipeline, &bind, groups)?;
+    let bind = pipeline.bind_buffers(gpu, "saxpy", &[&params, &dx, &dy]);
+    let (kernel, source) = timed_dispatch(gpu, &pipeline.pipeline, &bind, groups)?;
     let ((), download) = download(gpu, &dy, bytes, |b| y.copy_from_slice(bytemuck::cast_slice(b)))?;
     Ok(LessonTiming { upload, kernel, download, source })
 }

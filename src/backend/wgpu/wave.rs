@@ -22,7 +22,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::colormap::Frame;
-use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::field::FIELD_SCALE;
+use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::wave_blocked::{self, Blocked};
 use super::wave_scene::{self, SceneGpu};
 use super::{Gpu, KIND, Timer, runtime};
@@ -82,10 +83,9 @@ pub(crate) struct Pipeline {
 
 impl Pipeline {
     pub fn new(device: &wgpu::Device, order: super::shader::Order) -> Result<Self, BackendError> {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wave"),
-            entries: &[step_record_entry(size_of::<Step>()), storage_entry(1, false), storage_entry(2, true)],
-        });
+        // The step record, the field written, the field read.
+        let kinds = [Binding::DynamicUniform(size_of::<Step>()), Binding::ReadWrite, Binding::ReadOnly];
+        let layout = bind_group_layout(device, "wave", &kinds);
         let source = super::shader::wave(order);
         let simple = super::compute_pipeline(device, "wave.wgsl", &source, &[("wave_update", &layout)])?
             .pop()
@@ -165,22 +165,9 @@ impl WgpuWave {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("wave update"),
-                layout: &gpu.wave.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &steps,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(size_of::<Step>() as u64),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 1, resource: out.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: input.as_entire_binding() },
-                ],
-            })
+            let resources =
+                vec![Some(record(&steps, size_of::<Step>())), Some(out.as_entire_binding()), Some(input.as_entire_binding())];
+            bind_group(&gpu.device, "wave update", &gpu.wave.layout, resources)
         };
         let bind_groups = gpu.scoped("binding the wave fields", || [bind(&f, &g), bind(&g, &f)])?;
         let timer = Timer::new(&gpu)?;
@@ -212,7 +199,7 @@ impl WgpuWave {
 
     /// A scene that is not the seed's rule (zero fields): the scene kernel, in the `simple` shape.
     pub(crate) fn new_scene(gpu: Arc<Gpu>, scene: &Scene) -> Result<Self, BackendError> {
-        scene.validate().map_err(|e| BackendError::Invalid(e.to_string()))?;
+        scene.validate()?;
         let mut wave = Self::new(gpu, &scene.summary_params(), WaveVariant::Simple)?;
         wave.scene = Some(SceneGpu::new(&wave.gpu, &wave.fields, scene, wave.steps_per_submit)?);
         Ok(wave)
@@ -314,36 +301,7 @@ impl WgpuWave {
     /// # Errors
     /// A texture of the wrong format, size or usage; a device failure.
     pub fn colormap_into(&mut self, vmin: f32, vmax: f32, target: &wgpu::Texture) -> Result<(), BackendError> {
-        let (nx, ny) = (self.params.nx as u32, self.params.ny as u32);
-        let max_dim = self.gpu.device.limits().max_texture_dimension_2d;
-        if nx > max_dim || ny > max_dim {
-            return Err(BackendError::Invalid(format!(
-                "a {nx}x{ny} frame is larger than this device's largest texture ({max_dim}x{max_dim})"
-            )));
-        }
-        if target.format() != wgpu::TextureFormat::Rgba8Unorm {
-            return Err(BackendError::Invalid(format!("frame texture is {:?}, needs Rgba8Unorm", target.format())));
-        }
-        if (target.width(), target.height()) != (nx, ny) {
-            return Err(BackendError::Invalid(format!(
-                "frame texture is {}x{}, the wave needs {nx}x{ny}",
-                target.width(),
-                target.height()
-            )));
-        }
-        if !target.usage().contains(wgpu::TextureUsages::STORAGE_BINDING) {
-            return Err(BackendError::Invalid("frame texture lacks STORAGE_BINDING usage".into()));
-        }
-        let gpu = Arc::clone(&self.gpu);
-        gpu.scoped("drawing the wave into a texture", || {
-            self.frame.set_range(&gpu, vmin, vmax);
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into") });
-            self.frame.encode_texture(&gpu, &mut encoder, &self.fields[0], target)?;
-            gpu.queue.submit([encoder.finish()]);
-            Ok(())
-        })?
+        self.colormap_into_strided(vmin, vmax, 1, target)
     }
 
     /// [`Self::colormap_into`] taken every `stride`-th pixel from the top-left one: `target` is
@@ -361,9 +319,7 @@ impl WgpuWave {
         stride: usize,
         target: &wgpu::Texture,
     ) -> Result<(), BackendError> {
-        if stride <= 1 {
-            return self.colormap_into(vmin, vmax, target);
-        }
+        let stride = stride.max(1);
         let (w, h) = crate::sim::colour::colormap::strided_size(self.params.nx, self.params.ny, stride);
         let (w, h) = (w as u32, h as u32);
         let max_dim = self.gpu.device.limits().max_texture_dimension_2d;
@@ -376,8 +332,9 @@ impl WgpuWave {
             return Err(BackendError::Invalid(format!("frame texture is {:?}, needs Rgba8Unorm", target.format())));
         }
         if (target.width(), target.height()) != (w, h) {
+            let cells = if stride == 1 { String::new() } else { format!(" every {stride}th cell") };
             return Err(BackendError::Invalid(format!(
-                "frame texture is {}x{}, the wave every {stride}th cell needs {w}x{h}",
+                "frame texture is {}x{}, the wave{cells} needs {w}x{h}",
                 target.width(),
                 target.height()
             )));
@@ -391,10 +348,11 @@ impl WgpuWave {
             self.frame.set_range_strided(&gpu, vmin, vmax, stride);
             let mut encoder = gpu
                 .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into_strided") });
-            self.frame.encode_texture_strided(&gpu, &mut encoder, &self.fields[0], target);
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave colormap_into") });
+            self.frame.encode_texture(&gpu, &mut encoder, &self.fields[0], target, stride)?;
             gpu.queue.submit([encoder.finish()]);
-        })
+            Ok(())
+        })?
     }
 
     /// Copies `fields[index]` (0: `f`, 1: `g`) into `out`, unscaled.
@@ -580,7 +538,7 @@ impl WaveSim for WgpuWave {
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
         if let Some(sc) = self.scene.as_mut() {
-            let scene = sc.scene().with_first_source_at(i, j).map_err(|e| BackendError::Invalid(e.to_string()))?;
+            let scene = sc.scene().with_first_source_at(i, j)?;
             self.params = scene.summary_params();
             return sc.set_sources(&self.gpu, scene);
         }
@@ -649,7 +607,4 @@ impl WaveSim for WgpuWave {
         Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
     }
 
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }

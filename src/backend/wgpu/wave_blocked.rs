@@ -14,7 +14,8 @@
 
 use std::sync::Arc;
 
-use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::field::FIELD_SCALE;
+use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::shader::Order;
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
@@ -99,16 +100,10 @@ pub(crate) struct Pipeline {
 
 impl Pipeline {
     pub fn new(device: &wgpu::Device, order: Order) -> Result<Self, BackendError> {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wave blocked"),
-            entries: &[
-                step_record_entry(size_of::<BlockedSteps>()),
-                storage_entry(1, true),
-                storage_entry(2, true),
-                storage_entry(3, false),
-                storage_entry(4, false),
-            ],
-        });
+        use Binding::{DynamicUniform, ReadOnly, ReadWrite};
+        // The step record, f and g in, f and g out.
+        let kinds = [DynamicUniform(size_of::<BlockedSteps>()), ReadOnly, ReadOnly, ReadWrite, ReadWrite];
+        let layout = bind_group_layout(device, "wave blocked", &kinds);
         let source = super::shader::wave_blocked_workgroup(order);
         let workgroup = super::compute_pipeline(
             device,
@@ -212,24 +207,14 @@ impl Blocked {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let bind = |input: &[wgpu::Buffer; 2], out: &[wgpu::Buffer; 2]| {
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("wave blocked"),
-                layout: &gpu.wave.blocked.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &steps,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(size_of::<BlockedSteps>() as u64),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 1, resource: input[0].as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: input[1].as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 3, resource: out[0].as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 4, resource: out[1].as_entire_binding() },
-                ],
-            })
+            let resources = vec![
+                Some(record(&steps, size_of::<BlockedSteps>())),
+                Some(input[0].as_entire_binding()),
+                Some(input[1].as_entire_binding()),
+                Some(out[0].as_entire_binding()),
+                Some(out[1].as_entire_binding()),
+            ];
+            bind_group(&gpu.device, "wave blocked", &gpu.wave.blocked.layout, resources)
         };
         let second = [f, g];
         let bind_groups =

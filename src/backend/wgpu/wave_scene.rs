@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use super::field::{FIELD_SCALE, step_record_entry, storage_entry};
+use super::field::FIELD_SCALE;
+use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::scene::Scene;
@@ -43,18 +44,11 @@ pub(crate) struct Pipeline {
 
 impl Pipeline {
     pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wave scene"),
-            entries: &[
-                step_record_entry(size_of::<SceneStep>()),
-                storage_entry(1, false),
-                storage_entry(2, true),
-                storage_entry(3, true),
-                storage_entry(4, true),
-                storage_entry(5, true),
-                storage_entry(6, true),
-            ],
-        });
+        use Binding::{DynamicUniform, ReadOnly, ReadWrite};
+        // The step record, the field written, the field read, ids, materials, forced cells, values.
+        let kinds =
+            [DynamicUniform(size_of::<SceneStep>()), ReadWrite, ReadOnly, ReadOnly, ReadOnly, ReadOnly, ReadOnly];
+        let layout = bind_group_layout(device, "wave scene", &kinds);
         let source = super::shader::wave_scene();
         let mut pipelines = super::compute_pipeline(
             device,
@@ -67,11 +61,6 @@ impl Pipeline {
         let update = pipelines.pop().ok_or_else(|| runtime("no scene update pipeline"))?;
         Ok(Self { layout, update, edges, sources })
     }
-}
-
-/// Binding `binding` of a scene bind group: all of `buffer`.
-fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() }
 }
 
 /// A scene's data on the device, bound to one wave's fields.
@@ -123,26 +112,10 @@ impl SceneGpu {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("wave scene"),
-                layout: &gpu.wave.scene.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &steps,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(size_of::<SceneStep>() as u64),
-                        }),
-                    },
-                    entry(1, out),
-                    entry(2, input),
-                    entry(3, &ids),
-                    entry(4, &materials),
-                    entry(5, &forced),
-                    entry(6, &values),
-                ],
-            })
+            let buffers = [out, input, &ids, &materials, &forced, &values];
+            let mut resources = vec![Some(record(&steps, size_of::<SceneStep>()))];
+            resources.extend(buffers.iter().map(|b| Some(b.as_entire_binding())));
+            bind_group(&gpu.device, "wave scene", &gpu.wave.scene.layout, resources)
         };
         let bind_groups =
             gpu.scoped("binding the scene", || [bind(&fields[0], &fields[1]), bind(&fields[1], &fields[0])])?;

@@ -1,0 +1,65 @@
+//! Opening a backend: [`open`] one kind, [`open_choice`] (`auto`: the fastest that runs here),
+//! [`probe_all`] for `info` and the app's picker.
+
+use super::{Backend, BackendChoice, BackendError, BackendKind, DeviceInfo, WaveVariant, cpu, cuda, wgpu};
+
+/// Opens the backend of `kind`.
+///
+/// # Errors
+/// [`BackendError::Unavailable`] with the reason when it cannot run here.
+pub fn open(kind: BackendKind) -> Result<Box<dyn Backend>, BackendError> {
+    match kind {
+        BackendKind::Cuda => cuda::open(),
+        BackendKind::Wgpu => wgpu::open(),
+        BackendKind::Cpu => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::All))),
+        BackendKind::Cpu1 => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::One))),
+    }
+}
+
+/// Opens what `choice` asks for; `auto` takes the first of CUDA, wgpu, CPU that opens and
+/// returns why the ones before it could not.
+///
+/// # Errors
+/// The reason the one named backend is unavailable.
+pub fn open_choice(choice: BackendChoice) -> Result<(Box<dyn Backend>, Vec<String>), BackendError> {
+    if let Some(kind) = choice.kind() {
+        return open(kind).map(|b| (b, Vec::new()));
+    }
+    let mut notes = Vec::new();
+    for kind in [BackendKind::Cuda, BackendKind::Wgpu] {
+        match open(kind) {
+            Ok(b) if b.is_software() => {
+                notes
+                    .push(format!("{kind} runs on {}, a software emulation slower than the CPU", b.device_info().name));
+            }
+            Ok(b) => return Ok((b, notes)),
+            Err(e) => notes.push(e.to_string()),
+        }
+    }
+    Ok((Box::new(cpu::CpuBackend::new(cpu::Threads::All)), notes))
+}
+
+/// Whether each backend can run here: its device, or the reason it cannot.
+#[must_use]
+pub fn probe_all() -> Vec<(BackendKind, Result<DeviceInfo, String>)> {
+    probe_all_with_variants().into_iter().map(|(k, p)| (k, p.map(|(info, _)| info))).collect()
+}
+
+/// What [`probe_all_with_variants`] finds of one backend: its device and wave kernel
+/// variants, or why it cannot run here.
+pub type Probe = Result<(DeviceInfo, &'static [WaveVariant]), String>;
+
+/// [`probe_all`] with the wave kernel variants each available backend offers (`info`).
+#[must_use]
+pub fn probe_all_with_variants() -> Vec<(BackendKind, Probe)> {
+    BackendKind::ALL
+        .iter()
+        .map(|&k| {
+            let probe = open(k).map(|b| (b.device_info(), b.wave_variants())).map_err(|e| match e {
+                BackendError::Unavailable { reason, .. } => reason,
+                other => other.to_string(),
+            });
+            (k, probe)
+        })
+        .collect()
+}

@@ -1,0 +1,231 @@
+//! `render mandelbrot`: a shallow view in `f32`/`f64` (`--bounds`, or `--center`/`--zoom` while
+//! `f64` resolves the pixels), a deep one by perturbation, a location file, or (`--gif`) a zoom
+//! movie ([`super::zoom_gif`]); pictures larger than the device in strips ([`render_in_tiles`]).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::args::{BackendArg, PictureFiles, image_side, parse_bounds};
+use super::julia::ColourArgs;
+use super::picture::{PictureJob, render_picture};
+use super::{CliError, zoom_gif};
+use crate::backend;
+use crate::output;
+use crate::sim::fractal::deep::{Arith, DeepJob, Location, View, format_zoom};
+use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
+
+#[derive(Debug, Args)]
+pub struct RenderMandelbrot {
+    #[arg(long, default_value_t = 1536, value_parser = image_side)]
+    pub width: usize,
+    #[arg(long, default_value_t = 1024, value_parser = image_side)]
+    pub height: usize,
+    /// Maximum iterations per pixel [default: 20, or the location's].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
+    pub iters: Option<u32>,
+    /// The region shown: MINX,MAXX,MINY,MAXY (shallow views; --center and --zoom go deep).
+    #[arg(long, default_value = "-2,1,-1,1", allow_hyphen_values = true, value_parser = parse_bounds)]
+    pub bounds: Bounds,
+    /// The view's centre RE,IM: decimal numbers of any length, kept in arbitrary precision.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "bounds", requires = "zoom")]
+    pub center: Option<String>,
+    /// The zoom (1 is the whole set, 2 high; such as 1e300): the view is RE ± (1/Z)*width/height,
+    /// IM ± 1/Z.
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "bounds", requires = "center")]
+    pub zoom: Option<String>,
+    /// A location file (TOML: re, im, zoom, iters; see assets/locations/) instead of --center/--zoom.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bounds", "center", "zoom"])]
+    pub location: Option<PathBuf>,
+    /// Also save the view (centre, zoom, iterations) as a location file.
+    #[arg(long, value_name = "FILE")]
+    pub save_location: Option<PathBuf>,
+    /// Arithmetic: f32, f64 (the seed's rule) or perturbation; default f64 where it resolves
+    /// the pixels, perturbation beyond.
+    #[arg(long, value_enum)]
+    pub precision: Option<Arith>,
+    #[command(flatten)]
+    pub backend: BackendArg,
+    #[command(flatten)]
+    pub files: PictureFiles,
+    /// Write a zoom movie instead: an animated GIF from the whole set (zoom 1) to the view given
+    /// by --center and --zoom (or --location), about its centre, coloured by the colour flags;
+    /// each frame computed as `render` computes a picture (f64, perturbation beyond). Without
+    /// --iters the iterations grow with depth as in the app.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["png", "npy", "bounds", "save_location"])]
+    pub gif: Option<PathBuf>,
+    /// Frames of the --gif zoom movie.
+    #[arg(long, value_name = "N", default_value_t = 60, requires = "gif", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub gif_frames: u32,
+    #[command(flatten)]
+    pub colour: ColourArgs,
+}
+
+
+/// The location file of `--location`, read and parsed.
+fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::usage(format!("cannot read location file {}: {e}", path.display())))?;
+    Location::from_toml(&text).map_err(|e| CliError::usage(format!("location file {}: {e}", path.display())))
+}
+
+/// `wavebrot render mandelbrot`.
+///
+/// # Errors
+/// A view or flags that cannot run (usage), or a failed run.
+pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
+    let location = a.location.as_deref().map(read_location).transpose()?;
+    if let Some(path) = &a.gif {
+        let view = match (&a.center, &a.zoom, &location) {
+            (_, _, Some(loc)) => loc.view(),
+            (Some(center), Some(zoom), None) => View::parse(center, zoom).map_err(CliError::usage)?,
+            _ => {
+                return Err(CliError::usage(
+                    "--gif needs the view to zoom to: --center and --zoom, or --location",
+                ));
+            }
+        };
+        let iters = a.iters.or(location.as_ref().map(|l| l.iters));
+        return zoom_gif::render_zoom_gif(a, &view, iters, path, a.gif_frames);
+    }
+    let iters = a.iters.or(location.as_ref().map(|l| l.iters)).unwrap_or(20);
+    let view = match (&a.center, &a.zoom, &location) {
+        (_, _, Some(loc)) => Some(loc.view()),
+        (Some(center), Some(zoom), None) => Some(View::parse(center, zoom).map_err(CliError::usage)?),
+        _ => None,
+    };
+    if let Some(path) = &a.save_location {
+        let Some(v) = &view else {
+            return Err(CliError::usage(
+                "--save-location needs a view given as --center and --zoom (or --location)",
+            ));
+        };
+        let name = location.as_ref().map(|l| l.name.clone()).unwrap_or_default();
+        let colour = location.as_ref().and_then(|l| l.colour);
+        let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters, colour };
+        output::check_writable(path)?;
+        std::fs::write(path, loc.to_toml()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+    }
+    let arith = match &view {
+        Some(v) => {
+            let arith = a.precision.unwrap_or_else(|| v.auto_arith(a.width, a.height, iters));
+            v.check_arith(arith, a.width, a.height, iters).map_err(CliError::usage)?;
+            arith
+        }
+        None => a.precision.unwrap_or(Arith::F64),
+    };
+    let Some(precision) = arith.direct() else {
+        let Some(view) = view else {
+            return Err(CliError::usage(
+                "--precision perturbation needs a view given as --center RE,IM --zoom Z",
+            ));
+        };
+        return render_mandelbrot_deep(a, &view, iters);
+    };
+    let bounds = match &view {
+        Some(v) => v.bounds_f64(a.width, a.height).map_err(CliError::usage)?,
+        None => a.bounds,
+    };
+    let params = MandelbrotParams { width: a.width, height: a.height, iters, bounds, precision };
+    params.validate().map_err(CliError::usage)?;
+    render_picture(
+        &picture_job(a, iters, "mandelbrot"),
+        |b, counts, smooth| Ok(render_in_tiles(b, backend::tiles::Picture::Direct(&params), counts, smooth)?),
+        |b, run, counts| {
+            let secs = run.timing.wall.as_secs_f64();
+            eprintln!(
+                "{}x{}, iters={}, {}: {:.3} ms, {:.2} Giter/s ({})",
+                a.width,
+                a.height,
+                iters,
+                precision.name(),
+                secs * 1e3,
+                run.total_iters as f64 / secs / 1e9,
+                b.kind()
+            );
+            if MandelbrotParams::all_escape_at_once(counts) {
+                let (px, py) = params.pixel_size();
+                eprintln!(
+                    "note: every pixel escaped at the first iteration: no pixel of this view lies within distance 2 of 0 \
+                     (a pixel here is {px:.3e} x {py:.3e}), so the picture is one colour"
+                );
+            } else if params.precision_exhausted() {
+                let hint = match precision {
+                    Precision::F32 => "; try --precision f64",
+                    Precision::F64 => "; neighbouring pixels get the same count, so the picture turns blocky",
+                };
+                eprintln!("note: the pixels are smaller than {} can resolve here{hint}", precision.name());
+            }
+        },
+    )
+}
+
+/// The picture `render mandelbrot` writes: its files, backend and colours, `iters` deep.
+fn picture_job<'a>(a: &'a RenderMandelbrot, iters: u32, label: &'a str) -> PictureJob<'a> {
+    PictureJob {
+        files: &a.files,
+        backend: a.backend.backend,
+        colour: &a.colour,
+        width: a.width,
+        height: a.height,
+        iters,
+        host_bytes_per_pixel: 8,
+        label,
+    }
+}
+
+/// A Mandelbrot picture in one piece where the device holds it, in strips of rows where it
+/// does not (a note says how many).
+fn render_in_tiles(
+    b: &mut dyn backend::Backend,
+    picture: backend::tiles::Picture<'_>,
+    counts: &mut [i32],
+    smooth: Option<&mut [f32]>,
+) -> anyhow::Result<backend::MandelbrotRun> {
+    let t =
+        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, smooth, &mut |_, _| {
+            true
+        })?;
+    if t.tiles > 1 {
+        eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
+    }
+    t.run.ok_or_else(|| anyhow::anyhow!("the tiled render stopped"))
+}
+
+/// `render mandelbrot` of a view too deep for `f64`: perturbation around the centre's orbit.
+fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Result<(), CliError> {
+    render_picture(
+        &picture_job(a, iters, "mandelbrot (perturbation)"),
+        |b, counts, smooth| {
+            let start = std::time::Instant::now();
+            let job = DeepJob::prepare(view, a.width, a.height, iters).map_err(CliError::usage)?;
+            let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, smooth)?;
+            Ok((job, run, start.elapsed().as_secs_f64()))
+        },
+        |b, (job, run, secs), counts| {
+            eprintln!(
+                "{}x{}, iters={}, zoom {}, {}: {:.3} ms ({:.3} ms reference orbit of {} steps, {} bits; {:.3} ms BLA \
+                 table), {:.2} Giter/s ({}); iterations: rule {}, executed {}",
+                a.width,
+                a.height,
+                iters,
+                format_zoom(job.zoom_log10),
+                b.deep_arith(job),
+                secs * 1e3,
+                job.orbit.millis,
+                job.orbit.steps(),
+                view.bits(a.height),
+                job.bla.millis,
+                run.total_iters as f64 / secs / 1e9,
+                b.kind(),
+                run.total_iters,
+                run.executed()
+            );
+            if MandelbrotParams::all_escape_at_once(counts) {
+                eprintln!(
+                    "note: every pixel escaped at the first iteration: no pixel of this view lies within distance 2 of 0"
+                );
+            }
+        },
+    )
+}

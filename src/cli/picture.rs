@@ -1,0 +1,86 @@
+//! The one way a fractal render (`render mandelbrot`, its perturbation path, `render julia`)
+//! goes from flags to files: the files checked writable before any work, the backend opened,
+//! the host's buffers checked against its memory and allocated (smooth values only where the
+//! PNG wants them), a spinner around the computation, its report, then the PNG coloured by the
+//! colour flags and the `.npy` of the counts.
+
+use std::path::PathBuf;
+
+use super::args::PictureFiles;
+use super::julia::ColourArgs;
+use super::{CliError, open_backend};
+use crate::backend::{self, Backend, BackendChoice, BackendKind};
+use crate::output;
+use crate::progress::Progress;
+use crate::sim::colour::palette::{ColourSettings, colour_rgba};
+
+/// One picture to render: where it goes, on what, its size and what its host buffers take.
+pub struct PictureJob<'a> {
+    pub files: &'a PictureFiles,
+    pub backend: BackendChoice,
+    pub colour: &'a ColourArgs,
+    pub width: usize,
+    pub height: usize,
+    /// The iterations: the colour range of the PNG.
+    pub iters: u32,
+    /// Host memory per pixel, for the check before anything is allocated (counts, smooth
+    /// values, the picture).
+    pub host_bytes_per_pixel: u64,
+    /// The spinner's label.
+    pub label: &'a str,
+}
+
+/// Renders `job`: `compute(backend, counts, smooth)` fills the buffers (a usage error it returns
+/// stops the render with exit 2), `report(backend, result, counts)` says on stderr what it took.
+///
+/// # Errors
+/// An unwritable file, a backend that cannot open, a picture larger than memory, or what
+/// `compute` returned.
+pub fn render_picture<R>(
+    job: &PictureJob<'_>,
+    compute: impl FnOnce(&mut dyn Backend, &mut [i32], Option<&mut [f32]>) -> Result<R, CliError>,
+    report: impl FnOnce(&dyn Backend, &R, &[i32]),
+) -> Result<(), CliError> {
+    let files = job.files;
+    for path in files.png.iter().chain(&files.npy) {
+        output::check_writable(path)?;
+    }
+    let mut b = open_backend(job.backend)?;
+    let (_, avail, _) = backend::cpu::host_facts();
+    let pixels = job.width * job.height;
+    backend::check_fits(BackendKind::Cpu, "the counts and picture", pixels as u64 * job.host_bytes_per_pixel, avail)?;
+    let mut counts = vec![0i32; pixels];
+    let settings = job.colour.settings();
+    let mut smooth = (settings.smooth && files.png.is_some()).then(|| vec![0.0f32; pixels]);
+    let progress = Progress::spinner(job.label);
+    let result = compute(b.as_mut(), &mut counts, smooth.as_deref_mut());
+    progress.finish();
+    let result = result?;
+    report(b.as_ref(), &result, &counts);
+    write_picture(files.png.as_ref(), &counts, smooth.as_deref(), job.width, job.height, job.iters, &settings)?;
+    if let Some(path) = &files.npy {
+        output::write_npy(path, &counts, &[job.height as u64, job.width as u64])?;
+    }
+    Ok(())
+}
+
+/// Writes the PNG of `counts` (and `smooth` values) coloured by `settings`, when `png` is given.
+///
+/// # Errors
+/// The file could not be written.
+pub fn write_picture(
+    png: Option<&PathBuf>,
+    counts: &[i32],
+    smooth: Option<&[f32]>,
+    width: usize,
+    height: usize,
+    iters: u32,
+    settings: &ColourSettings,
+) -> anyhow::Result<()> {
+    if let Some(path) = png {
+        let mut rgba = vec![0u8; width * height * 4];
+        colour_rgba(counts, smooth, width, height, iters, settings, &mut rgba);
+        output::write_png(path, &rgba, width, height)?;
+    }
+    Ok(())
+}

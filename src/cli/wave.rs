@@ -1,0 +1,175 @@
+//! `render wave`: the seed's wave2d, or a scene (`--preset NAME`, `--scene FILE`), run for
+//! `tmax` steps and written as PNG, `.npy`, numbered frames or an animated GIF.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use super::args::{BackendArg, grid_side, positive_f64};
+use super::{CliError, open_backend};
+use crate::backend::{self, BackendChoice, BackendKind};
+use crate::bench;
+use crate::output;
+use crate::progress::Progress;
+use crate::sim::wave::scene::{Scene, SceneError, preset};
+use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
+
+/// The seed's number of time steps.
+const DEFAULT_TMAX: u32 = 500;
+
+#[derive(Debug, Args)]
+pub struct RenderWave {
+    /// A scene preset (`wavebrot scenes` lists them); flags given beside it override its values.
+    #[arg(long, value_name = "NAME", conflicts_with = "scene")]
+    pub preset: Option<String>,
+    /// A scene file (TOML, see assets/scenes/); flags given beside it override its values.
+    #[arg(long, value_name = "FILE")]
+    pub scene: Option<PathBuf>,
+    /// Cells along i (picture width) [default: 1000, or the scene's; a scene's geometry is scaled].
+    #[arg(long, value_parser = grid_side)]
+    pub nx: Option<usize>,
+    /// Cells along j (picture height) [default: 800, or the scene's; a scene's geometry is scaled].
+    #[arg(long, value_parser = grid_side)]
+    pub ny: Option<usize>,
+    /// Time steps (each is two updates) [default: 500, or the scene's `tmax`].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub tmax: Option<u32>,
+    /// Source frequency: the source is sin(freq * tstep) [default: 0.1; with a scene: every
+    /// source's freq].
+    #[arg(long, value_parser = positive_f64)]
+    pub freq: Option<f64>,
+    #[command(flatten)]
+    pub backend: BackendArg,
+    /// Write f after the last step through `hot` (vmin -0.1, vmax 0.1) as PNG.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Write f after the last step as .npy (<f4, shape (nx, ny)).
+    #[arg(long, value_name = "FILE")]
+    pub npy: Option<PathBuf>,
+    /// Write a numbered PNG (wave2d_010.png, ...) every --every steps into DIR.
+    #[arg(long, value_name = "DIR", requires = "every")]
+    pub frames_dir: Option<PathBuf>,
+    /// Record an animated GIF: one frame every --every steps, one pixel per cell like the PNG.
+    #[arg(long, value_name = "FILE", requires = "every")]
+    pub gif: Option<PathBuf>,
+    /// Steps between frames written to --frames-dir and --gif.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub every: Option<u32>,
+}
+
+
+/// The scene `render wave` runs: the preset or file with the flags given beside it applied, or
+/// `None` for the seed's problem from the flags alone.
+fn wave_scene(a: &RenderWave) -> Result<Option<Scene>, SceneError> {
+    let scene = match (&a.preset, &a.scene) {
+        (Some(name), _) => preset(name)?,
+        (None, Some(path)) => Scene::load(path)?,
+        (None, None) => return Ok(None),
+    };
+    let mut scene = scene.resized(a.nx.unwrap_or(scene.nx), a.ny.unwrap_or(scene.ny));
+    if let Some(freq) = a.freq {
+        scene = scene.with_freq(freq);
+    }
+    let origin = a.preset.as_ref().map_or_else(
+        || a.scene.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+        |n| format!("preset {n}"),
+    );
+    scene
+        .validate()
+        .map_err(|e| SceneError::File { path: format!("{origin} with the flags given"), message: e.to_string() })?;
+    Ok(Some(scene))
+}
+
+/// `wavebrot render wave`.
+///
+/// # Errors
+/// A scene or flags that cannot run (usage), or a failed run.
+pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
+    let scene = wave_scene(a).map_err(CliError::usage)?;
+    if a.every.is_some() && a.frames_dir.is_none() && a.gif.is_none() {
+        return Err(CliError::usage("--every needs --frames-dir DIR or --gif FILE"));
+    }
+    for path in a.png.iter().chain(&a.npy).chain(&a.gif) {
+        output::check_writable(path)?;
+    }
+    let mut b = open_backend(a.backend.backend)?;
+    let (mut sim, tmax) = match &scene {
+        Some(s) => {
+            let sim = match b.new_scene(s) {
+                // `auto` falls back to the CPU where the fastest backend has no scene kernel yet.
+                Err(backend::BackendError::Unavailable { reason, .. }) if a.backend.backend == BackendChoice::Auto => {
+                    eprintln!("note: {} cannot run this scene ({reason}); using the CPU", b.kind());
+                    b = backend::open(BackendKind::Cpu)?;
+                    b.new_scene(s)?
+                }
+                other => other?,
+            };
+            (sim, a.tmax.or(s.tmax).unwrap_or(DEFAULT_TMAX))
+        }
+        None => {
+            let params = WaveParams::new(a.nx.unwrap_or(1000), a.ny.unwrap_or(800), a.freq.unwrap_or(DEFAULT_FREQ));
+            (b.new_wave(&params)?, a.tmax.unwrap_or(DEFAULT_TMAX))
+        }
+    };
+    let (nx, ny) = (sim.params().nx, sim.params().ny);
+    if let Some(dir) = &a.frames_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let every = a.every.unwrap_or(tmax);
+    let progress = Progress::new(u64::from(tmax), "wave");
+    let start = std::time::Instant::now();
+    let mut run = |gif: &mut dyn FnMut(&[u8]) -> Result<()>| -> Result<()> {
+        let mut rgba = Vec::new();
+        let mut done = 0;
+        let chunk = every.min((tmax / 50).max(1)).max(1);
+        while done < tmax {
+            let n = chunk.min(tmax - done).min(every - done % every);
+            sim.advance(n)?;
+            done += n;
+            progress.set(u64::from(done));
+            if (a.frames_dir.is_some() || a.gif.is_some()) && done % every == 0 {
+                rgba.resize(nx * ny * 4, 0);
+                sim.render_rgba(-0.1, 0.1, &mut rgba)?;
+                if let Some(dir) = &a.frames_dir {
+                    output::write_png(&dir.join(format!("wave2d_{done:03}.png")), &rgba, nx, ny)?;
+                }
+                gif(&rgba)?;
+            }
+        }
+        Ok(())
+    };
+    match &a.gif {
+        Some(path) => {
+            let frames = output::write_hot_gif(path, nx, ny, 4, |push| run(push))?;
+            eprintln!("wrote {frames} frames to {}", path.display());
+        }
+        None => run(&mut |_| Ok(()))?,
+    }
+    // The picture needs the field in memory; a .npy alone gets it straight from the backend's
+    // chunks (`bench::to_file`).
+    let mut f = Vec::new();
+    if a.png.is_some() || a.npy.is_none() {
+        f = vec![0.0f32; nx * ny];
+        sim.read_field(&mut f)?;
+    }
+    let elapsed = start.elapsed();
+    progress.finish();
+    let copy = if f.is_empty() { "final copy with the .npy below" } else { "incl. final copy" };
+    eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, {copy})", tmax, elapsed.as_secs_f64(), b.kind());
+    if let Some(path) = &a.png {
+        output::write_wave_png(path, &f, nx, ny, -0.1, 0.1)?;
+    }
+    if let Some(path) = &a.npy {
+        let start = std::time::Instant::now();
+        if f.is_empty() {
+            bench::to_file::write_field_npy(sim.as_mut(), path)?;
+        } else {
+            output::write_npy(path, &f, &[nx as u64, ny as u64])?;
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let bytes = (4 * nx * ny) as f64;
+        eprintln!("wrote {}: {:.3} s, {:.2} GB/s", path.display(), secs, bytes / secs / 1e9);
+    }
+    Ok(())
+}
