@@ -62,7 +62,7 @@ impl BlaTable {
     /// Builds the table for the orbit `(re, im)` usable up to `last`, its `|Z|^2 - 4` in
     /// `mag4`, and pixels with `|dc| <= dc_max` (plain `f64`).
     #[must_use]
-    pub fn build(re: &[f64], im: &[f64], mag4: &[f64], last: usize, dc_max: f64) -> Self {
+    pub fn build(re: &[f64], im: &[f64], exp: &[i32], mag4: &[f64], last: usize, dc_max: f64) -> Self {
         let start = std::time::Instant::now();
         let n = last.saturating_sub(1).min(u32::MAX as usize / 2) as u32;
         if n < 2 {
@@ -73,10 +73,13 @@ impl BlaTable {
         let mut ab = Vec::with_capacity(4 * total);
         let mut r = Vec::with_capacity(total);
         for m in 1..=n as usize {
-            let (zr, zi) = (re[m], im[m]);
+            // A tiny value (held with its exponent) gets no radius: no step starts at it or
+            // jumps over it, its iteration is done as an extended-exponent one.
+            let tiny = exp[m] != 0;
+            let (zr, zi) = if tiny { (0.0, 0.0) } else { (re[m], im[m]) };
             ab.extend_from_slice(&[2.0 * zr, 2.0 * zi, 1.0, 0.0]);
             let near_escape = mag4[m] + 4.0 >= NEAR_ESCAPE_SQ;
-            r.push(if near_escape { 0.0 } else { BLA_EPSILON * zr.hypot(zi) });
+            r.push(if near_escape || tiny { 0.0 } else { BLA_EPSILON * zr.hypot(zi) });
         }
         for l in 1..levels {
             let (below, here) = (level_offset(n, l - 1) as usize, level_offset(n, l) as usize);
@@ -166,7 +169,7 @@ mod tests {
             mag4.push(nr * nr + ni * ni - 4.0);
         }
         let dc = (3e-30, -2e-30);
-        let t = BlaTable::build(&re, &im, &mag4, 40, 1e-29);
+        let t = BlaTable::build(&re, &im, &[0; 41], &mag4, 40, 1e-29);
         let (mut dr, mut di) = (1e-28, 2e-28);
         let (l, e) = t.lookup(9, 8, 1000, 40, dr * dr + di * di).unwrap();
         assert!(l >= 3, "level {l}");

@@ -506,6 +506,7 @@ impl DeepJob {
             zr_lo: &o.re_lo,
             zi_lo: &o.im_lo,
             mag4: &o.mag4,
+            zexp: &o.exp,
             last: o.last_f64,
             bla: Some(&self.bla),
         }
@@ -521,6 +522,7 @@ impl DeepJob {
             zr_lo: &o.re32_lo,
             zi_lo: &o.im32_lo,
             mag4: &o.mag4_32,
+            zexp: &o.exp32,
             last: o.last_f32,
             bla: None,
         }
