@@ -8,7 +8,9 @@
 // host in arbitrary precision; each pixel iterates its delta dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc
 // with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp. Deltas below 2^PLAIN_MIN_EXP are held as a
 // mantissa and an i32 exponent; when |Z_m + dz| < |dz| or the reference ends, the pixel rebases
-// (dz = z, m = 0). Plain deltas skip iterations by bilinear approximation (BLA) where the
+// (dz = z, m = 0). Reference values below 2^TINY_EXP (Z_m passing close to 0 near a minibrot)
+// are stored as a mantissa and an exponent (aux's w); their iterations, and the one after each
+// rebase, are extended-exponent steps (`extended_step`). Plain deltas skip iterations by bilinear approximation (BLA) where the
 // table built on the host (src/sim/bla.rs, which argues why a step never jumps over an escape
 // or a rebase) has a valid step: dz_{m+2^l} = A dz_m + B dc (the f64 variant; the f32 one gets
 // no table, bla_levels 0). Drivers may fuse a multiply and an add (WGSL cannot forbid it), so counts
@@ -31,7 +33,8 @@ struct Params {
 // Z_m.
 @group(0) @binding(1) var<storage, read> orbit: array<vec2<real>>;
 // aux[0]: the grid (ax, bx, ay, by); aux[1 + m]: what rounding Z_m left out (re, im, used when
-// a pixel rebases) and |Z_m|^2 - 4 (for an escape test that keeps its precision near |z| = 2).
+// a pixel rebases), |Z_m|^2 - 4 (for an escape test that keeps its precision near |z| = 2) and
+// the exponent of a tiny Z_m (0: a plain value; else orbit[m] and the rounding are its mantissa).
 @group(0) @binding(2) var<storage, read> aux: array<vec4<real>>;
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
 // The rule's iterations (lo, hi) and the executed ones (lo, hi).
@@ -90,6 +93,53 @@ fn ldexp_twin(x: real, n0: i32) -> real {
     return x * pow2i(n1) * pow2i(n2) * pow2i(n3);
 }
 
+// The exponent of a zero term in `extended_step`: below any value's.
+const ZERO_EXP: i32 = -16777216;
+
+// The delta being iterated: mantissa (wr, wi), exponent e, scaled (e != 0 form) or plain.
+struct Delta {
+    wr: real,
+    wi: real,
+    e: i32,
+    scaled: bool,
+}
+
+// `normalise` of src/sim/perturb.rs: (nr + i ni) 2^r as a delta, plain at or above
+// 2^PLAIN_MIN_EXP, else a mantissa in [1, 2) and an exponent.
+fn normalise(nr: real, ni: real, r: i32) -> Delta {
+    let q = max(abs(nr), abs(ni));
+    if !(q > real(0.0)) {
+        return Delta(nr, ni, 0, false);
+    }
+    let s = ilogb_of(q);
+    if r + s >= PLAIN_MIN_EXP {
+        return Delta(ldexp_twin(nr, r), ldexp_twin(ni, r), 0, false);
+    }
+    return Delta(ldexp_twin(nr, -s), ldexp_twin(ni, -s), r + s, true);
+}
+
+// `extended_step` of src/sim/perturb.rs: dz' = 2 Z dz + dz^2 + dc with Z = (zr + i zi) 2^ze,
+// dz = (ur0 + i ui0) 2^ue0, dc = (dcr + i dci) 2^dce, each term brought to the largest's exponent.
+fn extended_step(zr: real, zi: real, ze: i32, ur0: real, ui0: real, ue0: i32, dcr: real, dci: real, dce: i32) -> Delta {
+    let q = max(abs(ur0), abs(ui0));
+    var ur = real(0.0);
+    var ui = real(0.0);
+    var ue = ZERO_EXP;
+    if q > real(0.0) {
+        let s = ilogb_of(q);
+        ur = ldexp_twin(ur0, -s);
+        ui = ldexp_twin(ui0, -s);
+        ue = ue0 + s;
+    }
+    let e1 = select(ZERO_EXP, ze + ue, max(abs(zr), abs(zi)) > real(0.0));
+    let e2 = ue + ue;
+    let e3 = select(ZERO_EXP, dce, max(abs(dcr), abs(dci)) > real(0.0));
+    let r = max(max(e1, e2), e3);
+    let nr = ldexp_twin(real(2.0) * (zr * ur - zi * ui), e1 - r) + ldexp_twin(ur * ur - ui * ui, e2 - r) + ldexp_twin(dcr, e3 - r);
+    let ni = ldexp_twin(real(2.0) * (zr * ui + zi * ur), e1 - r) + ldexp_twin(real(2.0) * ur * ui, e2 - r) + ldexp_twin(dci, e3 - r);
+    return normalise(nr, ni, r);
+}
+
 // `level_offset` of src/sim/bla.rs: the first entry of level l.
 fn bla_offset(l: u32) -> u32 {
     let n = params.bla_n;
@@ -131,10 +181,55 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
     var e = select(0, dce, scaled);
     var m = 1u;
     executed_iters = 0u;
+    // c = Z_1 + dc, for the smooth value.
+    let c1r = ldexp_twin(orbit[1].x, i32(aux[2].w)) + plain_dcr;
+    let c1i = ldexp_twin(orbit[1].y, i32(aux[2].w)) + plain_dci;
     for (var k = 0u; k < iters;) {
         executed_iters += 1u;
-        var rr = orbit[m].x;
-        var ri = orbit[m].y;
+        let a = aux[m + 1u];
+        let ze = i32(a.w);
+        if ze != 0 {
+            // A tiny reference value Z_m = (zr + i zi) 2^ze: only a large dz escapes; the rebase
+            // test |Z_m + dz| < |dz| in their common exponent.
+            let zmr = orbit[m].x;
+            let zmi = orbit[m].y;
+            let ue = select(0, e, scaled);
+            let pr = ldexp_twin(zmr, ze) + ldexp_twin(wr, ue);
+            let pi = ldexp_twin(zmi, ze) + ldexp_twin(wi, ue);
+            if pr * pr + pi * pi >= real(4.0) {
+                if params.want_smooth != 0u {
+                    escape_nu = deep_smooth_tail(pr, pi, c1r, c1i, k + 1u);
+                }
+                return k;
+            }
+            let q = max(abs(wr), abs(wi));
+            var big = ze;
+            if q > real(0.0) {
+                big = max(ze, ue + ilogb_of(q));
+            }
+            let ar = ldexp_twin(wr, ue - big);
+            let ai = ldexp_twin(wi, ue - big);
+            let fr = ldexp_twin(zmr, ze - big) + ar;
+            let fi = ldexp_twin(zmi, ze - big) + ai;
+            var next: Delta;
+            if m == params.last || fr * fr + fi * fi < ar * ar + ai * ai {
+                let gr = fr + ldexp_twin(a.x, ze - big);
+                let gi = fi + ldexp_twin(a.y, ze - big);
+                next = extended_step(real(0.0), real(0.0), 0, gr, gi, big, dcr, dci, dce);
+                m = 1u;
+            } else {
+                next = extended_step(zmr, zmi, ze, wr, wi, ue, dcr, dci, dce);
+                m += 1u;
+            }
+            wr = next.wr;
+            wi = next.wi;
+            e = next.e;
+            scaled = next.scaled;
+            k += 1u;
+            continue;
+        }
+        let rr = orbit[m].x;
+        let ri = orbit[m].y;
         var dr = wr;
         var di = wi;
         if scaled {
@@ -144,34 +239,25 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         let fr = rr + dr;
         let fi = ri + di;
         let dd = dr * dr + di * di;
-        let a = aux[m + 1u];
         if a.z + (real(2.0) * (rr * dr + ri * di) + dd) >= real(0.0) {
             if params.want_smooth != 0u {
-                escape_nu = deep_smooth_tail(fr, fi, orbit[1].x + plain_dcr, orbit[1].y + plain_dci, k + 1u);
+                escape_nu = deep_smooth_tail(fr, fi, c1r, c1i, k + 1u);
             }
             return k;
         }
         let mag = fr * fr + fi * fi;
         if m == params.last || mag < dd {
-            let gr = fr + a.x;
-            let gi = fi + a.y;
-            rr = real(0.0);
-            ri = real(0.0);
-            m = 0u;
-            wr = gr;
-            wi = gi;
-            e = 0;
-            scaled = false;
-            let q = max(abs(gr), abs(gi));
-            if q < plain_min && q > real(0.0) {
-                let s = ilogb_of(q);
-                wr = ldexp_twin(gr, -s);
-                wi = ldexp_twin(gi, -s);
-                e = s;
-                scaled = true;
-            }
+            // Rebase: on from the reference's start, Z_0 = 0, dz = z (with what rounding Z left out).
+            let next = extended_step(real(0.0), real(0.0), 0, fr + a.x, fi + a.y, 0, dcr, dci, dce);
+            wr = next.wr;
+            wi = next.wi;
+            e = next.e;
+            scaled = next.scaled;
+            m = 1u;
+            k += 1u;
+            continue;
         }
-        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2).
         var l = 0u;
         if !scaled {
             l = bla_lookup(m, k, iters, dd);

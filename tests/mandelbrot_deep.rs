@@ -352,8 +352,7 @@ fn cuda_kernel_source_equals_the_cpu_twin_on_the_host() {
         );
         for m in 0..=o.last_f64 {
             let row = [o.re[m], o.im[m], o.re_lo[m], o.im_lo[m], o.mag4[m]].map(hex).join(" ");
-            text.push_str(&row);
-            text.push('\n');
+            text.push_str(&format!("{row} {}\n", o.exp[m]));
         }
         let t = &job.bla;
         assert!(!t.is_empty(), "zoom {}: no BLA table", view.zoom);

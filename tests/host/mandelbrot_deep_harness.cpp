@@ -12,8 +12,9 @@ int main(int argc, char** argv) {
     double ax, bx, ay, by;
     if (fscanf(f, "%d %d %d %d %d %la %la %la %la", &w, &h, &iters, &last, &exp, &ax, &bx, &ay, &by) != 9) return 2;
     std::vector<double> zr(last + 1), zi(last + 1), lr(last + 1), li(last + 1), m4(last + 1);
+    std::vector<int> ze(last + 1);
     for (int m = 0; m <= last; ++m)
-        if (fscanf(f, "%la %la %la %la %la", &zr[m], &zi[m], &lr[m], &li[m], &m4[m]) != 5) return 2;
+        if (fscanf(f, "%la %la %la %la %la %d", &zr[m], &zi[m], &lr[m], &li[m], &m4[m], &ze[m]) != 6) return 2;
     // The BLA table: levels, n, entries, then per entry A, B (4 values) and r^2.
     int levels, entries;
     unsigned n;
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {
                 for (int tx = 0; tx < 32; ++tx) {
                     blockIdx = {gx, gy, 0};
                     threadIdx = {tx, ty, 0};
-                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last,
+                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), ze.data(), last,
                                         ab.data(), r2.data(), levels, n, exp, ax, bx, ay, by, iters, counts.data(),
                                         smooth.data(), 1, total);
                 }

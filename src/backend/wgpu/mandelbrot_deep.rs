@@ -119,14 +119,15 @@ pub(crate) fn run(
     let start = Instant::now();
     let o = &job.orbit;
     let g = job.grid;
-    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues and |Z_m|^2 - 4.
+    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues, |Z_m|^2 - 4 and the
+    // exponent of a tiny Z_m (exact in either float).
     let (last, orbit_bytes, grid_bytes): (usize, Vec<u8>, Vec<u8>) = match mantissa {
         Mantissa::F64 => {
             let last = o.last_f64;
             let orbit: Vec<f64> = (0..=last).flat_map(|m| [o.re[m], o.im[m]]).collect();
             let aux: Vec<f64> = [g.ax, g.bx, g.ay, g.by]
                 .into_iter()
-                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], 0.0]))
+                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], f64::from(o.exp[m])]))
                 .collect();
             (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
@@ -135,7 +136,7 @@ pub(crate) fn run(
             let orbit: Vec<f32> = (0..=last).flat_map(|m| [o.re32[m], o.im32[m]]).collect();
             let aux: Vec<f32> = [g.ax as f32, g.bx as f32, g.ay as f32, g.by as f32]
                 .into_iter()
-                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], 0.0]))
+                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], o.exp32[m] as f32]))
                 .collect();
             (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
