@@ -184,7 +184,8 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
     // c = Z_1 + dc, for the smooth value.
     let c1r = ldexp_twin(orbit[1].x, i32(aux[2].w)) + plain_dcr;
     let c1i = ldexp_twin(orbit[1].y, i32(aux[2].w)) + plain_dci;
-    for (var k = 0u; k < iters;) {
+    var k = 0u;
+    for (; k < iters;) {
         executed_iters += 1u;
         let a = aux[m + 1u];
         let ze = i32(a.w);
@@ -323,6 +324,12 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         k += 1u;
     }
     escape_nu = f32(iters);
+    // The loop ends early only where the implementation stops it: llvmpipe ends a shader's loops
+    // after 65535 trips in all (a trip here counts about 3). Report it (count 0xffffffff, the
+    // driver refuses the picture) rather than a wrong count.
+    if k < iters {
+        return 0xffffffffu;
+    }
     return iters;
 }
 
@@ -341,7 +348,7 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
         if params.want_smooth != 0u {
             smooth_values[y * params.width + x] = escape_nu;
         }
-        executed = min(count + 1u, params.iters);
+        executed = select(min(count + 1u, params.iters), 0u, count == 0xffffffffu);
         ran = executed_iters;
     }
     // Each add detects its own carry, so the pair is an exact 64-bit sum.

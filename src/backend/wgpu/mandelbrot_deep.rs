@@ -233,5 +233,14 @@ pub(crate) fn run(
         Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
         None => Timing::wall(wall),
     };
+    if counts.contains(&-1) {
+        return Err(BackendError::Runtime {
+            kind: KIND,
+            message: format!(
+                "{what}: the adapter stopped the deep-zoom loop before the pixels' iterations ran out (llvmpipe \
+                 ends a shader's loops after 65535 trips); render this view with --backend cpu or on a GPU"
+            ),
+        });
+    }
     Ok(MandelbrotRun { total_iters, executed_iters: Some(executed), timing })
 }
