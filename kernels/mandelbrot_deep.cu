@@ -86,10 +86,13 @@ struct Orbit {
     const double* __restrict__ mag4;
     const int* __restrict__ zexp;
     int last;
-    // The BLA table: A and B (4 doubles an entry), squared radii; levels (0 or 1: none) and
-    // n = last - 1 (level l holds n >> l entries).
+    // The BLA table: the mantissas of A and B (4 doubles an entry), squared radii for plain
+    // deltas, the radii's mantissas, the exponents (A's, B's, the radius's, 0: 4 ints an entry);
+    // levels (0 or 1: none) and n = last - 1 (level l holds n >> l entries).
     const double* __restrict__ bla_ab;
     const double* __restrict__ bla_r2;
+    const double* __restrict__ bla_rm;
+    const int* __restrict__ bla_exps;
     int bla_levels;
     unsigned bla_n;
 };
@@ -100,9 +103,16 @@ __device__ __forceinline__ unsigned bla_offset(unsigned n, int l) {
     return 2u * n - (unsigned)__popc(n) - 2u * h + (unsigned)__popc(h);
 }
 
+// Inside entry j's radius: |dz|^2 = dd < r2 (plain), or |w|^2 = dd with dz = w 2^e (ext):
+// dd 2^(2(e - er)) < rm^2.
+__device__ __forceinline__ bool bla_inside(const Orbit& o, unsigned j, double dd, bool ext, int e) {
+    return ext ? ldexp_twin(dd, 2 * (e - o.bla_exps[4ull * j + 2])) < o.bla_rm[j] * o.bla_rm[j] : dd < o.bla_r2[j];
+}
+
 // `BlaTable::lookup`: the longest valid step at m after k iterations (its level, or 0) and its
-// entry, for |dz|^2 = dd.
-__device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iters, double dd, unsigned* entry) {
+// entry, for |dz|^2 = dd (plain) or |w|^2 = dd, dz = w 2^e (ext).
+__device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iters, double dd, bool ext, int e,
+                                          unsigned* entry) {
     if (o.bla_levels < 2 || m == 0) return 0;
     const unsigned mm = (unsigned)(m - 1);
     const int tz = mm == 0u ? 32 : __ffs((int)mm) - 1;
@@ -110,7 +120,7 @@ __device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iter
     int l = 1;
 #define BLA_VALID(L) ((L) <= cap && (long long)m + (1ll << (L)) <= (long long)o.last && \
                       (long long)k + (1ll << (L)) <= (long long)iters && \
-                      dd < o.bla_r2[bla_offset(o.bla_n, (L)) + (mm >> (L))])
+                      bla_inside(o, bla_offset(o.bla_n, (L)) + (mm >> (L)), dd, ext, e))
     if (!BLA_VALID(1)) return 0;
     if (BLA_VALID(l + 16)) l += 16;
     if (BLA_VALID(l + 8)) l += 8;
@@ -214,19 +224,32 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             ++k;
             continue;
         }
-        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2).
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2): plainly, or
+        // in extended exponent for a scaled delta.
         unsigned j = 0;
-        const int l = scaled ? 0 : bla_lookup(o, m, k, iters, dd, &j);
+        const double ww = wr * wr + wi * wi;
+        const int l = bla_lookup(o, m, k, iters, scaled ? ww : dd, scaled, e, &j);
         if (l > 0) {
             const double* ab = o.bla_ab + 4ull * j;
-            const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
-            const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
-            const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
-            wr = nr; wi = ni;
-            const double q = fmax(fabs(nr), fabs(ni));
-            if (q < plain_min && q > 0.0) {
-                const int t = ilogb_twin(q);
-                wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+            const int ea = o.bla_exps[4ull * j], eb = o.bla_exps[4ull * j + 1];
+            if (scaled) {
+                const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
+                const int e1 = ea + e, e2 = eb + dce;
+                const int r = max(e1, e2);
+                const double nr = ldexp_twin(ar * wr - ai * wi, e1 - r) + ldexp_twin(br * dcr - bi * dci, e2 - r);
+                const double ni = ldexp_twin(ar * wi + ai * wr, e1 - r) + ldexp_twin(br * dci + bi * dcr, e2 - r);
+                normalise(nr, ni, r, &wr, &wi, &e, &scaled);
+            } else {
+                const double ar = ldexp_twin(ab[0], ea), ai = ldexp_twin(ab[1], ea);
+                const double br = ldexp_twin(ab[2], eb), bi = ldexp_twin(ab[3], eb);
+                const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+                const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+                wr = nr; wi = ni;
+                const double q = fmax(fabs(nr), fabs(ni));
+                if (q < plain_min && q > 0.0) {
+                    const int t = ilogb_twin(q);
+                    wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+                }
             }
             m += 1 << l;
             k += 1 << l;
@@ -271,14 +294,14 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
 // Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
 // rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
 // (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
-// (width*height floats; any valid pointer otherwise) gets the smooth values. bla_ab and bla_r2
+// (width*height floats; any valid pointer otherwise) gets the smooth values. The BLA arrays
 // hold at least one entry (bla_levels 0: unused).
 extern "C" __global__ void __launch_bounds__(256)
     mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
                         const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
                         const double* __restrict__ mag4, const int* __restrict__ zexp, int last,
-                        const double* __restrict__ bla_ab,
-                        const double* __restrict__ bla_r2, int bla_levels, unsigned bla_n, int exp, double ax,
+                        const double* __restrict__ bla_ab, const double* __restrict__ bla_r2,
+                        const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels, unsigned bla_n, int exp, double ax,
                         double bx, double ay, double by, int iters, int* __restrict__ counts,
                         float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
@@ -287,7 +310,7 @@ extern "C" __global__ void __launch_bounds__(256)
     if (x < width && y < height) {
         const double dcr = ax + (double)x * bx;
         const double dci = ay + (double)y * by;
-        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_levels, bla_n};
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_rm, bla_exps, bla_levels, bla_n};
         float nu = 0.0f;
         const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr, &executed);
         counts[(long long)y * width + x] = count;

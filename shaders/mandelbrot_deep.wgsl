@@ -41,10 +41,12 @@ struct Params {
 @group(0) @binding(4) var<storage, read_write> total: array<atomic<u32>, 4>;
 // One value per pixel with `want_smooth`, else 4 bytes, never written.
 @group(0) @binding(5) var<storage, read_write> smooth_values: array<f32>;
-// The BLA table: (Re A, Im A, Re B, Im B) and the squared radius of each entry (one unused
-// entry where bla_levels is 0).
+// The BLA table: the mantissas (Re A, Im A, Re B, Im B), (the squared radius for plain deltas,
+// the radius's mantissa) and the exponents (A's, B's, the radius's, 0) of each entry (one
+// unused entry where bla_levels is 0).
 @group(0) @binding(6) var<storage, read> bla_ab: array<vec4<real>>;
-@group(0) @binding(7) var<storage, read> bla_r2: array<real>;
+@group(0) @binding(7) var<storage, read> bla_r2: array<vec2<real>>;
+@group(0) @binding(8) var<storage, read> bla_exps: array<vec4<i32>>;
 
 // The smooth value of the pixel being computed, set by `perturb_count` when it escapes.
 var<private> escape_nu: f32;
@@ -147,27 +149,37 @@ fn bla_offset(l: u32) -> u32 {
     return 2u * n - countOneBits(n) - 2u * h + countOneBits(h);
 }
 
+// Inside entry j's radius: |dz|^2 = dd < r2 (plain), or |w|^2 = dd with dz = w 2^e (ext):
+// dd 2^(2(e - er)) < rm^2.
+fn bla_inside(j: u32, dd: real, ext: bool, e: i32) -> bool {
+    let r = bla_r2[j];
+    if ext {
+        return ldexp_twin(dd, 2 * (e - bla_exps[j].z)) < r.y * r.y;
+    }
+    return dd < r.x;
+}
+
 // One candidate of `BlaTable::lookup`: level l at m (m - 1 = mm) after k iterations.
-fn bla_valid(l: u32, cap: u32, m: u32, mm: u32, k: u32, iters: u32, dd: real) -> bool {
-    return l <= cap && m + (1u << l) <= params.last && k + (1u << l) <= iters && dd < bla_r2[bla_offset(l) + (mm >> l)];
+fn bla_valid(l: u32, cap: u32, m: u32, mm: u32, k: u32, iters: u32, dd: real, ext: bool, e: i32) -> bool {
+    return l <= cap && m + (1u << l) <= params.last && k + (1u << l) <= iters && bla_inside(bla_offset(l) + (mm >> l), dd, ext, e);
 }
 
 // `BlaTable::lookup`: the longest valid step's level at m (0: none), with no loop.
-fn bla_lookup(m: u32, k: u32, iters: u32, dd: real) -> u32 {
+fn bla_lookup(m: u32, k: u32, iters: u32, dd: real, ext: bool, e: i32) -> u32 {
     if params.bla_levels < 2u || m == 0u {
         return 0u;
     }
     let mm = m - 1u;
     let cap = min(countTrailingZeros(mm), params.bla_levels - 1u);
-    if !bla_valid(1u, cap, m, mm, k, iters, dd) {
+    if !bla_valid(1u, cap, m, mm, k, iters, dd, ext, e) {
         return 0u;
     }
     var l = 1u;
-    l += select(0u, 16u, bla_valid(l + 16u, cap, m, mm, k, iters, dd));
-    l += select(0u, 8u, bla_valid(l + 8u, cap, m, mm, k, iters, dd));
-    l += select(0u, 4u, bla_valid(l + 4u, cap, m, mm, k, iters, dd));
-    l += select(0u, 2u, bla_valid(l + 2u, cap, m, mm, k, iters, dd));
-    l += select(0u, 1u, bla_valid(l + 1u, cap, m, mm, k, iters, dd));
+    l += select(0u, 16u, bla_valid(l + 16u, cap, m, mm, k, iters, dd, ext, e));
+    l += select(0u, 8u, bla_valid(l + 8u, cap, m, mm, k, iters, dd, ext, e));
+    l += select(0u, 4u, bla_valid(l + 4u, cap, m, mm, k, iters, dd, ext, e));
+    l += select(0u, 2u, bla_valid(l + 2u, cap, m, mm, k, iters, dd, ext, e));
+    l += select(0u, 1u, bla_valid(l + 1u, cap, m, mm, k, iters, dd, ext, e));
     return l;
 }
 
@@ -258,25 +270,43 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             k += 1u;
             continue;
         }
-        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2).
-        var l = 0u;
-        if !scaled {
-            l = bla_lookup(m, k, iters, dd);
-        }
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2): plainly, or
+        // in extended exponent for a scaled delta.
+        let ww = wr * wr + wi * wi;
+        let l = bla_lookup(m, k, iters, select(dd, ww, scaled), scaled, e);
         if l > 0u {
             let j = bla_offset(l) + ((m - 1u) >> l);
             let ab = bla_ab[j];
-            let nr = (ab.x * wr - ab.y * wi) + (ab.z * plain_dcr - ab.w * plain_dci);
-            let ni = (ab.x * wi + ab.y * wr) + (ab.z * plain_dci + ab.w * plain_dcr);
-            wr = nr;
-            wi = ni;
-            let q = max(abs(nr), abs(ni));
-            if q < plain_min && q > real(0.0) {
-                let t = ilogb_of(q);
-                wr = ldexp_twin(nr, -t);
-                wi = ldexp_twin(ni, -t);
-                e = t;
-                scaled = true;
+            let ea = bla_exps[j].x;
+            let eb = bla_exps[j].y;
+            if scaled {
+                let e1 = ea + e;
+                let e2 = eb + dce;
+                let r = max(e1, e2);
+                let nr = ldexp_twin(ab.x * wr - ab.y * wi, e1 - r) + ldexp_twin(ab.z * dcr - ab.w * dci, e2 - r);
+                let ni = ldexp_twin(ab.x * wi + ab.y * wr, e1 - r) + ldexp_twin(ab.z * dci + ab.w * dcr, e2 - r);
+                let next = normalise(nr, ni, r);
+                wr = next.wr;
+                wi = next.wi;
+                e = next.e;
+                scaled = next.scaled;
+            } else {
+                let ar = ldexp_twin(ab.x, ea);
+                let ai = ldexp_twin(ab.y, ea);
+                let br = ldexp_twin(ab.z, eb);
+                let bi = ldexp_twin(ab.w, eb);
+                let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+                let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+                wr = nr;
+                wi = ni;
+                let q = max(abs(nr), abs(ni));
+                if q < plain_min && q > real(0.0) {
+                    let t = ilogb_of(q);
+                    wr = ldexp_twin(nr, -t);
+                    wi = ldexp_twin(ni, -t);
+                    e = t;
+                    scaled = true;
+                }
             }
             m += 1u << l;
             k += 1u << l;

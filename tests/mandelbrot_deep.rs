@@ -364,9 +364,9 @@ fn run_host_kernel(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>) {
     let t = &job.bla;
     text.push_str(&format!("{} {} {}\n", if t.is_empty() { 0 } else { t.levels }, t.n, t.len()));
     for j in 0..t.len() {
-        let row = [t.ab[4 * j], t.ab[4 * j + 1], t.ab[4 * j + 2], t.ab[4 * j + 3], t.r2[j]].map(hex).join(" ");
-        text.push_str(&row);
-        text.push('\n');
+        let row = [t.ab[4 * j], t.ab[4 * j + 1], t.ab[4 * j + 2], t.ab[4 * j + 3], t.r2[j], t.rm[j]].map(hex).join(" ");
+        let x = &t.exps[4 * j..4 * j + 3];
+        text.push_str(&format!("{row} {} {} {}\n", x[0], x[1], x[2]));
     }
     let file = h.dir.path().join("job.txt");
     std::fs::write(&file, text).unwrap();

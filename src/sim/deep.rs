@@ -23,7 +23,7 @@ use astro_float::{BigFloat, Consts, Radix};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::bla::BlaTable;
+use super::bla::{BlaTable, FloatExp};
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
@@ -388,18 +388,19 @@ impl PixelGrid {
         Self { exp: e as i32, ax: scaled(&offx), bx: scaled(&px), ay: scaled(&offy), by: scaled(&py) }
     }
 
-    /// The largest `|dc|` of a `width x height` image (plain `f64`: 0 below its range), over
-    /// its four corners.
+    /// The largest `|dc|` of a `width x height` image over its four corners, with an extended
+    /// exponent (it is below `f64`'s range past a zoom of 1e308).
     #[must_use]
-    pub fn dc_max(&self, width: usize, height: usize) -> f64 {
+    pub fn dc_max(&self, width: usize, height: usize) -> FloatExp {
         let (w, h) = (width.saturating_sub(1), height.saturating_sub(1));
-        [(0, 0), (w, 0), (0, h), (w, h)]
+        let m = [(0, 0), (w, 0), (0, h), (w, h)]
             .into_iter()
             .map(|(x, y)| {
                 let (a, b) = self.dc(x, y);
-                ldexp64(a.hypot(b), i64::from(self.exp))
+                a.hypot(b)
             })
-            .fold(0.0, f64::max)
+            .fold(0.0, f64::max);
+        FloatExp::new(m, self.exp)
     }
 
     /// `dc` of pixel `(x, y)` as scaled `f64`: `(dcr, dci)` times `2^exp`.

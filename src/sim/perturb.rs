@@ -32,7 +32,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use astro_float::{BigFloat, RoundingMode};
 
-use super::bla::BlaTable;
+use super::bla::{BlaTable, FloatExp};
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -331,7 +331,7 @@ impl ReferenceOrbit {
     /// The BLA table of this orbit (its `f64` values; tiny values get no step) for pixels with
     /// `|dc| <= dc_max` ([`BlaTable`]).
     #[must_use]
-    pub fn bla_table(&self, dc_max: f64) -> BlaTable {
+    pub fn bla_table(&self, dc_max: FloatExp) -> BlaTable {
         BlaTable::build(&self.re, &self.im, &self.exp, &self.mag4, self.last_f64, dc_max)
     }
 
@@ -515,23 +515,43 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
             k += 1;
             continue;
         }
-        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2).
-        if let Some(t) = d.bla.filter(|_| !scaled)
-            && let Some((l, j)) = t.lookup(m, k, iters, last, dd.to_f64())
-        {
-            let ab = &t.ab[4 * j..4 * j + 4];
-            let (ar, ai, br, bi) = (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
-            let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
-            let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
-            (wr, wi) = (nr, ni);
-            let q = nr.abs().max(ni.abs());
-            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
-                let s = q.ilogb();
-                (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2): plainly, or
+        // in extended exponent for a scaled delta (|w|^2 and e against the radius 2^er rm).
+        if let Some(t) = d.bla {
+            let ww = wr * wr + wi * wi;
+            let found = if scaled {
+                t.lookup(m, k, iters, last, ww.to_f64(), Some(e))
+            } else {
+                t.lookup(m, k, iters, last, dd.to_f64(), None)
+            };
+            if let Some((l, j)) = found {
+                if scaled {
+                    let ab = &t.ab[4 * j..4 * j + 4];
+                    let (ea, eb) = (t.exps[4 * j], t.exps[4 * j + 1]);
+                    let (ar, ai, br, bi) =
+                        (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+                    let (e1, e2) = (ea + e, eb + dce);
+                    let r = e1.max(e2);
+                    let nr = (ar * wr - ai * wi).ldexp(e1 - r) + (br * dcr - bi * dci).ldexp(e2 - r);
+                    let ni = (ar * wi + ai * wr).ldexp(e1 - r) + (br * dci + bi * dcr).ldexp(e2 - r);
+                    (wr, wi, e, scaled) = normalise(nr, ni, r);
+                } else {
+                    let ab = t.plain_ab(j);
+                    let (ar, ai, br, bi) =
+                        (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+                    let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+                    let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+                    (wr, wi) = (nr, ni);
+                    let q = nr.abs().max(ni.abs());
+                    if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                        let s = q.ilogb();
+                        (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+                    }
+                }
+                m += 1 << l;
+                k += 1 << l;
+                continue;
             }
-            m += 1 << l;
-            k += 1 << l;
-            continue;
         }
         if scaled {
             let s = T::ONE.ldexp(e);

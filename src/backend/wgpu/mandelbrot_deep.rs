@@ -55,6 +55,7 @@ impl Pipeline {
                 entry(5, wgpu::BufferBindingType::Storage { read_only: false }),
                 entry(6, wgpu::BufferBindingType::Storage { read_only: true }),
                 entry(7, wgpu::BufferBindingType::Storage { read_only: true }),
+                entry(8, wgpu::BufferBindingType::Storage { read_only: true }),
             ],
         });
         let file = match mantissa {
@@ -144,10 +145,19 @@ pub(crate) fn run(
     // The BLA table: f64 deltas only (one unused zero entry otherwise).
     let bla = &job.bla;
     let use_bla = mantissa == Mantissa::F64 && !bla.is_empty();
-    let (bla_ab, bla_r2): (Vec<u8>, Vec<u8>) = match mantissa {
-        Mantissa::F64 if use_bla => (bytemuck::cast_slice(&bla.ab).to_vec(), bytemuck::cast_slice(&bla.r2).to_vec()),
-        Mantissa::F64 => (vec![0; 32], vec![0; 8]),
-        Mantissa::F32 => (vec![0; 16], vec![0; 4]),
+    // `bla_r2`: (r^2 for plain deltas, the radius's mantissa) an entry; `bla_exps`: A's, B's and
+    // the radius's exponents, and 0.
+    let (bla_ab, bla_r2, bla_exps): (Vec<u8>, Vec<u8>, Vec<u8>) = match mantissa {
+        Mantissa::F64 if use_bla => {
+            let r: Vec<f64> = bla.r2.iter().zip(&bla.rm).flat_map(|(&a, &b)| [a, b]).collect();
+            (
+                bytemuck::cast_slice(&bla.ab).to_vec(),
+                bytemuck::cast_slice(&r).to_vec(),
+                bytemuck::cast_slice(&bla.exps).to_vec(),
+            )
+        }
+        Mantissa::F64 => (vec![0; 32], vec![0; 16], vec![0; 16]),
+        Mantissa::F32 => (vec![0; 16], vec![0; 8], vec![0; 16]),
     };
     use wgpu::BufferUsages as U;
     let count_bytes = 4 * n as u64;
@@ -158,6 +168,7 @@ pub(crate) fn run(
     let total_buf = gpu.buffer("deep total", 16, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
     let bla_ab_buf = gpu.buffer("deep BLA steps", bla_ab.len() as u64, U::STORAGE | U::COPY_DST)?;
     let bla_r2_buf = gpu.buffer("deep BLA radii", bla_r2.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let bla_exps_buf = gpu.buffer("deep BLA exponents", bla_exps.len() as u64, U::STORAGE | U::COPY_DST)?;
     let smooth_bytes = if want_smooth { count_bytes } else { 0 };
     let smooth_buf = gpu.buffer("deep smooth values", smooth_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
     let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 16, U::MAP_READ | U::COPY_DST)?;
@@ -178,6 +189,7 @@ pub(crate) fn run(
         gpu.queue.write_buffer(&grid_buf, 0, &grid_bytes);
         gpu.queue.write_buffer(&bla_ab_buf, 0, &bla_ab);
         gpu.queue.write_buffer(&bla_r2_buf, 0, &bla_r2);
+        gpu.queue.write_buffer(&bla_exps_buf, 0, &bla_exps);
         let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("mandelbrot_deep"),
             layout: &pipeline.layout,
@@ -190,6 +202,7 @@ pub(crate) fn run(
                 wgpu::BindGroupEntry { binding: 5, resource: smooth_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 6, resource: bla_ab_buf.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 7, resource: bla_r2_buf.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 8, resource: bla_exps_buf.as_entire_binding() },
             ],
         });
         let mut encoder =
