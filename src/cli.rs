@@ -569,6 +569,9 @@ fn render_mandelbrot(a: &RenderMandelbrot) -> Result<ExitCode> {
         },
         _ => None,
     };
+    if let Some(w) = view.as_ref().and_then(View::digits_warning) {
+        eprintln!("warning: {w}");
+    }
     if let Some(path) = &a.save_location {
         let Some(v) = &view else {
             eprintln!("error: --save-location needs a view given as --center and --zoom (or --location)");

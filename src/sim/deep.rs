@@ -33,6 +33,15 @@ pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
 
+/// The deepest zoom a view may have (`log10`): 1e1000000, 3.3 million bits a coordinate. The
+/// deltas' integer exponents (`i32`, with [`super::perturb::extended_step`]'s zero term at
+/// `-2^24`) hold views far deeper; the arbitrary-precision orbit is what grows slow.
+pub const MAX_ZOOM_LOG10: f64 = 1e6;
+
+/// Bytes a reference-orbit step takes on the host: the orbit in `f64` and `f32` (68) and its
+/// BLA table (two entries a step, 64 bytes each), with the table's build beside it.
+pub const ORBIT_BYTES_PER_STEP: u64 = 400;
+
 /// The arithmetic an image is computed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Arith {
@@ -98,6 +107,21 @@ pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, St
     Ok(v)
 }
 
+/// Significant digits of a decimal string and the power of ten its last digit is worth
+/// (`"-1.2500"`: 5 and -4); `None` for a value without digits or zero.
+fn decimal_digits(text: &str) -> Option<(usize, i64)> {
+    let t = text.trim();
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let digits = mant.strip_prefix(['+', '-']).unwrap_or(mant);
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all: String = int.chars().chain(frac.chars()).collect();
+    let significant = all.trim_start_matches('0').len();
+    (significant > 0).then(|| (significant, exp - frac.len() as i64))
+}
+
 /// `log10 |v|` for any `v` (`-inf` for 0).
 #[must_use]
 pub fn log10_abs(v: &BigFloat) -> f64 {
@@ -161,7 +185,39 @@ impl View {
         if z.is_zero() || z.is_negative() {
             return Err(format!("zoom '{}' must be above 0 (1 is the whole set, 1e300 is deep)", self.zoom));
         }
+        if log10_abs(&z) > MAX_ZOOM_LOG10 {
+            return Err(format!(
+                "zoom '{}' is beyond the deepest wavebrot computes, 1e{MAX_ZOOM_LOG10} (its coordinates would need \
+                 {:.0} million bits)",
+                self.zoom,
+                log10_abs(&z) / std::f64::consts::LOG10_2 / 1e6
+            ));
+        }
         Ok(())
+    }
+
+    /// A warning when the centre's digits stop short of what the zoom shows: a part with many
+    /// digits (8 or more significant ones, so not an exact short value such as `-2` or `0.25`)
+    /// whose last digit is worth more than the view's height. The view is still computed (the
+    /// digits left out are zeros), but it is likely a location cut short, showing another place.
+    #[must_use]
+    pub fn digits_warning(&self) -> Option<String> {
+        let zoom_log10 = self.zoom_log10();
+        // The view is 2/zoom high.
+        let height_log10 = std::f64::consts::LOG10_2 - zoom_log10;
+        for (part, what) in [(&self.re, "real part"), (&self.im, "imaginary part")] {
+            let Some((significant, last_place)) = decimal_digits(part) else { continue };
+            if significant >= 8 && (last_place as f64) > height_log10 {
+                return Some(format!(
+                    "the centre's {what} has {significant} significant digits, the last worth 1e{last_place}, but \
+                     the view at zoom {} is {} high: the digits it needs are taken as 0, so this may show another \
+                     place than the location meant (a location cut short?)",
+                    format_zoom(zoom_log10),
+                    format_zoom(height_log10)
+                ));
+            }
+        }
+        None
     }
 
     /// `log10` of the zoom.
@@ -411,6 +467,22 @@ impl PixelGrid {
     }
 }
 
+/// The most reference-orbit steps the host's memory holds: half of the memory available, at
+/// [`ORBIT_BYTES_PER_STEP`] a step (no limit where the memory is unknown).
+/// `WAVEBROT_MAX_ORBIT_STEPS` sets it instead (tests: a small memory without filling one).
+#[must_use]
+pub fn max_orbit_steps() -> usize {
+    if let Some(n) = std::env::var("WAVEBROT_MAX_ORBIT_STEPS").ok().and_then(|v| v.parse().ok()) {
+        return n;
+    }
+    let mut sys = sysinfo::System::new();
+    sys.refresh_memory();
+    match sys.available_memory() {
+        0 => usize::MAX,
+        avail => usize::try_from(avail / 2 / ORBIT_BYTES_PER_STEP).unwrap_or(usize::MAX),
+    }
+}
+
 /// A view ready to render by perturbation on any backend.
 #[derive(Clone, Debug)]
 pub struct DeepJob {
@@ -444,16 +516,19 @@ impl DeepJob {
         let grid = PixelGrid::new(&b, width, height);
         let (re, im) = (b.re.clone(), b.im.clone());
         let dc_max = grid.dc_max(width, height);
+        // The orbit stops with an error rather than outgrow the memory (it ends early where the
+        // centre escapes, so only the steps it takes count).
+        let max_steps = max_orbit_steps();
         let (orbit, bla) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
             .spawn(move || {
-                let orbit = ReferenceOrbit::compute(&re, &im, iters, bits);
+                let orbit = ReferenceOrbit::compute_limited(&re, &im, iters, bits, max_steps)?;
                 let bla = orbit.bla_table(dc_max);
-                (orbit, bla)
+                Ok::<_, String>((orbit, bla))
             })
             .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
             .join()
-            .map_err(|_| "the reference-orbit thread panicked".to_owned())?;
+            .map_err(|_| "the reference-orbit thread panicked".to_owned())??;
         Ok(Self {
             width,
             height,

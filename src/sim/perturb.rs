@@ -261,6 +261,15 @@ impl ReferenceOrbit {
     /// the first `|Z|^2 >= 4`).
     #[must_use]
     pub fn compute(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> Self {
+        Self::compute_limited(cr, ci, iters, bits, usize::MAX).unwrap_or_default()
+    }
+
+    /// [`Self::compute`], stopping with a one-line error once the orbit outgrows `max_steps`
+    /// (the memory it may take) before the centre escapes.
+    ///
+    /// # Errors
+    /// The orbit needs more than `max_steps` steps.
+    pub fn compute_limited(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize, max_steps: usize) -> Result<Self, String> {
         let start = std::time::Instant::now();
         let p = bits;
         let mut o = Self::default();
@@ -271,7 +280,13 @@ impl ReferenceOrbit {
         let (mut zr, mut zi) = (zero.clone(), zero.clone());
         let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
         o.push(&zr, &zi, &zero.sub(&four, p, RM));
-        for _ in 0..iters {
+        for step in 0..iters {
+            if step as usize >= max_steps {
+                return Err(format!(
+                    "iterations {iters}: the centre's reference orbit is still going after {max_steps} steps, as \
+                     many as half of the memory available holds; lower the iterations"
+                ));
+            }
             let prod = zr.mul(&zi, p, RM);
             zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
             zi = prod.add(&prod, p, RM).add(ci, p, RM);
@@ -289,7 +304,7 @@ impl ReferenceOrbit {
         o.last_f64 = last;
         o.last_f32 = last;
         o.millis = start.elapsed().as_secs_f64() * 1e3;
-        o
+        Ok(o)
     }
 
     /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, rounded: to `f64` with what that left out
