@@ -8,11 +8,16 @@
 // dz_{m+1} = 2 Z_m dz_m + dz_m^2 + dc, with dc = ((ax + x*bx) + i(ay + y*by)) * 2^exp.
 // Deltas below 2^PLAIN_MIN_EXP are held as mantissa * 2^e (extended exponent); when
 // |Z_m + dz| < |dz| or the reference ends, the pixel rebases: dz = z, m = 0 (Zhuoran).
+// Reference values below 2^TINY_EXP (Z_m passing close to 0 near a minibrot) are stored as a
+// mantissa and zexp[m]; their iterations, and the one after each rebase, are extended-exponent
+// steps (`extended_step`), so no term that matters underflows.
 // Plain deltas skip iterations by bilinear approximation (BLA) where the table built on the
 // host (src/sim/bla.rs, which argues why a step never jumps over an escape or a rebase) has a
 // valid step: dz_{m+2^l} = A dz_m + B dc.
 
 #define PLAIN_MIN_EXP (-560)
+// The exponent of a zero term in `extended_step`: below any value's.
+#define ZERO_EXP (-(1 << 24))
 
 // 2^n built from bits (n in -1022..=1023), for `ldexp_twin`, the CPU twin's `Real::ldexp`.
 __device__ __forceinline__ double pow2i(int n) { return __longlong_as_double((long long)(n + 1023) << 52); }
@@ -33,6 +38,44 @@ __device__ __forceinline__ int ilogb_twin(double x) {
     return (int)((__double_as_longlong(x) >> 52) & 0x7ff) - 1023;
 }
 
+// `normalise` of src/sim/perturb.rs: (nr + i ni) 2^r as a delta, plain at or above
+// 2^PLAIN_MIN_EXP, else a mantissa in [1, 2) and an exponent.
+__device__ __forceinline__ void normalise(double nr, double ni, int r, double* wr, double* wi, int* e, bool* scaled) {
+    const double q = fmax(fabs(nr), fabs(ni));
+    if (!(q > 0.0)) {
+        *wr = nr; *wi = ni; *e = 0; *scaled = false;
+        return;
+    }
+    const int s = ilogb_twin(q);
+    if (r + s >= PLAIN_MIN_EXP) {
+        *wr = ldexp_twin(nr, r); *wi = ldexp_twin(ni, r); *e = 0; *scaled = false;
+    } else {
+        *wr = ldexp_twin(nr, -s); *wi = ldexp_twin(ni, -s); *e = r + s; *scaled = true;
+    }
+}
+
+// `extended_step` of src/sim/perturb.rs: dz' = 2 Z dz + dz^2 + dc with Z = (zr + i zi) 2^ze,
+// dz = (ur + i ui) 2^ue, dc = (dcr + i dci) 2^dce, each term brought to the largest's exponent.
+__device__ __forceinline__ void extended_step(double zr, double zi, int ze, double ur, double ui, int ue, double dcr,
+                                              double dci, int dce, double* wr, double* wi, int* e, bool* scaled) {
+    const double q = fmax(fabs(ur), fabs(ui));
+    if (q > 0.0) {
+        const int s = ilogb_twin(q);
+        ur = ldexp_twin(ur, -s); ui = ldexp_twin(ui, -s); ue = ue + s;
+    } else {
+        ur = 0.0; ui = 0.0; ue = ZERO_EXP;
+    }
+    const int e1 = fmax(fabs(zr), fabs(zi)) > 0.0 ? ze + ue : ZERO_EXP;
+    const int e2 = ue + ue;
+    const int e3 = fmax(fabs(dcr), fabs(dci)) > 0.0 ? dce : ZERO_EXP;
+    const int r = max(max(e1, e2), e3);
+    const double nr = ldexp_twin(2.0 * (zr * ur - zi * ui), e1 - r) + ldexp_twin(ur * ur - ui * ui, e2 - r) +
+                      ldexp_twin(dcr, e3 - r);
+    const double ni = ldexp_twin(2.0 * (zr * ui + zi * ur), e1 - r) + ldexp_twin(2.0 * ur * ui, e2 - r) +
+                      ldexp_twin(dci, e3 - r);
+    normalise(nr, ni, r, wr, wi, e, scaled);
+}
+
 // The reference: Z (zr, zi), what rounding Z to double left out (zr_lo, zi_lo, used when a
 // pixel rebases) and |Z|^2 - 4 (mag4, for an escape test that keeps its precision near |z| = 2).
 struct Orbit {
@@ -41,11 +84,15 @@ struct Orbit {
     const double* __restrict__ zr_lo;
     const double* __restrict__ zi_lo;
     const double* __restrict__ mag4;
+    const int* __restrict__ zexp;
     int last;
-    // The BLA table: A and B (4 doubles an entry), squared radii; levels (0 or 1: none) and
-    // n = last - 1 (level l holds n >> l entries).
+    // The BLA table: the mantissas of A and B (4 doubles an entry), squared radii for plain
+    // deltas, the radii's mantissas, the exponents (A's, B's, the radius's, 0: 4 ints an entry);
+    // levels (0 or 1: none) and n = last - 1 (level l holds n >> l entries).
     const double* __restrict__ bla_ab;
     const double* __restrict__ bla_r2;
+    const double* __restrict__ bla_rm;
+    const int* __restrict__ bla_exps;
     int bla_levels;
     unsigned bla_n;
 };
@@ -56,9 +103,16 @@ __device__ __forceinline__ unsigned bla_offset(unsigned n, int l) {
     return 2u * n - (unsigned)__popc(n) - 2u * h + (unsigned)__popc(h);
 }
 
+// Inside entry j's radius: |dz|^2 = dd < r2 (plain), or |w|^2 = dd with dz = w 2^e (ext):
+// dd 2^(2(e - er)) < rm^2.
+__device__ __forceinline__ bool bla_inside(const Orbit& o, unsigned j, double dd, bool ext, int e) {
+    return ext ? ldexp_twin(dd, 2 * (e - o.bla_exps[4ull * j + 2])) < o.bla_rm[j] * o.bla_rm[j] : dd < o.bla_r2[j];
+}
+
 // `BlaTable::lookup`: the longest valid step at m after k iterations (its level, or 0) and its
-// entry, for |dz|^2 = dd.
-__device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iters, double dd, unsigned* entry) {
+// entry, for |dz|^2 = dd (plain) or |w|^2 = dd, dz = w 2^e (ext).
+__device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iters, double dd, bool ext, int e,
+                                          unsigned* entry) {
     if (o.bla_levels < 2 || m == 0) return 0;
     const unsigned mm = (unsigned)(m - 1);
     const int tz = mm == 0u ? 32 : __ffs((int)mm) - 1;
@@ -66,7 +120,7 @@ __device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iter
     int l = 1;
 #define BLA_VALID(L) ((L) <= cap && (long long)m + (1ll << (L)) <= (long long)o.last && \
                       (long long)k + (1ll << (L)) <= (long long)iters && \
-                      dd < o.bla_r2[bla_offset(o.bla_n, (L)) + (mm >> (L))])
+                      bla_inside(o, bla_offset(o.bla_n, (L)) + (mm >> (L)), dd, ext, e))
     if (!BLA_VALID(1)) return 0;
     if (BLA_VALID(l + 16)) l += 16;
     if (BLA_VALID(l + 8)) l += 8;
@@ -108,6 +162,9 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     const double plain_dcr = ldexp_twin(dcr, dce);
     const double plain_dci = ldexp_twin(dci, dce);
     const double plain_min = pow2i(PLAIN_MIN_EXP);
+    // c = Z_1 + dc, for the smooth value.
+    const double c1r = ldexp_twin(zr[1], o.zexp[1]) + plain_dcr;
+    const double c1i = ldexp_twin(zi[1], o.zexp[1]) + plain_dci;
     bool scaled = dce < PLAIN_MIN_EXP;
     double wr = scaled ? dcr : plain_dcr, wi = scaled ? dci : plain_dci;
     int e = scaled ? dce : 0;
@@ -115,42 +172,84 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     unsigned long long ran = 0;
     for (int k = 0; k < iters;) {
         ++ran;
-        double rr = zr[m], ri = zi[m];
+        const int ze = o.zexp[m];
+        if (ze != 0) {
+            // A tiny reference value Z_m = (zr + i zi) 2^ze: only a large dz escapes; the rebase
+            // test |Z_m + dz| < |dz| in their common exponent.
+            const double zmr = zr[m], zmi = zi[m];
+            const int ue = scaled ? e : 0;
+            const double pr = ldexp_twin(zmr, ze) + ldexp_twin(wr, ue);
+            const double pi = ldexp_twin(zmi, ze) + ldexp_twin(wi, ue);
+            if (pr * pr + pi * pi >= 4.0) {
+                if (nu) *nu = deep_smooth_tail(pr, pi, c1r, c1i, (unsigned)k + 1u, iters);
+                *executed = ran;
+                return k;
+            }
+            const double q = fmax(fabs(wr), fabs(wi));
+            const int big = q > 0.0 ? max(ze, ue + ilogb_twin(q)) : ze;
+            const double ar = ldexp_twin(wr, ue - big);
+            const double ai = ldexp_twin(wi, ue - big);
+            const double fr = ldexp_twin(zmr, ze - big) + ar;
+            const double fi = ldexp_twin(zmi, ze - big) + ai;
+            if (m == last || fr * fr + fi * fi < ar * ar + ai * ai) {
+                const double gr = fr + ldexp_twin(o.zr_lo[m], ze - big);
+                const double gi = fi + ldexp_twin(o.zi_lo[m], ze - big);
+                extended_step(0.0, 0.0, 0, gr, gi, big, dcr, dci, dce, &wr, &wi, &e, &scaled);
+                m = 1;
+            } else {
+                extended_step(zmr, zmi, ze, wr, wi, ue, dcr, dci, dce, &wr, &wi, &e, &scaled);
+                ++m;
+            }
+            ++k;
+            continue;
+        }
+        const double rr = zr[m], ri = zi[m];
         const double dr = scaled ? ldexp_twin(wr, e) : wr;
         const double di = scaled ? ldexp_twin(wi, e) : wi;
         const double fr = rr + dr;
         const double fi = ri + di;
         const double dd = dr * dr + di * di;
         if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) {
-            if (nu) *nu = deep_smooth_tail(fr, fi, zr[1] + plain_dcr, zi[1] + plain_dci, (unsigned)k + 1u, iters);
+            if (nu) *nu = deep_smooth_tail(fr, fi, c1r, c1i, (unsigned)k + 1u, iters);
             *executed = ran;
             return k;
         }
         const double mag = fr * fr + fi * fi;
         if (m == last || mag < dd) {
+            // Rebase: on from the reference's start, Z_0 = 0, dz = z (with what rounding Z left out).
             const double gr = fr + o.zr_lo[m];
             const double gi = fi + o.zi_lo[m];
-            rr = 0.0; ri = 0.0; m = 0;
-            wr = gr; wi = gi; e = 0; scaled = false;
-            const double q = fmax(fabs(gr), fabs(gi));
-            if (q < plain_min && q > 0.0) {
-                const int s = ilogb_twin(q);
-                wr = ldexp_twin(gr, -s); wi = ldexp_twin(gi, -s); e = s; scaled = true;
-            }
+            extended_step(0.0, 0.0, 0, gr, gi, 0, dcr, dci, dce, &wr, &wi, &e, &scaled);
+            m = 1;
+            ++k;
+            continue;
         }
-        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2): plainly, or
+        // in extended exponent for a scaled delta.
         unsigned j = 0;
-        const int l = scaled ? 0 : bla_lookup(o, m, k, iters, dd, &j);
+        const double ww = wr * wr + wi * wi;
+        const int l = bla_lookup(o, m, k, iters, scaled ? ww : dd, scaled, e, &j);
         if (l > 0) {
             const double* ab = o.bla_ab + 4ull * j;
-            const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
-            const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
-            const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
-            wr = nr; wi = ni;
-            const double q = fmax(fabs(nr), fabs(ni));
-            if (q < plain_min && q > 0.0) {
-                const int t = ilogb_twin(q);
-                wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+            const int ea = o.bla_exps[4ull * j], eb = o.bla_exps[4ull * j + 1];
+            if (scaled) {
+                const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
+                const int e1 = ea + e, e2 = eb + dce;
+                const int r = max(e1, e2);
+                const double nr = ldexp_twin(ar * wr - ai * wi, e1 - r) + ldexp_twin(br * dcr - bi * dci, e2 - r);
+                const double ni = ldexp_twin(ar * wi + ai * wr, e1 - r) + ldexp_twin(br * dci + bi * dcr, e2 - r);
+                normalise(nr, ni, r, &wr, &wi, &e, &scaled);
+            } else {
+                const double ar = ldexp_twin(ab[0], ea), ai = ldexp_twin(ab[1], ea);
+                const double br = ldexp_twin(ab[2], eb), bi = ldexp_twin(ab[3], eb);
+                const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+                const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+                wr = nr; wi = ni;
+                const double q = fmax(fabs(nr), fabs(ni));
+                if (q < plain_min && q > 0.0) {
+                    const int t = ilogb_twin(q);
+                    wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); e = t; scaled = true;
+                }
             }
             m += 1 << l;
             k += 1 << l;
@@ -195,13 +294,14 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
 // Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
 // rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
 // (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
-// (width*height floats; any valid pointer otherwise) gets the smooth values. bla_ab and bla_r2
+// (width*height floats; any valid pointer otherwise) gets the smooth values. The BLA arrays
 // hold at least one entry (bla_levels 0: unused).
 extern "C" __global__ void __launch_bounds__(256)
     mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
                         const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
-                        const double* __restrict__ mag4, int last, const double* __restrict__ bla_ab,
-                        const double* __restrict__ bla_r2, int bla_levels, unsigned bla_n, int exp, double ax,
+                        const double* __restrict__ mag4, const int* __restrict__ zexp, int last,
+                        const double* __restrict__ bla_ab, const double* __restrict__ bla_r2,
+                        const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels, unsigned bla_n, int exp, double ax,
                         double bx, double ay, double by, int iters, int* __restrict__ counts,
                         float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
@@ -210,7 +310,7 @@ extern "C" __global__ void __launch_bounds__(256)
     if (x < width && y < height) {
         const double dcr = ax + (double)x * bx;
         const double dci = ay + (double)y * by;
-        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, last, bla_ab, bla_r2, bla_levels, bla_n};
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_rm, bla_exps, bla_levels, bla_n};
         float nu = 0.0f;
         const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr, &executed);
         counts[(long long)y * width + x] = count;

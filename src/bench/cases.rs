@@ -29,6 +29,8 @@ pub struct Options {
     /// The side of the to-file cases ([`super::to_file`]); `None`: 16384 (1 GiB), 2048 with
     /// `quick`; `Some(0)` leaves them out.
     pub file_size: Option<usize>,
+    /// `bench mandelbrot --deep-suite`: only the deep-zoom suite ([`deep_suite`]).
+    pub deep_suite: bool,
 }
 
 /// The variants of `b` to time: those asked for that it has (its default where it has one).
@@ -477,6 +479,29 @@ pub fn deep_bench_view() -> View {
     }
 }
 
+/// A coordinate for a heading: its first 24 characters and how many digits it has in all.
+fn short_digits(v: &str) -> String {
+    if v.len() <= 40 { v.to_owned() } else { format!("{}... ({} digits)", &v[..24], v.len()) }
+}
+
+/// The deep-zoom suite: rust-fractal-core's four benchmark locations (`assets/locations/rfc-*`,
+/// compiled in), `(file, view, iterations)`, shallowest first.
+#[must_use]
+pub fn deep_suite() -> Vec<(&'static str, View, u32)> {
+    let files = [
+        ("rfc-1e50.toml", include_str!("../../assets/locations/rfc-1e50.toml")),
+        ("rfc-5e113.toml", include_str!("../../assets/locations/rfc-5e113.toml")),
+        ("rfc-4e533.toml", include_str!("../../assets/locations/rfc-4e533.toml")),
+        ("rfc-1e1086.toml", include_str!("../../assets/locations/rfc-1e1086.toml")),
+    ];
+    files
+        .into_iter()
+        .filter_map(|(name, text)| {
+            crate::sim::fractal::deep::Location::from_toml(text).ok().map(|l| (name, l.view(), l.iters))
+        })
+        .collect()
+}
+
 /// One deep view by perturbation on each GPU backend, the reference orbit (arbitrary
 /// precision, on the host) included in the time; checked against the CPU twin on every 16th row.
 pub fn mandelbrot_deep(
@@ -493,7 +518,9 @@ pub fn mandelbrot_deep(
          orbit in arbitrary precision, its BLA table and the copy of the counts; Giter/s counts the rule's \
          iterations, min(count+1, iters) a pixel; executed = single iterations + BLA steps; checked against the CPU \
          twin on every 16th row)",
-        view.re, view.im, view.zoom
+        short_digits(&view.re),
+        short_digits(&view.im),
+        view.zoom
     ));
     let mut ok_all = true;
     let mut counts = vec![0i32; width * height];

@@ -63,6 +63,16 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
     }
     let mut r = report::Report::new("bench");
     let b = &mut backends;
+    if opts.deep_suite {
+        // rust-fractal-core's four locations at 1920x1080 (480x270 with --quick), wall time with
+        // the reference orbit.
+        let (width, height) = if opts.quick { (480, 270) } else { (1920, 1080) };
+        for (name, view, iters) in cases::deep_suite() {
+            r.say(format!("\ndeep suite: {name}"));
+            cases::mandelbrot_deep(&mut r, opts, b, &view, width, height, iters)?;
+        }
+        return r.finish(json);
+    }
     if matches!(suite, Suite::Wave | Suite::All) {
         cases::wave(&mut r, opts, b, (1000, 800, 500), true)?;
         if opts.quick {

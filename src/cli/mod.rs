@@ -99,6 +99,11 @@ pub struct BenchArgs {
     /// --quick; 0 leaves them out.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=65_536))]
     pub file_size: Option<u32>,
+    /// Only the deep-zoom suite: rust-fractal-core's four benchmark locations (5e49 to 5e1085,
+    /// assets/locations/rfc-*) at 1920x1080 (480x270 with --quick) on each GPU backend, wall
+    /// time including the reference orbit, checked against the CPU twin on every 16th row.
+    #[arg(long)]
+    pub deep_suite: bool,
 }
 
 #[derive(Debug, Args)]
@@ -198,7 +203,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Bench(args) => {
             let variants = if args.variant.is_empty() { vec![WaveVariant::Auto] } else { args.variant.clone() };
             let file_size = args.file_size.map(|n| n as usize);
-            let opts = bench::Options { quick: args.quick, variants, file_size };
+            if args.deep_suite && args.suite == Suite::Wave {
+                return Err(CliError::usage(
+                    "--deep-suite times Mandelbrot views: use `bench mandelbrot --deep-suite`",
+                ));
+            }
+            let opts = bench::Options { quick: args.quick, variants, file_size, deep_suite: args.deep_suite };
             Ok(bench::run_bench(args.suite, &args.backends.backend, args.json.as_deref(), &opts)?)
         }
         Command::Verify(args) => Ok(bench::run_verify(&args.backends.backend)?),
@@ -238,4 +248,3 @@ fn open_backend(choice: BackendChoice) -> anyhow::Result<Box<dyn backend::Backen
     eprintln!("backend: {} on {}", b.kind(), b.device_info().name);
     Ok(b)
 }
-

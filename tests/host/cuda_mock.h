@@ -17,4 +17,4 @@ static double __longlong_as_double(long long v) { double d; __builtin_memcpy(&d,
 static long long __double_as_longlong(double v) { long long d; __builtin_memcpy(&d, &v, 8); return d; }
 static int __popc(unsigned v) { return __builtin_popcount(v); }
 static int __ffs(int v) { return __builtin_ffs(v); }
-using std::fmax; using std::fabs; using std::fmin; using std::fma; using std::log2;
+using std::max; using std::fmax; using std::fabs; using std::fmin; using std::fma; using std::log2;

@@ -12,15 +12,20 @@ int main(int argc, char** argv) {
     double ax, bx, ay, by;
     if (fscanf(f, "%d %d %d %d %d %la %la %la %la", &w, &h, &iters, &last, &exp, &ax, &bx, &ay, &by) != 9) return 2;
     std::vector<double> zr(last + 1), zi(last + 1), lr(last + 1), li(last + 1), m4(last + 1);
+    std::vector<int> ze(last + 1);
     for (int m = 0; m <= last; ++m)
-        if (fscanf(f, "%la %la %la %la %la", &zr[m], &zi[m], &lr[m], &li[m], &m4[m]) != 5) return 2;
-    // The BLA table: levels, n, entries, then per entry A, B (4 values) and r^2.
+        if (fscanf(f, "%la %la %la %la %la %d", &zr[m], &zi[m], &lr[m], &li[m], &m4[m], &ze[m]) != 6) return 2;
+    // The BLA table: levels, n, entries, then per entry A, B (4 mantissas), r^2, the radius's
+    // mantissa and the exponents (A's, B's, the radius's).
     int levels, entries;
     unsigned n;
     if (fscanf(f, "%d %u %d", &levels, &n, &entries) != 3) return 2;
-    std::vector<double> ab(4 * (entries > 0 ? entries : 1), 0.0), r2(entries > 0 ? entries : 1, 0.0);
+    const int ne = entries > 0 ? entries : 1;
+    std::vector<double> ab(4 * ne, 0.0), r2(ne, 0.0), rm(ne, 0.0);
+    std::vector<int> ex(4 * ne, 0);
     for (int j = 0; j < entries; ++j)
-        if (fscanf(f, "%la %la %la %la %la", &ab[4 * j], &ab[4 * j + 1], &ab[4 * j + 2], &ab[4 * j + 3], &r2[j]) != 5)
+        if (fscanf(f, "%la %la %la %la %la %la %d %d %d", &ab[4 * j], &ab[4 * j + 1], &ab[4 * j + 2], &ab[4 * j + 3],
+                   &r2[j], &rm[j], &ex[4 * j], &ex[4 * j + 1], &ex[4 * j + 2]) != 9)
             return 2;
     std::vector<int> counts(w * h, -1);
     std::vector<float> smooth(w * h, -1.0f);
@@ -31,8 +36,8 @@ int main(int argc, char** argv) {
                 for (int tx = 0; tx < 32; ++tx) {
                     blockIdx = {gx, gy, 0};
                     threadIdx = {tx, ty, 0};
-                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), last,
-                                        ab.data(), r2.data(), levels, n, exp, ax, bx, ay, by, iters, counts.data(),
+                    mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), ze.data(), last,
+                                        ab.data(), r2.data(), rm.data(), ex.data(), levels, n, exp, ax, bx, ay, by, iters, counts.data(),
                                         smooth.data(), 1, total);
                 }
     // (total is not meaningful here: the mock's warp shuffle does not exchange values.)

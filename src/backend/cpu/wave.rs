@@ -347,7 +347,6 @@ impl WaveSim for CpuWave {
         self.fields.reset();
         Ok(())
     }
-
 }
 
 #[cfg(test)]

@@ -32,14 +32,17 @@ pub(super) fn mandelbrot_deep(
     let orbit = &job.orbit;
     let last = orbit.last_f64 + 1;
     let bla = &job.bla;
-    check_free(dev, &what, if want_smooth { 8 } else { 4 } * n as u64 + 40 * last as u64 + 40 * bla.len() as u64)?;
+    check_free(dev, &what, if want_smooth { 8 } else { 4 } * n as u64 + 44 * last as u64 + 64 * bla.len() as u64)?;
     let up = |v: &[f64]| stream.clone_htod(&v[..last]).map_err(|e| runtime("copying the reference orbit", e));
     let (zr, zi, zr_lo, zi_lo, mag4) =
         (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
+    let zexp = stream.clone_htod(&orbit.exp[..last]).map_err(|e| runtime("copying the reference orbit", e))?;
     // The BLA table (one zero entry where it is empty: the kernel then never reads it).
-    let (ab, r2): (&[f64], &[f64]) = if bla.is_empty() { (&[0.0; 4], &[0.0]) } else { (&bla.ab, &bla.r2) };
+    let (ab, r2, rm, exps): (&[f64], &[f64], &[f64], &[i32]) =
+        if bla.is_empty() { (&[0.0; 4], &[0.0], &[0.0], &[0; 4]) } else { (&bla.ab, &bla.r2, &bla.rm, &bla.exps) };
     let copy = |v: &[f64]| stream.clone_htod(v).map_err(|e| runtime("copying the BLA table", e));
-    let (bla_ab, bla_r2) = (copy(ab)?, copy(r2)?);
+    let (bla_ab, bla_r2, bla_rm) = (copy(ab)?, copy(r2)?, copy(rm)?);
+    let bla_exps = stream.clone_htod(exps).map_err(|e| runtime("copying the BLA table", e))?;
     let bla_levels = if bla.is_empty() { 0i32 } else { bla.levels as i32 };
     let bla_n = bla.n;
     let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
@@ -59,12 +62,12 @@ pub(super) fn mandelbrot_deep(
     };
     events.record_start(stream)?;
     let mut args = stream.launch_builder(&dev.mandelbrot_deep_f64);
-    args.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&last_i32);
-    args.arg(&bla_ab).arg(&bla_r2).arg(&bla_levels).arg(&bla_n).arg(&g.exp);
+    args.arg(&width).arg(&height).arg(&zr).arg(&zi).arg(&zr_lo).arg(&zi_lo).arg(&mag4).arg(&zexp).arg(&last_i32);
+    args.arg(&bla_ab).arg(&bla_r2).arg(&bla_rm).arg(&bla_exps).arg(&bla_levels).arg(&bla_n).arg(&g.exp);
     args.arg(&g.ax).arg(&g.bx).arg(&g.ay).arg(&g.by).arg(&iters).arg(&mut dev_counts);
     args.arg(&mut dev_smooth).arg(&want).arg(&mut total);
-    // Launch contract: the arguments match the kernel's signature; the five orbit arrays hold `last + 1` values
-    // and the kernel reads indices 0..=last; the BLA arrays hold the table's entries (read only
+    // Launch contract: the arguments match the kernel's signature; the six orbit arrays hold `last + 1` values
+    // and the kernel reads indices 0..=last; the five BLA arrays hold the table's entries (4 values an entry in `bla_ab` and `bla_exps`) (read only
     // with bla_levels >= 2, at entries below level_offset(n, levels)); `total` holds 2 values; `dev_counts` holds width*height values, `dev_smooth`
     // as many when `want` is 1 (the kernel writes it only then).
     launch(args, cfg, "launching mandelbrot_deep_f64")?;

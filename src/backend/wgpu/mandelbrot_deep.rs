@@ -39,8 +39,8 @@ fn kernel(device: &wgpu::Device, mantissa: Mantissa) -> Result<ComputeKernel, Ba
         Mantissa::F64 => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
     };
     let source = super::shader::mandelbrot_deep(mantissa);
-    // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii.
-    let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly];
+    // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii, BLA exponents.
+    let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly];
     ComputeKernel::new(device, file, &source, "mandelbrot_deep", &kinds)
 }
 
@@ -84,14 +84,15 @@ pub(crate) fn run(
     let start = Instant::now();
     let o = &job.orbit;
     let g = job.grid;
-    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues and |Z_m|^2 - 4.
+    // `orbit`: Z_m; `aux`: the grid, then per m the rounding residues, |Z_m|^2 - 4 and the
+    // exponent of a tiny Z_m (exact in either float).
     let (last, orbit_bytes, grid_bytes): (usize, Vec<u8>, Vec<u8>) = match mantissa {
         Mantissa::F64 => {
             let last = o.last_f64;
             let orbit: Vec<f64> = (0..=last).flat_map(|m| [o.re[m], o.im[m]]).collect();
             let aux: Vec<f64> = [g.ax, g.bx, g.ay, g.by]
                 .into_iter()
-                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], 0.0]))
+                .chain((0..=last).flat_map(|m| [o.re_lo[m], o.im_lo[m], o.mag4[m], f64::from(o.exp[m])]))
                 .collect();
             (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
@@ -100,7 +101,7 @@ pub(crate) fn run(
             let orbit: Vec<f32> = (0..=last).flat_map(|m| [o.re32[m], o.im32[m]]).collect();
             let aux: Vec<f32> = [g.ax as f32, g.bx as f32, g.ay as f32, g.by as f32]
                 .into_iter()
-                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], 0.0]))
+                .chain((0..=last).flat_map(|m| [o.re32_lo[m], o.im32_lo[m], o.mag4_32[m], o.exp32[m] as f32]))
                 .collect();
             (last, bytemuck::cast_slice(&orbit).to_vec(), bytemuck::cast_slice(&aux).to_vec())
         }
@@ -108,10 +109,19 @@ pub(crate) fn run(
     // The BLA table: f64 deltas only (one unused zero entry otherwise).
     let bla = &job.bla;
     let use_bla = mantissa == Mantissa::F64 && !bla.is_empty();
-    let (bla_ab, bla_r2): (Vec<u8>, Vec<u8>) = match mantissa {
-        Mantissa::F64 if use_bla => (bytemuck::cast_slice(&bla.ab).to_vec(), bytemuck::cast_slice(&bla.r2).to_vec()),
-        Mantissa::F64 => (vec![0; 32], vec![0; 8]),
-        Mantissa::F32 => (vec![0; 16], vec![0; 4]),
+    // `bla_r2`: (r^2 for plain deltas, the radius's mantissa) an entry; `bla_exps`: A's, B's and
+    // the radius's exponents, and 0.
+    let (bla_ab, bla_r2, bla_exps): (Vec<u8>, Vec<u8>, Vec<u8>) = match mantissa {
+        Mantissa::F64 if use_bla => {
+            let r: Vec<f64> = bla.r2.iter().zip(&bla.rm).flat_map(|(&a, &b)| [a, b]).collect();
+            (
+                bytemuck::cast_slice(&bla.ab).to_vec(),
+                bytemuck::cast_slice(&r).to_vec(),
+                bytemuck::cast_slice(&bla.exps).to_vec(),
+            )
+        }
+        Mantissa::F64 => (vec![0; 32], vec![0; 16], vec![0; 16]),
+        Mantissa::F32 => (vec![0; 16], vec![0; 8], vec![0; 16]),
     };
     use wgpu::BufferUsages as U;
     let count_bytes = 4 * n as u64;
@@ -122,6 +132,7 @@ pub(crate) fn run(
     let total_buf = gpu.buffer("deep total", 16, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
     let bla_ab_buf = gpu.buffer("deep BLA steps", bla_ab.len() as u64, U::STORAGE | U::COPY_DST)?;
     let bla_r2_buf = gpu.buffer("deep BLA radii", bla_r2.len() as u64, U::STORAGE | U::COPY_DST)?;
+    let bla_exps_buf = gpu.buffer("deep BLA exponents", bla_exps.len() as u64, U::STORAGE | U::COPY_DST)?;
     let smooth_bytes = if want_smooth { count_bytes } else { 0 };
     let smooth_buf = gpu.buffer("deep smooth values", smooth_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
     let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 16, U::MAP_READ | U::COPY_DST)?;
@@ -142,8 +153,18 @@ pub(crate) fn run(
         gpu.queue.write_buffer(&grid_buf, 0, &grid_bytes);
         gpu.queue.write_buffer(&bla_ab_buf, 0, &bla_ab);
         gpu.queue.write_buffer(&bla_r2_buf, 0, &bla_r2);
-        let buffers =
-            [&params_buf, &orbit_buf, &grid_buf, &counts_buf, &total_buf, &smooth_buf, &bla_ab_buf, &bla_r2_buf];
+        gpu.queue.write_buffer(&bla_exps_buf, 0, &bla_exps);
+        let buffers = [
+            &params_buf,
+            &orbit_buf,
+            &grid_buf,
+            &counts_buf,
+            &total_buf,
+            &smooth_buf,
+            &bla_ab_buf,
+            &bla_r2_buf,
+            &bla_exps_buf,
+        ];
         let bind = pipeline.bind_buffers(gpu, "mandelbrot_deep", &buffers);
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot_deep") });
@@ -186,5 +207,14 @@ pub(crate) fn run(
         Some(d) => Timing { wall, device: Some(d), source: TimingSource::TimestampQueries },
         None => Timing::wall(wall),
     };
+    if counts.contains(&-1) {
+        return Err(BackendError::Runtime {
+            kind: KIND,
+            message: format!(
+                "{what}: the adapter stopped the deep-zoom loop before the pixels' iterations ran out (llvmpipe \
+                 ends a shader's loops after 65535 trips); render this view with --backend cpu or on a GPU"
+            ),
+        });
+    }
     Ok(MandelbrotRun { total_iters, executed_iters: Some(executed), timing })
 }

@@ -165,8 +165,11 @@ impl WgpuWave {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
-            let resources =
-                vec![Some(record(&steps, size_of::<Step>())), Some(out.as_entire_binding()), Some(input.as_entire_binding())];
+            let resources = vec![
+                Some(record(&steps, size_of::<Step>())),
+                Some(out.as_entire_binding()),
+                Some(input.as_entire_binding()),
+            ];
             bind_group(&gpu.device, "wave update", &gpu.wave.layout, resources)
         };
         let bind_groups = gpu.scoped("binding the wave fields", || [bind(&f, &g), bind(&g, &f)])?;
@@ -606,5 +609,4 @@ impl WaveSim for WgpuWave {
         }
         Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
     }
-
 }

@@ -16,12 +16,24 @@
 //! escape test would have fired) and `|z_j| >= |Z_j| (1 - ε) > |dz_j|` (no rebase would have
 //! happened). The step's end is tested as usual by the next iteration.
 //!
-//! **Choosing a step.** At `m` (`m >= 1`, plain deltas only: the extended-exponent and `f32`
-//! paths do not use the table) the levels `l >= 1` with `(m - 1) % 2^l == 0`, `m + 2^l <= last`
+//! **Extended exponent.** `A`, `B` and `r` are built in extended exponent (a mantissa and an
+//! `i32` exponent: [`Cx`], [`FloatExp`]), so nothing underflows or overflows however deep the
+//! view: a radius of 1e-700 (`r_y / |A_x|` with `|A_x|` of 1e500) is kept, not flushed to 0, and
+//! `|dc|max` of 1e-533 still shrinks the radii as it must. The table stores the mantissas (`ab`),
+//! the exponents (`exps`: `A`'s, `B`'s, `r`'s) and the radius's mantissa (`rm`); a pixel whose
+//! delta carries an extended exponent (`w 2^e`) tests `|w|^2 2^(2(e - er)) < rm^2` and steps
+//! `A dz + B dc` term by term in extended exponent, as [`super::perturb::extended_step`] does.
+//! Plain deltas use `r2 = r^2` in `f64` (0 where `r`, `A` or `B` is outside `f64`'s range,
+//! so such a step is never taken plainly) and `A`, `B` rebuilt with `ldexp`: exactly the
+//! plain table's values.
+//!
+//! **Choosing a step.** At `m` (`m >= 1`, `Z_m` not tiny; `f32` deltas get no table) the levels `l >= 1` with `(m - 1) % 2^l == 0`, `m + 2^l <= last`
 //! and `k + 2^l <= iters` are candidates; `r` never grows with `l` at a fixed start (`r` is a
 //! `min` over `r_x`, the first half's), so the valid levels are `1..=L` and `L` is found by
 //! binary lifting: level 1, then `+16, +8, +4, +2, +1` (no inner loop: llvmpipe stops a
 //! shader whose inner loops run more than 65 535 iterations in all).
+
+use super::perturb::Real;
 
 /// `ε` of the validity radius: `2^-53` (an `f64` rounding), halved for safety. The neglected
 /// `dz^2` is then below `2^-54` of the linear term, under the rounding of one plain step.
@@ -33,13 +45,126 @@ const NEAR_ESCAPE_SQ: f64 = 1.9 * 1.9;
 /// Candidate levels are lifted by these many bits at most: `1 + 31` covers any table.
 pub const LIFT_BITS: [u32; 5] = [16, 8, 4, 2, 1];
 
+/// A non-negative real `m 2^e` with `m` in `[1, 2)` (or `m = 0`): a magnitude beyond `f64`'s range.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FloatExp {
+    pub m: f64,
+    pub e: i32,
+}
+
+impl FloatExp {
+    pub const ZERO: Self = Self { m: 0.0, e: 0 };
+
+    /// `m 2^e`, normalised (`m >= 0`; NaN and infinity give 0, i.e. "no radius").
+    #[must_use]
+    pub fn new(m: f64, e: i32) -> Self {
+        if !(m > 0.0 && m.is_finite()) {
+            return Self::ZERO;
+        }
+        let s = m.ilogb();
+        Self { m: m.ldexp(-s), e: e.saturating_add(s) }
+    }
+
+    /// The value in `f64` (0 below its range, infinity above).
+    #[must_use]
+    pub fn to_f64(self) -> f64 {
+        self.m.ldexp(self.e)
+    }
+
+    fn mul(self, o: Self) -> Self {
+        Self::new(self.m * o.m, self.e.saturating_add(o.e))
+    }
+
+    fn div(self, o: Self) -> Self {
+        if o.m == 0.0 { Self::ZERO } else { Self::new(self.m / o.m, self.e.saturating_sub(o.e)) }
+    }
+
+    /// `max(0, self - o)`.
+    fn sub_pos(self, o: Self) -> Self {
+        if o.m == 0.0 {
+            return self;
+        }
+        if self.m == 0.0 {
+            return Self::ZERO;
+        }
+        let e = self.e.max(o.e);
+        Self::new(self.m.ldexp(self.e - e) - o.m.ldexp(o.e - e), e)
+    }
+
+    fn min(self, o: Self) -> Self {
+        let less = |a: Self, b: Self| a.m == 0.0 || (b.m != 0.0 && (a.e < b.e || (a.e == b.e && a.m < b.m)));
+        if less(o, self) { o } else { self }
+    }
+}
+
+/// A complex number `(re + i im) 2^e` with `max(|re|, |im|)` in `[1, 2)` (or 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cx {
+    pub re: f64,
+    pub im: f64,
+    pub e: i32,
+}
+
+impl Cx {
+    /// `(re + i im) 2^e`, normalised (non-finite parts give a non-finite result).
+    #[must_use]
+    pub fn new(re: f64, im: f64, e: i32) -> Self {
+        let q = re.abs().max(im.abs());
+        if !(q > 0.0) || !q.is_finite() {
+            return Self { re, im, e: if q > 0.0 { e } else { 0 } };
+        }
+        let s = q.ilogb();
+        Self { re: re.ldexp(-s), im: im.ldexp(-s), e: e.saturating_add(s) }
+    }
+
+    fn is_zero(self) -> bool {
+        self.re == 0.0 && self.im == 0.0
+    }
+
+    fn is_finite(self) -> bool {
+        self.re.is_finite() && self.im.is_finite()
+    }
+
+    fn mul(self, o: Self) -> Self {
+        Self::new(self.re * o.re - self.im * o.im, self.re * o.im + self.im * o.re, self.e.saturating_add(o.e))
+    }
+
+    fn add(self, o: Self) -> Self {
+        if self.is_zero() {
+            return o;
+        }
+        if o.is_zero() {
+            return self;
+        }
+        let e = self.e.max(o.e);
+        let (s, t) = (self.e - e, o.e - e);
+        Self::new(self.re.ldexp(s) + o.re.ldexp(t), self.im.ldexp(s) + o.im.ldexp(t), e)
+    }
+
+    fn abs(self) -> FloatExp {
+        FloatExp::new(self.re.hypot(self.im), self.e)
+    }
+
+    /// The parts in `f64`, if both are within its normal range (or 0).
+    fn plain(self) -> Option<(f64, f64)> {
+        let q = self.re.abs().max(self.im.abs());
+        let ok = q == 0.0 || (-1000..=1000).contains(&self.e);
+        ok.then(|| (self.re.ldexp(self.e), self.im.ldexp(self.e)))
+    }
+}
+
 /// The BLA table of one image (its `|dc|max`) and one reference orbit.
 #[derive(Clone, Debug, Default)]
 pub struct BlaTable {
-    /// `A` and `B` of every step, four values an entry (`Re A, Im A, Re B, Im B`), level 0 first.
+    /// The mantissas of `A` and `B` of every step, four values an entry (`Re A, Im A, Re B,
+    /// Im B`, each pair scaled by its exponent in `exps`), level 0 first.
     pub ab: Vec<f64>,
-    /// The squared validity radius of every entry (`0`: never valid).
+    /// The squared validity radius of every entry for plain deltas (`0`: never valid plainly).
     pub r2: Vec<f64>,
+    /// The validity radius's mantissa (`[1, 2)`, or 0: never valid).
+    pub rm: Vec<f64>,
+    /// Four exponents an entry: `A`'s, `B`'s, the radius's, and 0.
+    pub exps: Vec<i32>,
     /// Levels stored (level 0 = single steps); 0 or 1 means no step can be skipped.
     pub levels: u32,
     /// `last - 1`: level `l` holds `n >> l` entries.
@@ -59,10 +184,10 @@ pub fn level_offset(n: u32, l: u32) -> u32 {
 }
 
 impl BlaTable {
-    /// Builds the table for the orbit `(re, im)` usable up to `last`, its `|Z|^2 - 4` in
-    /// `mag4`, and pixels with `|dc| <= dc_max` (plain `f64`).
+    /// Builds the table for the orbit `(re, im)` (tiny values, `exp != 0`, get no step) usable
+    /// up to `last`, its `|Z|^2 - 4` in `mag4`, and pixels with `|dc| <= dc_max`.
     #[must_use]
-    pub fn build(re: &[f64], im: &[f64], mag4: &[f64], last: usize, dc_max: f64) -> Self {
+    pub fn build(re: &[f64], im: &[f64], exp: &[i32], mag4: &[f64], last: usize, dc_max: FloatExp) -> Self {
         let start = std::time::Instant::now();
         let n = last.saturating_sub(1).min(u32::MAX as usize / 2) as u32;
         if n < 2 {
@@ -70,34 +195,48 @@ impl BlaTable {
         }
         let levels = 32 - n.leading_zeros(); // the top level holds n >> (levels - 1) = 1 entry
         let total = level_offset(n, levels) as usize;
-        let mut ab = Vec::with_capacity(4 * total);
-        let mut r = Vec::with_capacity(total);
+        let mut a: Vec<Cx> = Vec::with_capacity(total);
+        let mut b: Vec<Cx> = Vec::with_capacity(total);
+        let mut r: Vec<FloatExp> = Vec::with_capacity(total);
         for m in 1..=n as usize {
-            let (zr, zi) = (re[m], im[m]);
-            ab.extend_from_slice(&[2.0 * zr, 2.0 * zi, 1.0, 0.0]);
+            // A tiny value (held with its exponent) gets no radius: no step starts at it or
+            // jumps over it, its iteration is done as an extended-exponent one.
+            let tiny = exp[m] != 0;
+            let (zr, zi) = if tiny { (0.0, 0.0) } else { (re[m], im[m]) };
+            a.push(Cx::new(2.0 * zr, 2.0 * zi, 0));
+            b.push(Cx::new(1.0, 0.0, 0));
             let near_escape = mag4[m] + 4.0 >= NEAR_ESCAPE_SQ;
-            r.push(if near_escape { 0.0 } else { BLA_EPSILON * zr.hypot(zi) });
+            r.push(if near_escape || tiny { FloatExp::ZERO } else { FloatExp::new(BLA_EPSILON * zr.hypot(zi), 0) });
         }
         for l in 1..levels {
             let (below, here) = (level_offset(n, l - 1) as usize, level_offset(n, l) as usize);
             for j in 0..(n >> l) as usize {
                 let (x, y) = (below + 2 * j, below + 2 * j + 1);
-                let (axr, axi, bxr, bxi) = (ab[4 * x], ab[4 * x + 1], ab[4 * x + 2], ab[4 * x + 3]);
-                let (ayr, ayi, byr, byi) = (ab[4 * y], ab[4 * y + 1], ab[4 * y + 2], ab[4 * y + 3]);
-                let a = [ayr * axr - ayi * axi, ayr * axi + ayi * axr];
-                let b = [ayr * bxr - ayi * bxi + byr, ayr * bxi + ayi * bxr + byi];
-                let through = (r[y] - bxr.hypot(bxi) * dc_max) / axr.hypot(axi);
-                let mut rr = r[x].min(through.max(0.0));
-                if !(rr.is_finite() && a.iter().chain(&b).all(|v| v.is_finite())) {
-                    rr = 0.0;
+                let ab = a[y].mul(a[x]);
+                let bb = a[y].mul(b[x]).add(b[y]);
+                let through = r[y].sub_pos(b[x].abs().mul(dc_max)).div(a[x].abs());
+                let mut rr = r[x].min(through);
+                if !(ab.is_finite() && bb.is_finite()) {
+                    rr = FloatExp::ZERO;
                 }
-                debug_assert_eq!(ab.len(), 4 * (here + j));
-                ab.extend_from_slice(&[a[0], a[1], b[0], b[1]]);
+                debug_assert_eq!(a.len(), here + j);
+                a.push(ab);
+                b.push(bb);
                 r.push(rr);
             }
         }
-        let r2 = r.iter().map(|v| v * v).collect();
-        Self { ab, r2, levels, n, millis: start.elapsed().as_secs_f64() * 1e3 }
+        let mut t = Self { levels, n, ..Self::default() };
+        t.ab.reserve(4 * total);
+        t.exps.reserve(4 * total);
+        for ((a, b), r) in a.iter().zip(&b).zip(&r) {
+            t.ab.extend_from_slice(&[a.re, a.im, b.re, b.im]);
+            t.exps.extend_from_slice(&[a.e, b.e, r.e, 0]);
+            t.rm.push(r.m);
+            let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
+            t.r2.push(if plain { r.to_f64() * r.to_f64() } else { 0.0 });
+        }
+        t.millis = start.elapsed().as_secs_f64() * 1e3;
+        t
     }
 
     /// Entries stored.
@@ -112,18 +251,31 @@ impl BlaTable {
         self.levels < 2
     }
 
-    /// The longest valid step at `m` after `k` iterations of `iters`, for `|dz|^2 = dd`, with
-    /// the reference usable up to `last`: `(level, entry)`, or `None`.
+    /// `A` and `B` of entry `j` in `f64` (plain deltas: where its `r2` is above 0).
     #[inline]
     #[must_use]
-    pub fn lookup(&self, m: usize, k: u32, iters: u32, last: usize, dd: f64) -> Option<(u32, usize)> {
+    pub fn plain_ab(&self, j: usize) -> [f64; 4] {
+        let (ab, x) = (&self.ab[4 * j..4 * j + 4], &self.exps[4 * j..4 * j + 4]);
+        [ab[0].ldexp(x[0]), ab[1].ldexp(x[0]), ab[2].ldexp(x[1]), ab[3].ldexp(x[1])]
+    }
+
+    /// The longest valid step at `m` after `k` iterations of `iters`, for a delta with
+    /// `|dz|^2 = dd` (plain) or `|w|^2 = dd` and exponent `e` (`Some(e)`: extended), with the
+    /// reference usable up to `last`: `(level, entry)`, or `None`.
+    #[inline]
+    #[must_use]
+    pub fn lookup(&self, m: usize, k: u32, iters: u32, last: usize, dd: f64, ext: Option<i32>) -> Option<(u32, usize)> {
         if self.levels < 2 || m == 0 {
             return None;
         }
         let cap = ((m - 1) as u32).trailing_zeros().min(self.levels - 1);
         let entry = |l: u32| (level_offset(self.n, l) + ((m - 1) as u32 >> l)) as usize;
+        let inside = |j: usize| match ext {
+            None => dd < self.r2[j],
+            Some(e) => dd.ldexp(2 * (e - self.exps[4 * j + 2])) < self.rm[j] * self.rm[j],
+        };
         let valid = |l: u32| {
-            l <= cap && m + (1 << l) <= last && u64::from(k) + (1 << l) <= u64::from(iters) && dd < self.r2[entry(l)]
+            l <= cap && m + (1 << l) <= last && u64::from(k) + (1 << l) <= u64::from(iters) && inside(entry(l))
         };
         if !valid(1) {
             return None;
@@ -166,11 +318,11 @@ mod tests {
             mag4.push(nr * nr + ni * ni - 4.0);
         }
         let dc = (3e-30, -2e-30);
-        let t = BlaTable::build(&re, &im, &mag4, 40, 1e-29);
+        let t = BlaTable::build(&re, &im, &[0; 41], &mag4, 40, FloatExp::new(1e-29, 0));
         let (mut dr, mut di) = (1e-28, 2e-28);
-        let (l, e) = t.lookup(9, 8, 1000, 40, dr * dr + di * di).unwrap();
+        let (l, e) = t.lookup(9, 8, 1000, 40, dr * dr + di * di, None).unwrap();
         assert!(l >= 3, "level {l}");
-        let ab = &t.ab[4 * e..4 * e + 4];
+        let ab = t.plain_ab(e);
         let (sr, si) = (
             ab[0] * dr - ab[1] * di + ab[2] * dc.0 - ab[3] * dc.1,
             ab[0] * di + ab[1] * dr + ab[2] * dc.1 + ab[3] * dc.0,

@@ -1,6 +1,6 @@
 //! Deep-zoom views: a centre held in arbitrary precision and a zoom, the exact bounds they
 //! mean, the arithmetic a view needs, and a view prepared for perturbation rendering
-//! ([`DeepJob`]: the reference orbit of [`crate::sim::fractal::perturb`] plus the pixel grid).
+//! ([`DeepJob`]: the reference orbit of [`super::perturb`] plus the pixel grid).
 //!
 //! A view is a centre `RE + i IM` (decimal strings of any length) and a zoom `Z` (`Z = 1` is
 //! the seed's view, 2 high). For a `width x height` image it is exactly the bounds
@@ -23,15 +23,24 @@ use astro_float::{BigFloat, Consts, Radix};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::sim::fractal::bla::BlaTable;
-use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
-use crate::sim::fractal::perturb::{
+use super::bla::{BlaTable, FloatExp};
+use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
-pub use crate::sim::fractal::perturb::{RM, ldexp64, mant_exp, to_f64};
+pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
+
+/// The deepest zoom a view may have (`log10`): 1e1000000, 3.3 million bits a coordinate. The
+/// deltas' integer exponents (`i32`, with [`super::perturb::extended_step`]'s zero term at
+/// `-2^24`) hold views far deeper; the arbitrary-precision orbit is what grows slow.
+pub const MAX_ZOOM_LOG10: f64 = 1e6;
+
+/// Bytes a reference-orbit step takes on the host: the orbit in `f64` and `f32` (68) and its
+/// BLA table (two entries a step, 64 bytes each), with the table's build beside it.
+pub const ORBIT_BYTES_PER_STEP: u64 = 400;
 
 /// The arithmetic an image is computed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -98,6 +107,21 @@ pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, St
     Ok(v)
 }
 
+/// Significant digits of a decimal string and the power of ten its last digit is worth
+/// (`"-1.2500"`: 5 and -4); `None` for a value without digits or zero.
+fn decimal_digits(text: &str) -> Option<(usize, i64)> {
+    let t = text.trim();
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let digits = mant.strip_prefix(['+', '-']).unwrap_or(mant);
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all: String = int.chars().chain(frac.chars()).collect();
+    let significant = all.trim_start_matches('0').len();
+    (significant > 0).then(|| (significant, exp - frac.len() as i64))
+}
+
 /// `log10 |v|` for any `v` (`-inf` for 0).
 #[must_use]
 pub fn log10_abs(v: &BigFloat) -> f64 {
@@ -161,7 +185,39 @@ impl View {
         if z.is_zero() || z.is_negative() {
             return Err(format!("zoom '{}' must be above 0 (1 is the whole set, 1e300 is deep)", self.zoom));
         }
+        if log10_abs(&z) > MAX_ZOOM_LOG10 {
+            return Err(format!(
+                "zoom '{}' is beyond the deepest wavebrot computes, 1e{MAX_ZOOM_LOG10} (its coordinates would need \
+                 {:.0} million bits)",
+                self.zoom,
+                log10_abs(&z) / std::f64::consts::LOG10_2 / 1e6
+            ));
+        }
         Ok(())
+    }
+
+    /// A warning when the centre's digits stop short of what the zoom shows: a part with many
+    /// digits (8 or more significant ones, so not an exact short value such as `-2` or `0.25`)
+    /// whose last digit is worth more than the view's height. The view is still computed (the
+    /// digits left out are zeros), but it is likely a location cut short, showing another place.
+    #[must_use]
+    pub fn digits_warning(&self) -> Option<String> {
+        let zoom_log10 = self.zoom_log10();
+        // The view is 2/zoom high.
+        let height_log10 = std::f64::consts::LOG10_2 - zoom_log10;
+        for (part, what) in [(&self.re, "real part"), (&self.im, "imaginary part")] {
+            let Some((significant, last_place)) = decimal_digits(part) else { continue };
+            if significant >= 8 && (last_place as f64) > height_log10 {
+                return Some(format!(
+                    "the centre's {what} has {significant} significant digits, the last worth 1e{last_place}, but \
+                     the view at zoom {} is {} high: the digits it needs are taken as 0, so this may show another \
+                     place than the location meant (a location cut short?)",
+                    format_zoom(zoom_log10),
+                    format_zoom(height_log10)
+                ));
+            }
+        }
+        None
     }
 
     /// `log10` of the zoom.
@@ -388,18 +444,19 @@ impl PixelGrid {
         Self { exp: e as i32, ax: scaled(&offx), bx: scaled(&px), ay: scaled(&offy), by: scaled(&py) }
     }
 
-    /// The largest `|dc|` of a `width x height` image (plain `f64`: 0 below its range), over
-    /// its four corners.
+    /// The largest `|dc|` of a `width x height` image over its four corners, with an extended
+    /// exponent (it is below `f64`'s range past a zoom of 1e308).
     #[must_use]
-    pub fn dc_max(&self, width: usize, height: usize) -> f64 {
+    pub fn dc_max(&self, width: usize, height: usize) -> FloatExp {
         let (w, h) = (width.saturating_sub(1), height.saturating_sub(1));
-        [(0, 0), (w, 0), (0, h), (w, h)]
+        let m = [(0, 0), (w, 0), (0, h), (w, h)]
             .into_iter()
             .map(|(x, y)| {
                 let (a, b) = self.dc(x, y);
-                ldexp64(a.hypot(b), i64::from(self.exp))
+                a.hypot(b)
             })
-            .fold(0.0, f64::max)
+            .fold(0.0, f64::max);
+        FloatExp::new(m, self.exp)
     }
 
     /// `dc` of pixel `(x, y)` as scaled `f64`: `(dcr, dci)` times `2^exp`.
@@ -407,6 +464,22 @@ impl PixelGrid {
     #[must_use]
     pub fn dc(&self, x: usize, y: usize) -> (f64, f64) {
         (self.ax + x as f64 * self.bx, self.ay + y as f64 * self.by)
+    }
+}
+
+/// The most reference-orbit steps the host's memory holds: half of the memory available, at
+/// [`ORBIT_BYTES_PER_STEP`] a step (no limit where the memory is unknown).
+/// `WAVEBROT_MAX_ORBIT_STEPS` sets it instead (tests: a small memory without filling one).
+#[must_use]
+pub fn max_orbit_steps() -> usize {
+    if let Some(n) = std::env::var("WAVEBROT_MAX_ORBIT_STEPS").ok().and_then(|v| v.parse().ok()) {
+        return n;
+    }
+    let mut sys = sysinfo::System::new();
+    sys.refresh_memory();
+    match sys.available_memory() {
+        0 => usize::MAX,
+        avail => usize::try_from(avail / 2 / ORBIT_BYTES_PER_STEP).unwrap_or(usize::MAX),
     }
 }
 
@@ -443,16 +516,19 @@ impl DeepJob {
         let grid = PixelGrid::new(&b, width, height);
         let (re, im) = (b.re.clone(), b.im.clone());
         let dc_max = grid.dc_max(width, height);
+        // The orbit stops with an error rather than outgrow the memory (it ends early where the
+        // centre escapes, so only the steps it takes count).
+        let max_steps = max_orbit_steps();
         let (orbit, bla) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
             .spawn(move || {
-                let orbit = ReferenceOrbit::compute(&re, &im, iters, bits);
+                let orbit = ReferenceOrbit::compute_limited(&re, &im, iters, bits, max_steps)?;
                 let bla = orbit.bla_table(dc_max);
-                (orbit, bla)
+                Ok::<_, String>((orbit, bla))
             })
             .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
             .join()
-            .map_err(|_| "the reference-orbit thread panicked".to_owned())?;
+            .map_err(|_| "the reference-orbit thread panicked".to_owned())??;
         Ok(Self {
             width,
             height,
@@ -480,7 +556,7 @@ impl DeepJob {
     /// an extended exponent (mantissa and integer exponent).
     #[must_use]
     pub fn extended(&self) -> bool {
-        self.grid.exp < <f64 as crate::sim::fractal::perturb::Real>::PLAIN_MIN_EXP
+        self.grid.exp < <f64 as super::perturb::Real>::PLAIN_MIN_EXP
     }
 
     /// The arithmetic in words, for readouts: `perturbation f64` or `perturbation f64,
@@ -488,7 +564,7 @@ impl DeepJob {
     #[must_use]
     pub fn arith_label(&self, mantissa: &str) -> String {
         let ext = match mantissa {
-            "f32" => self.grid.exp < <f32 as crate::sim::fractal::perturb::Real>::PLAIN_MIN_EXP,
+            "f32" => self.grid.exp < <f32 as super::perturb::Real>::PLAIN_MIN_EXP,
             _ => self.extended(),
         };
         if ext { format!("perturbation {mantissa}, extended exponent") } else { format!("perturbation {mantissa}") }
@@ -506,6 +582,7 @@ impl DeepJob {
             zr_lo: &o.re_lo,
             zi_lo: &o.im_lo,
             mag4: &o.mag4,
+            zexp: &o.exp,
             last: o.last_f64,
             bla: Some(&self.bla),
         }
@@ -521,6 +598,7 @@ impl DeepJob {
             zr_lo: &o.re32_lo,
             zi_lo: &o.im32_lo,
             mag4: &o.mag4_32,
+            zexp: &o.exp32,
             last: o.last_f32,
             bla: None,
         }
@@ -536,14 +614,14 @@ pub fn perturb_row<T: Real>(job: &DeepJob, d: &Deltas<'_, T>, y: usize, row: &mu
     for (x, out) in row.iter_mut().enumerate() {
         let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
         let (count, _, _, executed) = perturb_escape(d, dcr, dci, g.exp, job.iters);
-        total.rule += crate::sim::fractal::mandelbrot::iterations_executed(count, job.iters);
+        total.rule += super::mandelbrot::iterations_executed(count, job.iters);
         total.executed += executed;
         *out = count as i32;
     }
     total
 }
 
-/// [`perturb_row`] with the smooth values ([`crate::sim::fractal::perturb::perturb_count_smooth`]) into `smooth`.
+/// [`perturb_row`] with the smooth values ([`super::perturb::perturb_count_smooth`]) into `smooth`.
 pub fn perturb_row_smooth<T: Real>(
     job: &DeepJob,
     d: &Deltas<'_, T>,
@@ -557,7 +635,7 @@ pub fn perturb_row_smooth<T: Real>(
     for (x, (out, s)) in row.iter_mut().zip(smooth.iter_mut()).enumerate() {
         let dcr = T::from_f64(g.ax) + T::from_f64(x as f64) * T::from_f64(g.bx);
         let (count, nu, executed) = perturb_smooth_executed(d, dcr, dci, g.exp, job.iters);
-        total.rule += crate::sim::fractal::mandelbrot::iterations_executed(count, job.iters);
+        total.rule += super::mandelbrot::iterations_executed(count, job.iters);
         total.executed += executed;
         *out = count as i32;
         *s = nu;

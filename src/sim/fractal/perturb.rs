@@ -15,12 +15,15 @@
 //!   reference with `dz = z`, `m = 0` (`Z_0 = 0`). That keeps `dz` small relative to `z`, the
 //!   condition the perturbed iteration needs, so no pixel is silently wrong and no second
 //!   reference is needed.
-//! - **Skipping by BLA** ([`crate::sim::fractal::bla`]): with plain `f64` deltas, where the table has a valid
+//! - **Skipping by BLA** ([`super::bla`]): with plain `f64` deltas, where the table has a valid
 //!   step at `m`, `dz_{m+2^l} = A dz_m + B dc` replaces `2^l` iterations; escape tests and
 //!   rebasing stay on single iterations. The `f32` and extended-exponent deltas get no table.
-//! - **Tiny reference values.** A reference value `Z_m` below `2^TRUNCATE_EXP` (the centre lies
-//!   almost exactly on a periodic point) would lose its digits in `T`; the orbit usable in `T`
-//!   ends just before it, and pixels rebase there.
+//! - **Tiny reference values.** Near a minibrot the reference passes close to 0 once a period
+//!   (`|Z_m|` of 1e-179 at 2e533). Such a value (below `2^TINY_EXP`) is stored as a mantissa and
+//!   an exponent, and its iteration is done in extended exponent ([`extended_step`]): a pixel
+//!   rebases there onto its own tiny, exact `z`. (Until 2026-11 the usable orbit ended before
+//!   the first such value and every pixel rebased there onto `z` of order 1, keeping only
+//!   `f64`'s absolute precision, 1e-16, in a view 1e-533 wide: the whole picture got one count.)
 //!
 //! The kernels `kernels/mandelbrot_deep.cu` (f64) and `shaders/mandelbrot_deep.wgsl` (f32)
 //! are written operation for operation like [`perturb_count`].
@@ -29,7 +32,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use astro_float::{BigFloat, RoundingMode};
 
-use crate::sim::fractal::bla::BlaTable;
+use super::bla::{BlaTable, FloatExp};
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -100,8 +103,9 @@ pub trait Real:
     const FOUR: Self;
     /// Deltas with a larger exponent are iterated plainly, smaller ones as mantissa and exponent.
     const PLAIN_MIN_EXP: i32;
-    /// A reference value below `2^TRUNCATE_EXP` ends the part of the orbit usable in this type.
-    const TRUNCATE_EXP: i32;
+    /// A reference value below `2^TINY_EXP` is held as a mantissa and an exponent in this type
+    /// (`ReferenceOrbit::exp`), and its iterations are done as extended-exponent ones.
+    const TINY_EXP: i32;
     /// `self * 2^n`, for any `n` (flushes to 0 or infinity outside the range).
     fn ldexp(self, n: i32) -> Self;
     /// The exponent `k` with `2^k <= |self| < 2^(k+1)` of a normal number.
@@ -118,7 +122,7 @@ impl Real for f64 {
     const TWO: Self = 2.0;
     const FOUR: Self = 4.0;
     const PLAIN_MIN_EXP: i32 = -560;
-    const TRUNCATE_EXP: i32 = -400;
+    const TINY_EXP: i32 = -400;
 
     #[inline]
     fn ldexp(self, n: i32) -> Self {
@@ -162,7 +166,7 @@ impl Real for f32 {
     const TWO: Self = 2.0;
     const FOUR: Self = 4.0;
     const PLAIN_MIN_EXP: i32 = -52;
-    const TRUNCATE_EXP: i32 = -50;
+    const TINY_EXP: i32 = -50;
 
     #[inline]
     fn ldexp(self, n: i32) -> Self {
@@ -201,6 +205,11 @@ impl Real for f32 {
 
 /// The reference orbit `Z_0 = 0, Z_1 = C, ...` of the view's centre, computed in arbitrary
 /// precision and rounded to `f64` and `f32`, up to its escape or the iteration limit.
+///
+/// A value whose larger part is below `2^TINY_EXP` of the type (`Z_m` passing close to 0, as
+/// it does every period near a minibrot) is held as a mantissa scaled to `[1, 2)` and an
+/// exponent (`exp`, `exp32`; 0 for every other value), so it keeps all its digits however small
+/// it is: a pixel rebases there onto a tiny, exact `z`.
 #[derive(Clone, Debug, Default)]
 pub struct ReferenceOrbit {
     pub re: Vec<f64>,
@@ -210,22 +219,41 @@ pub struct ReferenceOrbit {
     /// absolute precision of `Z`.
     pub re_lo: Vec<f64>,
     pub im_lo: Vec<f64>,
+    /// `Z_m = (re + i im) * 2^exp[m]` (`re_lo`, `im_lo` scaled alike): `exp[m] != 0` only for a
+    /// tiny value (below `2^TINY_EXP` of `f64`).
+    pub exp: Vec<i32>,
     pub re32: Vec<f32>,
     pub im32: Vec<f32>,
     pub re32_lo: Vec<f32>,
     pub im32_lo: Vec<f32>,
+    /// The exponents of the `f32` values (tiny below `2^TINY_EXP` of `f32`).
+    pub exp32: Vec<i32>,
     /// `|Z|^2 - 4`, rounded from arbitrary precision: the escape test
     /// `|Z + dz|^2 >= 4` is done as `(|Z|^2 - 4) + (2 Re(conj(Z) dz) + |dz|^2) >= 0`, which
     /// keeps its precision where `|z|` is near 2 (at the tip `c = -2` the orbit sits on the
     /// escape circle, and `|z|^2` in `f64` cannot tell `4 - 1e-30` from 4).
     pub mag4: Vec<f64>,
     pub mag4_32: Vec<f32>,
-    /// Index of the last entry usable with `f64` deltas (at least 1).
+    /// Index of the last entry (every entry is usable: tiny values carry their exponent).
     pub last_f64: usize,
-    /// Index of the last entry usable with `f32` deltas (at least 1).
+    /// The same for `f32` deltas (equal to `last_f64`).
     pub last_f32: usize,
     /// Wall time of the arbitrary-precision iteration.
     pub millis: f64,
+}
+
+/// `2^k <= |Z| < 2^(k+1)` of the larger part of `Z = zr + i zi` (`None` for 0).
+fn big_ilogb(zr: &BigFloat, zi: &BigFloat) -> Option<i64> {
+    [zr, zi].into_iter().filter(|v| !v.is_zero()).filter_map(|v| v.exponent()).map(|e| i64::from(e) - 1).max()
+}
+
+/// `v * 2^-s`, exactly.
+fn big_scaled(v: &BigFloat, s: i64) -> BigFloat {
+    let mut v = v.clone();
+    if let Some(e) = v.exponent().filter(|_| !v.is_zero()) {
+        v.set_exponent((i64::from(e) - s) as i32);
+    }
+    v
 }
 
 impl ReferenceOrbit {
@@ -233,6 +261,21 @@ impl ReferenceOrbit {
     /// the first `|Z|^2 >= 4`).
     #[must_use]
     pub fn compute(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> Self {
+        Self::compute_limited(cr, ci, iters, bits, usize::MAX).unwrap_or_default()
+    }
+
+    /// [`Self::compute`], stopping with a one-line error once the orbit outgrows `max_steps`
+    /// (the memory it may take) before the centre escapes.
+    ///
+    /// # Errors
+    /// The orbit needs more than `max_steps` steps.
+    pub fn compute_limited(
+        cr: &BigFloat,
+        ci: &BigFloat,
+        iters: u32,
+        bits: usize,
+        max_steps: usize,
+    ) -> Result<Self, String> {
         let start = std::time::Instant::now();
         let p = bits;
         let mut o = Self::default();
@@ -243,7 +286,13 @@ impl ReferenceOrbit {
         let (mut zr, mut zi) = (zero.clone(), zero.clone());
         let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
         o.push(&zr, &zi, &zero.sub(&four, p, RM));
-        for _ in 0..iters {
+        for step in 0..iters {
+            if step as usize >= max_steps {
+                return Err(format!(
+                    "iterations {iters}: the centre's reference orbit is still going after {max_steps} steps, as \
+                     many as half of the memory available holds; lower the iterations"
+                ));
+            }
             let prod = zr.mul(&zi, p, RM);
             zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
             zi = prod.add(&prod, p, RM).add(ci, p, RM);
@@ -258,15 +307,16 @@ impl ReferenceOrbit {
             }
         }
         let last = o.re.len() - 1;
-        o.last_f64 = Self::usable(&o.re, &o.im, <f64 as Real>::TRUNCATE_EXP, last);
-        o.last_f32 = Self::usable(&o.re, &o.im, <f32 as Real>::TRUNCATE_EXP, last);
+        o.last_f64 = last;
+        o.last_f32 = last;
         o.millis = start.elapsed().as_secs_f64() * 1e3;
-        o
+        Ok(o)
     }
 
     /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, rounded: to `f64` with what that left out
     /// (in arbitrary precision), and to `f32` with what that left out (from the `f64` pair:
-    /// `hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of the rest).
+    /// `hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of the rest); a tiny value
+    /// scaled to `[1, 2)` first, its exponent kept beside it.
     fn push(&mut self, zr: &BigFloat, zi: &BigFloat, mag4: &BigFloat) {
         let split64 = |v: &BigFloat| {
             let hi = to_f64(v);
@@ -277,32 +327,33 @@ impl ReferenceOrbit {
             let hi32 = hi as f32;
             (hi32, ((hi - f64::from(hi32)) + lo) as f32)
         };
-        let (re, im) = (split64(zr), split64(zi));
+        let k = big_ilogb(zr, zi);
+        let tiny = |limit: i32| k.filter(|&k| k < i64::from(limit)).unwrap_or(0);
+        let (e64, e32) = (tiny(<f64 as Real>::TINY_EXP), tiny(<f32 as Real>::TINY_EXP));
+        let (re, im) = (split64(&big_scaled(zr, e64)), split64(&big_scaled(zi, e64)));
+        let (re_for32, im_for32) =
+            if e32 == e64 { (re, im) } else { (split64(&big_scaled(zr, e32)), split64(&big_scaled(zi, e32))) };
         let mag4 = to_f64(mag4);
         self.mag4.push(mag4);
         self.mag4_32.push(mag4 as f32);
-        let ((re32, re32_lo), (im32, im32_lo)) = (split32(re), split32(im));
+        let ((re32, re32_lo), (im32, im32_lo)) = (split32(re_for32), split32(im_for32));
         self.re.push(re.0);
         self.im.push(im.0);
         self.re_lo.push(re.1);
         self.im_lo.push(im.1);
+        self.exp.push(e64 as i32);
         self.re32.push(re32);
         self.im32.push(im32);
         self.re32_lo.push(re32_lo);
         self.im32_lo.push(im32_lo);
+        self.exp32.push(e32 as i32);
     }
 
-    /// The last index before the first `m >= 2` whose value is below `2^exp` (at least 1).
-    fn usable(re: &[f64], im: &[f64], exp: i32, last: usize) -> usize {
-        let tiny = Real::ldexp(1.0f64, exp);
-        (2..=last).find(|&m| re[m].abs().max(im[m].abs()) < tiny).map_or(last, |m| m - 1).max(1.min(last))
-    }
-
-    /// The BLA table of this orbit (its `f64` values, up to `last_f64`) for pixels with
+    /// The BLA table of this orbit (its `f64` values; tiny values get no step) for pixels with
     /// `|dc| <= dc_max` ([`BlaTable`]).
     #[must_use]
-    pub fn bla_table(&self, dc_max: f64) -> BlaTable {
-        BlaTable::build(&self.re, &self.im, &self.mag4, self.last_f64, dc_max)
+    pub fn bla_table(&self, dc_max: FloatExp) -> BlaTable {
+        BlaTable::build(&self.re, &self.im, &self.exp, &self.mag4, self.last_f64, dc_max)
     }
 
     /// Steps iterated in arbitrary precision.
@@ -340,8 +391,8 @@ pub fn perturb_smooth_executed<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: 
     if k == iters {
         return (iters, iters as f32, executed);
     }
-    let cr = d.zr[1] + dcr.ldexp(dce);
-    let ci = d.zi[1] + dci.ldexp(dce);
+    let cr = d.zr[1].ldexp(d.zexp[1]) + dcr.ldexp(dce);
+    let ci = d.zi[1].ldexp(d.zexp[1]) + dci.ldexp(dce);
     (k, smooth_tail(fr, fi, cr, ci, k + 1, iters), executed)
 }
 
@@ -351,7 +402,7 @@ pub fn perturb_smooth_executed<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: 
 #[inline]
 #[must_use]
 pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u32) -> f32 {
-    use crate::sim::fractal::mandelbrot::{SMOOTH_EXTRA_ITERS, SMOOTH_RADIUS_SQ, smooth_value};
+    use super::mandelbrot::{SMOOTH_EXTRA_ITERS, SMOOTH_RADIUS_SQ, smooth_value};
     let r2 = T::from_f64(SMOOTH_RADIUS_SQ);
     let mut n = n;
     let mut mag2 = zr * zr + zi * zi;
@@ -369,9 +420,75 @@ pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u
     smooth_value(n, mag2.to_f64(), iters)
 }
 
+/// The exponent given to a zero term of [`extended_step`]: below any value's.
+const ZERO_EXP: i32 = -(1 << 24);
+
+/// `(nr + i ni) * 2^r` as a pixel's delta: plain when its exponent is at least
+/// `PLAIN_MIN_EXP`, else a mantissa in `[1, 2)` and an exponent. Returns `(wr, wi, e, scaled)`.
+#[inline]
+#[must_use]
+pub fn normalise<T: Real>(nr: T, ni: T, r: i32) -> (T, T, i32, bool) {
+    let q = nr.abs().max(ni.abs());
+    if !(q > T::ZERO) {
+        return (nr, ni, 0, false);
+    }
+    let s = q.ilogb();
+    if r + s >= T::PLAIN_MIN_EXP {
+        (nr.ldexp(r), ni.ldexp(r), 0, false)
+    } else {
+        (nr.ldexp(-s), ni.ldexp(-s), r + s, true)
+    }
+}
+
+/// One perturbed iteration `dz' = 2 Z dz + dz^2 + dc` with every operand an extended-exponent
+/// number: `Z = (zr + i zi) 2^ze` (0 at the reference's start), `dz = (ur + i ui) 2^ue`,
+/// `dc = (dcr + i dci) 2^dce`. Each of the three terms is computed from mantissas (no underflow)
+/// and brought to the exponent of the largest, so a term is lost only where it is below the
+/// rounding of the sum. Used where the plain and scaled steps would lose a term to underflow:
+/// at tiny reference values and at the reference's start after a rebase (`Z = 0`, where
+/// `dz^2` can outweigh `dc` while both are far below `f64`'s range).
+#[inline]
+#[must_use]
+#[allow(clippy::too_many_arguments, reason = "three extended-exponent complex operands, as the kernels take them")]
+pub fn extended_step<T: Real>(
+    zr: T,
+    zi: T,
+    ze: i32,
+    ur: T,
+    ui: T,
+    ue: i32,
+    dcr: T,
+    dci: T,
+    dce: i32,
+) -> (T, T, i32, bool) {
+    let q = ur.abs().max(ui.abs());
+    let (ur, ui, ue) = if q > T::ZERO {
+        let s = q.ilogb();
+        (ur.ldexp(-s), ui.ldexp(-s), ue + s)
+    } else {
+        (T::ZERO, T::ZERO, ZERO_EXP)
+    };
+    let e1 = if zr.abs().max(zi.abs()) > T::ZERO { ze + ue } else { ZERO_EXP };
+    let e2 = ue + ue;
+    let e3 = if dcr.abs().max(dci.abs()) > T::ZERO { dce } else { ZERO_EXP };
+    let r = e1.max(e2).max(e3);
+    let nr = (T::TWO * (zr * ur - zi * ui)).ldexp(e1 - r) + (ur * ur - ui * ui).ldexp(e2 - r) + dcr.ldexp(e3 - r);
+    let ni = (T::TWO * (zr * ui + zi * ur)).ldexp(e1 - r) + (T::TWO * ur * ui).ldexp(e2 - r) + dci.ldexp(e3 - r);
+    normalise(nr, ni, r)
+}
+
 /// The rule of [`perturb_count`]: the count, `z_{k+1} = Z_m + dz` at the escape (zeros for a
 /// pixel that never escaped), and the iterations executed: one per escape test, whether a
-/// single perturbed step or a BLA step ([`crate::sim::fractal::bla`], plain deltas only) followed it.
+/// single perturbed step or a BLA step ([`super::bla`], plain deltas only) followed it.
+///
+/// Three kinds of iteration, each keeping every operand in range (squares underflow first, so
+/// the plain form holds only values above about half of the exponent range):
+/// - at a **tiny reference value** (`exp[m] != 0`), the escape and rebase tests in the common
+///   exponent of `Z_m` and `dz`, then an [`extended_step`];
+/// - after a **rebase** (to `m = 0`), an [`extended_step`] from `Z_0 = 0`;
+/// - else `Z_m >= 2^TINY_EXP`: plain deltas (`>= 2^PLAIN_MIN_EXP`, so `2 Z dz` stays normal)
+///   step plainly or by BLA; smaller ones as mantissa and exponent, where `dz^2` is negligible
+///   beside `2 Z dz`.
 #[inline]
 #[must_use]
 pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
@@ -386,7 +503,36 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
     let mut executed = 0u64;
     while k < iters {
         executed += 1;
-        let (mut rr, mut ri) = (zr[m], zi[m]);
+        let ze = d.zexp[m];
+        if ze != 0 {
+            // A tiny reference value Z_m = (zr + i zi) 2^ze: |Z_m| < 2^TINY_EXP, so only a large
+            // dz escapes; the rebase test |Z_m + dz| < |dz| in their common exponent.
+            let (zmr, zmi) = (zr[m], zi[m]);
+            let ue = if scaled { e } else { 0 };
+            let pr = zmr.ldexp(ze) + wr.ldexp(ue);
+            let pi = zmi.ldexp(ze) + wi.ldexp(ue);
+            if pr * pr + pi * pi >= T::FOUR {
+                return (k, pr, pi, executed);
+            }
+            let q = wr.abs().max(wi.abs());
+            let big = if q > T::ZERO { ze.max(ue + q.ilogb()) } else { ze };
+            let ar = wr.ldexp(ue - big);
+            let ai = wi.ldexp(ue - big);
+            let fr = zmr.ldexp(ze - big) + ar;
+            let fi = zmi.ldexp(ze - big) + ai;
+            if m == last || fr * fr + fi * fi < ar * ar + ai * ai {
+                let gr = fr + d.zr_lo[m].ldexp(ze - big);
+                let gi = fi + d.zi_lo[m].ldexp(ze - big);
+                (wr, wi, e, scaled) = extended_step(T::ZERO, T::ZERO, 0, gr, gi, big, dcr, dci, dce);
+                m = 1;
+            } else {
+                (wr, wi, e, scaled) = extended_step(zmr, zmi, ze, wr, wi, ue, dcr, dci, dce);
+                m += 1;
+            }
+            k += 1;
+            continue;
+        }
+        let (rr, ri) = (zr[m], zi[m]);
         let (dr, di) = if scaled { (wr.ldexp(e), wi.ldexp(e)) } else { (wr, wi) };
         let fr = rr + dr;
         let fi = ri + di;
@@ -398,32 +544,49 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
         if m == last || mag < dd {
             // Rebase: the pixel goes on from the reference's start, Z_0 = 0, dz = z, with
             // the part of Z that rounding left out added back.
-            let (fr, fi) = (fr + d.zr_lo[m], fi + d.zi_lo[m]);
-            (rr, ri, m) = (T::ZERO, T::ZERO, 0);
-            (wr, wi, e, scaled) = (fr, fi, 0, false);
-            let q = fr.abs().max(fi.abs());
-            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
-                let s = q.ilogb();
-                (wr, wi, e, scaled) = (fr.ldexp(-s), fi.ldexp(-s), s, true);
-            }
-        }
-        // A BLA step where one is valid (m >= 1: not rebased in this iteration, so dd is |dz|^2).
-        if let Some(t) = d.bla.filter(|_| !scaled)
-            && let Some((l, j)) = t.lookup(m, k, iters, last, dd.to_f64())
-        {
-            let ab = &t.ab[4 * j..4 * j + 4];
-            let (ar, ai, br, bi) = (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
-            let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
-            let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
-            (wr, wi) = (nr, ni);
-            let q = nr.abs().max(ni.abs());
-            if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
-                let s = q.ilogb();
-                (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
-            }
-            m += 1 << l;
-            k += 1 << l;
+            let (gr, gi) = (fr + d.zr_lo[m], fi + d.zi_lo[m]);
+            (wr, wi, e, scaled) = extended_step(T::ZERO, T::ZERO, 0, gr, gi, 0, dcr, dci, dce);
+            m = 1;
+            k += 1;
             continue;
+        }
+        // A BLA step where one is valid (m >= 1, Z_m not tiny, so dd is |dz|^2): plainly, or
+        // in extended exponent for a scaled delta (|w|^2 and e against the radius 2^er rm).
+        if let Some(t) = d.bla {
+            let ww = wr * wr + wi * wi;
+            let found = if scaled {
+                t.lookup(m, k, iters, last, ww.to_f64(), Some(e))
+            } else {
+                t.lookup(m, k, iters, last, dd.to_f64(), None)
+            };
+            if let Some((l, j)) = found {
+                if scaled {
+                    let ab = &t.ab[4 * j..4 * j + 4];
+                    let (ea, eb) = (t.exps[4 * j], t.exps[4 * j + 1]);
+                    let (ar, ai, br, bi) =
+                        (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+                    let (e1, e2) = (ea + e, eb + dce);
+                    let r = e1.max(e2);
+                    let nr = (ar * wr - ai * wi).ldexp(e1 - r) + (br * dcr - bi * dci).ldexp(e2 - r);
+                    let ni = (ar * wi + ai * wr).ldexp(e1 - r) + (br * dci + bi * dcr).ldexp(e2 - r);
+                    (wr, wi, e, scaled) = normalise(nr, ni, r);
+                } else {
+                    let ab = t.plain_ab(j);
+                    let (ar, ai, br, bi) =
+                        (T::from_f64(ab[0]), T::from_f64(ab[1]), T::from_f64(ab[2]), T::from_f64(ab[3]));
+                    let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+                    let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+                    (wr, wi) = (nr, ni);
+                    let q = nr.abs().max(ni.abs());
+                    if q < T::ONE.ldexp(T::PLAIN_MIN_EXP) && q > T::ZERO {
+                        let s = q.ilogb();
+                        (wr, wi, e, scaled) = (nr.ldexp(-s), ni.ldexp(-s), s, true);
+                    }
+                }
+                m += 1 << l;
+                k += 1 << l;
+                continue;
+            }
         }
         if scaled {
             let s = T::ONE.ldexp(e);
@@ -474,6 +637,8 @@ pub struct Deltas<'a, T> {
     pub zr_lo: &'a [T],
     pub zi_lo: &'a [T],
     pub mag4: &'a [T],
+    /// Exponents of the tiny reference values (0: a plain value).
+    pub zexp: &'a [i32],
     pub last: usize,
     /// The BLA table (`f64` deltas; `None`: every iteration is a single step).
     pub bla: Option<&'a BlaTable>,
