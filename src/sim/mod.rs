@@ -14,6 +14,7 @@ pub mod colormap;
 pub mod deep;
 pub mod julia;
 pub mod mandelbrot;
+pub mod orbit_fixed;
 pub mod palette;
 pub mod palette_tables;
 pub mod perturb;
