@@ -268,7 +268,8 @@ fn cli_locations_render_save_and_refuse_bad_files() {
         // The benchmark locations' long orbits (up to 600 100 steps at 3712 bits) are tested
         // elsewhere; here 2000 iterations show the file renders and saves.
         let mut cmd = wavebrot();
-        cmd.args(["render", "mandelbrot", "--width", "12", "--height", "8", "--backend", "cpu", "--location"]).arg(&path);
+        cmd.args(["render", "mandelbrot", "--width", "12", "--height", "8", "--backend", "cpu", "--location"])
+            .arg(&path);
         if original.iters > 100_000 {
             cmd.args(["--iters", "2000"]);
             original.iters = 2000;
@@ -755,7 +756,12 @@ fn cli_bad_deep_input_warns_refuses_or_runs_never_silently_wrong() {
     let dir = tempfile::tempdir().unwrap();
     for (centre, want) in [("--center=0,0", 100), ("--center=3,0", 0)] {
         let npy = dir.path().join("deep.npy");
-        wavebrot().args(render).args([centre, "--zoom", "1e100000", "--iters", "100", "--npy"]).arg(&npy).assert().success();
+        wavebrot()
+            .args(render)
+            .args([centre, "--zoom", "1e100000", "--iters", "100", "--npy"])
+            .arg(&npy)
+            .assert()
+            .success();
         assert!(npy_counts(&npy).iter().all(|&c| c == want), "{centre} at 1e100000");
     }
     // Absurd iterations: refused by the flag's range, or by the memory the orbit would need.

@@ -270,7 +270,13 @@ impl ReferenceOrbit {
     ///
     /// # Errors
     /// The orbit needs more than `max_steps` steps.
-    pub fn compute_limited(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize, max_steps: usize) -> Result<Self, String> {
+    pub fn compute_limited(
+        cr: &BigFloat,
+        ci: &BigFloat,
+        iters: u32,
+        bits: usize,
+        max_steps: usize,
+    ) -> Result<Self, String> {
         let start = std::time::Instant::now();
         let too_long = |steps: usize| {
             format!(
@@ -373,7 +379,13 @@ impl ReferenceOrbit {
     /// `im(s)`: the parts times `2^-s` split into `f64` `hi + lo`; and its `|Z|^2 - 4`. To `f32`
     /// from the `f64` pair (`hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of
     /// the rest); a tiny value scaled to `[1, 2)` first, its exponent kept beside it.
-    fn push_parts(&mut self, k: Option<i64>, re: impl Fn(i64) -> (f64, f64), im: impl Fn(i64) -> (f64, f64), mag4: f64) {
+    fn push_parts(
+        &mut self,
+        k: Option<i64>,
+        re: impl Fn(i64) -> (f64, f64),
+        im: impl Fn(i64) -> (f64, f64),
+        mag4: f64,
+    ) {
         let split32 = |(hi, lo): (f64, f64)| {
             let hi32 = hi as f32;
             (hi32, ((hi - f64::from(hi32)) + lo) as f32)
@@ -477,11 +489,17 @@ const ZERO_EXP: i32 = -(1 << 24);
 #[must_use]
 pub fn normalise<T: Real>(nr: T, ni: T, r: i32) -> (T, T, i32, bool) {
     let q = nr.abs().max(ni.abs());
-    if !(q > T::ZERO) {
-        return (nr, ni, 0, false);
+    if q > T::ZERO {
+        let s = q.ilogb();
+        if r + s >= T::PLAIN_MIN_EXP {
+            (nr.ldexp(r), ni.ldexp(r), 0, false)
+        } else {
+            (nr.ldexp(-s), ni.ldexp(-s), r + s, true)
+        }
+    } else {
+        // 0 (or NaN).
+        (nr, ni, 0, false)
     }
-    let s = q.ilogb();
-    if r + s >= T::PLAIN_MIN_EXP { (nr.ldexp(r), ni.ldexp(r), 0, false) } else { (nr.ldexp(-s), ni.ldexp(-s), r + s, true) }
 }
 
 /// One perturbed iteration `dz' = 2 Z dz + dz^2 + dc` with every operand an extended-exponent
@@ -494,7 +512,17 @@ pub fn normalise<T: Real>(nr: T, ni: T, r: i32) -> (T, T, i32, bool) {
 #[inline]
 #[must_use]
 #[allow(clippy::too_many_arguments, reason = "three extended-exponent complex operands, as the kernels take them")]
-pub fn extended_step<T: Real>(zr: T, zi: T, ze: i32, ur: T, ui: T, ue: i32, dcr: T, dci: T, dce: i32) -> (T, T, i32, bool) {
+pub fn extended_step<T: Real>(
+    zr: T,
+    zi: T,
+    ze: i32,
+    ur: T,
+    ui: T,
+    ue: i32,
+    dcr: T,
+    dci: T,
+    dce: i32,
+) -> (T, T, i32, bool) {
     let q = ur.abs().max(ui.abs());
     let (ur, ui, ue) = if q > T::ZERO {
         let s = q.ilogb();

@@ -37,11 +37,8 @@ pub(super) fn mandelbrot_deep(
         (up(&orbit.re)?, up(&orbit.im)?, up(&orbit.re_lo)?, up(&orbit.im_lo)?, up(&orbit.mag4)?);
     let zexp = stream.clone_htod(&orbit.exp[..last]).map_err(|e| runtime("copying the reference orbit", e))?;
     // The BLA table (one zero entry where it is empty: the kernel then never reads it).
-    let (ab, r2, rm, exps): (&[f64], &[f64], &[f64], &[i32]) = if bla.is_empty() {
-        (&[0.0; 4], &[0.0], &[0.0], &[0; 4])
-    } else {
-        (&bla.ab, &bla.r2, &bla.rm, &bla.exps)
-    };
+    let (ab, r2, rm, exps): (&[f64], &[f64], &[f64], &[i32]) =
+        if bla.is_empty() { (&[0.0; 4], &[0.0], &[0.0], &[0; 4]) } else { (&bla.ab, &bla.r2, &bla.rm, &bla.exps) };
     let copy = |v: &[f64]| stream.clone_htod(v).map_err(|e| runtime("copying the BLA table", e));
     let (bla_ab, bla_r2, bla_rm) = (copy(ab)?, copy(r2)?, copy(rm)?);
     let bla_exps = stream.clone_htod(exps).map_err(|e| runtime("copying the BLA table", e))?;
