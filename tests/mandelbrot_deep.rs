@@ -719,6 +719,24 @@ fn the_deepest_location_matches_an_independent_mpfr_iteration() {
     let h = host_harness();
     let (kernel, _) = run_host_kernel(&h, &job);
     assert_eq!(kernel, counts, "the CUDA kernel on the host against the CPU twin");
+    // wgpu with an orbit past 2^19 entries (and a BLA table of a million): the CPU twin's counts,
+    // or the llvmpipe refusal, never a wrong picture.
+    if let Some(mut b) = common::wgpu_backend() {
+        let mut gpu = vec![-1; job.pixels()];
+        match b.mandelbrot_deep(&job, &mut gpu) {
+            Ok(_) => {
+                let m = mismatch_frac(&gpu, &counts);
+                println!("wgpu {}, 5e1085: {:.3}% differ from the CPU twin", b.deep_mantissa().name(), m * 100.0);
+                if b.deep_mantissa() == Mantissa::F64 {
+                    assert!(m <= 0.01, "wgpu at 5e1085: {:.3}% differ from the CPU twin", m * 100.0);
+                }
+            }
+            Err(e) => {
+                let e = e.to_string();
+                assert!(b.is_software() && e.contains("stopped the deep-zoom loop"), "{e}");
+            }
+        }
+    }
 }
 
 /// The counts of a `.npy` file `render --npy` wrote (`<i4`, header of 128 bytes).

@@ -110,7 +110,7 @@ impl Cx {
     #[must_use]
     pub fn new(re: f64, im: f64, e: i32) -> Self {
         let q = re.abs().max(im.abs());
-        if !(q > 0.0) || !q.is_finite() {
+        if q.is_nan() || q <= 0.0 || q.is_infinite() {
             return Self { re, im, e: if q > 0.0 { e } else { 0 } };
         }
         let s = q.ilogb();

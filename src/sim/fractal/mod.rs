@@ -5,4 +5,5 @@ pub mod bla;
 pub mod deep;
 pub mod julia;
 pub mod mandelbrot;
+pub mod orbit_fixed;
 pub mod perturb;

@@ -33,6 +33,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use astro_float::{BigFloat, RoundingMode};
 
 use super::bla::{BlaTable, FloatExp};
+use super::orbit_fixed::Fixed;
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -277,33 +278,70 @@ impl ReferenceOrbit {
         max_steps: usize,
     ) -> Result<Self, String> {
         let start = std::time::Instant::now();
-        let p = bits;
+        let too_long = |steps: usize| {
+            format!(
+                "iterations {iters}: the centre's reference orbit is still going after {steps} steps, as many as \
+                 half of the memory available holds; lower the iterations"
+            )
+        };
         let mut o = Self::default();
-        let zero = BigFloat::from_u64(0, p);
-        let four = BigFloat::from_u64(4, p);
-        // Each step's squares serve twice: for `|Z|^2 - 4` (kept, and the escape test) and for
-        // the next step's real part. Three multiplies a step in all.
-        let (mut zr, mut zi) = (zero.clone(), zero.clone());
-        let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
-        o.push(&zr, &zi, &zero.sub(&four, p, RM));
-        for step in 0..iters {
-            if step as usize >= max_steps {
-                return Err(format!(
-                    "iterations {iters}: the centre's reference orbit is still going after {max_steps} steps, as \
-                     many as half of the memory available holds; lower the iterations"
-                ));
+        let n = Fixed::limbs_for(bits);
+        let small = |v: &BigFloat| v.is_zero() || v.exponent().is_some_and(|e| e <= 2);
+        if let (true, Some(fcr), Some(fci)) = (small(cr) && small(ci), Fixed::from_big(cr, n), Fixed::from_big(ci, n)) {
+            // |C| < 4: fixed point, three squares a step (`orbit_fixed`).
+            let four = Fixed::from_big(&BigFloat::from_u64(4, 64), n).unwrap_or_else(|| Fixed::zero(n));
+            let (mut zr, mut zi, mut zr2, mut zi2) = (Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n));
+            let (mut sum, mut t, mut u, mut v, mut mag4) =
+                (Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n));
+            let mut wide = vec![0u64; 2 * n];
+            Fixed::add_into(&mut mag4, &zr2, &four, true);
+            o.push_fixed(&zr, &zi, &mag4);
+            for step in 0..iters {
+                if step as usize >= max_steps {
+                    return Err(too_long(max_steps));
+                }
+                // (zr + zi)^2 - zr^2 - zi^2 = 2 zr zi.
+                Fixed::add_into(&mut sum, &zr, &zi, false);
+                Fixed::square_into(&mut t, &sum, &mut wide);
+                Fixed::add_into(&mut u, &zr2, &zi2, true);
+                Fixed::add_into(&mut zr, &u, &fcr, false);
+                Fixed::add_into(&mut u, &t, &zr2, true);
+                Fixed::add_into(&mut v, &u, &zi2, true);
+                Fixed::add_into(&mut zi, &v, &fci, false);
+                Fixed::square_into(&mut zr2, &zr, &mut wide);
+                Fixed::square_into(&mut zi2, &zi, &mut wide);
+                Fixed::add_into(&mut u, &zr2, &zi2, false);
+                Fixed::add_into(&mut mag4, &u, &four, true);
+                o.push_fixed(&zr, &zi, &mag4);
+                if !mag4.neg {
+                    break;
+                }
             }
-            let prod = zr.mul(&zi, p, RM);
-            zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
-            zi = prod.add(&prod, p, RM).add(ci, p, RM);
-            zr2 = zr.mul(&zr, p, RM);
-            zi2 = zi.mul(&zi, p, RM);
-            // `|Z|^2 - 4 >= 0` exactly when `|Z|^2 >= 4` (rounding is monotone, and only 4 itself
-            // gives 0); NaN counts as escaped.
-            let mag4 = zr2.add(&zi2, p, RM).sub(&four, p, RM);
-            o.push(&zr, &zi, &mag4);
-            if mag4.cmp(&zero).is_none_or(|c| c >= 0) {
-                break;
+        } else {
+            let p = bits;
+            let zero = BigFloat::from_u64(0, p);
+            let four = BigFloat::from_u64(4, p);
+            // Each step's squares serve twice: for `|Z|^2 - 4` (kept, and the escape test) and
+            // for the next step's real part. Three multiplies a step in all.
+            let (mut zr, mut zi) = (zero.clone(), zero.clone());
+            let (mut zr2, mut zi2) = (zero.clone(), zero.clone());
+            o.push(&zr, &zi, &zero.sub(&four, p, RM));
+            for step in 0..iters {
+                if step as usize >= max_steps {
+                    return Err(too_long(max_steps));
+                }
+                let prod = zr.mul(&zi, p, RM);
+                zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
+                zi = prod.add(&prod, p, RM).add(ci, p, RM);
+                zr2 = zr.mul(&zr, p, RM);
+                zi2 = zi.mul(&zi, p, RM);
+                // `|Z|^2 - 4 >= 0` exactly when `|Z|^2 >= 4` (rounding is monotone, and only 4
+                // itself gives 0); NaN counts as escaped.
+                let mag4 = zr2.add(&zi2, p, RM).sub(&four, p, RM);
+                o.push(&zr, &zi, &mag4);
+                if mag4.cmp(&zero).is_none_or(|c| c >= 0) {
+                    break;
+                }
             }
         }
         let last = o.re.len() - 1;
@@ -313,34 +351,56 @@ impl ReferenceOrbit {
         Ok(o)
     }
 
-    /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, rounded: to `f64` with what that left out
-    /// (in arbitrary precision), and to `f32` with what that left out (from the `f64` pair:
-    /// `hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of the rest); a tiny value
-    /// scaled to `[1, 2)` first, its exponent kept beside it.
+    /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, from arbitrary precision.
     fn push(&mut self, zr: &BigFloat, zi: &BigFloat, mag4: &BigFloat) {
         let split64 = |v: &BigFloat| {
             let hi = to_f64(v);
             let p = v.mantissa_max_bit_len().unwrap_or(64).max(64);
             (hi, to_f64(&v.sub(&BigFloat::from_f64(hi, p), p, RM)))
         };
+        self.push_parts(
+            big_ilogb(zr, zi),
+            |s| split64(&big_scaled(zr, s)),
+            |s| split64(&big_scaled(zi, s)),
+            to_f64(mag4),
+        );
+    }
+
+    /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, from fixed point.
+    fn push_fixed(&mut self, zr: &Fixed, zi: &Fixed, mag4: &Fixed) {
+        let k = match (zr.ilogb(), zi.ilogb()) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        self.push_parts(k, |s| zr.split(s), |s| zi.split(s), mag4.to_f64());
+    }
+
+    /// Appends `Z` whose larger part is `2^k <= . < 2^(k+1)` (`None`: 0), given as `re(s)`,
+    /// `im(s)`: the parts times `2^-s` split into `f64` `hi + lo`; and its `|Z|^2 - 4`. To `f32`
+    /// from the `f64` pair (`hi - f64(hi32)` is exact, and `lo` is far below an `f32` ulp of
+    /// the rest); a tiny value scaled to `[1, 2)` first, its exponent kept beside it.
+    fn push_parts(
+        &mut self,
+        k: Option<i64>,
+        re: impl Fn(i64) -> (f64, f64),
+        im: impl Fn(i64) -> (f64, f64),
+        mag4: f64,
+    ) {
         let split32 = |(hi, lo): (f64, f64)| {
             let hi32 = hi as f32;
             (hi32, ((hi - f64::from(hi32)) + lo) as f32)
         };
-        let k = big_ilogb(zr, zi);
         let tiny = |limit: i32| k.filter(|&k| k < i64::from(limit)).unwrap_or(0);
         let (e64, e32) = (tiny(<f64 as Real>::TINY_EXP), tiny(<f32 as Real>::TINY_EXP));
-        let (re, im) = (split64(&big_scaled(zr, e64)), split64(&big_scaled(zi, e64)));
-        let (re_for32, im_for32) =
-            if e32 == e64 { (re, im) } else { (split64(&big_scaled(zr, e32)), split64(&big_scaled(zi, e32))) };
-        let mag4 = to_f64(mag4);
+        let (re64, im64) = (re(e64), im(e64));
+        let (re_for32, im_for32) = if e32 == e64 { (re64, im64) } else { (re(e32), im(e32)) };
         self.mag4.push(mag4);
         self.mag4_32.push(mag4 as f32);
         let ((re32, re32_lo), (im32, im32_lo)) = (split32(re_for32), split32(im_for32));
-        self.re.push(re.0);
-        self.im.push(im.0);
-        self.re_lo.push(re.1);
-        self.im_lo.push(im.1);
+        self.re.push(re64.0);
+        self.im.push(im64.0);
+        self.re_lo.push(re64.1);
+        self.im_lo.push(im64.1);
         self.exp.push(e64 as i32);
         self.re32.push(re32);
         self.im32.push(im32);
@@ -429,14 +489,16 @@ const ZERO_EXP: i32 = -(1 << 24);
 #[must_use]
 pub fn normalise<T: Real>(nr: T, ni: T, r: i32) -> (T, T, i32, bool) {
     let q = nr.abs().max(ni.abs());
-    if !(q > T::ZERO) {
-        return (nr, ni, 0, false);
-    }
-    let s = q.ilogb();
-    if r + s >= T::PLAIN_MIN_EXP {
-        (nr.ldexp(r), ni.ldexp(r), 0, false)
+    if q > T::ZERO {
+        let s = q.ilogb();
+        if r + s >= T::PLAIN_MIN_EXP {
+            (nr.ldexp(r), ni.ldexp(r), 0, false)
+        } else {
+            (nr.ldexp(-s), ni.ldexp(-s), r + s, true)
+        }
     } else {
-        (nr.ldexp(-s), ni.ldexp(-s), r + s, true)
+        // 0 (or NaN).
+        (nr, ni, 0, false)
     }
 }
 
