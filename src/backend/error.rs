@@ -2,6 +2,7 @@
 //! trait defaults, and the checks that raise it before anything is allocated or launched.
 
 use super::BackendKind;
+use crate::sim::ParamsError;
 use crate::sim::wave::scene::SceneError;
 
 /// Errors a backend can report. A missing GPU is [`BackendError::Unavailable`], an
@@ -23,6 +24,13 @@ pub enum BackendError {
 impl From<SceneError> for BackendError {
     /// An invalid scene is an invalid problem (the scene's error names the entry).
     fn from(e: SceneError) -> Self {
+        Self::Invalid(e.to_string())
+    }
+}
+
+impl From<ParamsError> for BackendError {
+    /// Parameters that cannot run are an invalid problem.
+    fn from(e: ParamsError) -> Self {
         Self::Invalid(e.to_string())
     }
 }

@@ -50,13 +50,13 @@ impl ColourArgs {
 fn colour_offset(s: &str) -> Result<f32, String> {
     let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
     let c = ColourSettings { offset: v, ..ColourSettings::SEED };
-    c.validate().map(|()| v)
+    c.validate().map(|()| v).map_err(String::from)
 }
 
 fn colour_cycle(s: &str) -> Result<f32, String> {
     let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
     let c = ColourSettings { cycles: v, ..ColourSettings::SEED };
-    c.validate().map(|()| v)
+    c.validate().map(|()| v).map_err(String::from)
 }
 
 /// Parses `RE,IM` into two finite numbers.

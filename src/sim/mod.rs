@@ -11,3 +11,6 @@
 pub mod colour;
 pub mod fractal;
 pub mod wave;
+pub mod params_error;
+
+pub use params_error::ParamsError;

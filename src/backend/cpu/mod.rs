@@ -140,7 +140,7 @@ impl Backend for CpuBackend {
                 )));
             }
         };
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         let kind = self.kind();
         let (_, avail, _) = host_facts();
         let what = format!("wave {}x{}", params.nx, params.ny);
@@ -164,7 +164,7 @@ impl Backend for CpuBackend {
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         if counts.len() != params.pixels() {
             return Err(BackendError::Invalid(format!(
                 "counts hold {} values, image has {}",
@@ -181,7 +181,7 @@ impl Backend for CpuBackend {
         counts: &mut [i32],
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         super::check_image_len(counts, Some(smooth), params.pixels())?;
         Ok(mandelbrot::mandelbrot_smooth(self.threads, params, counts, smooth))
     }

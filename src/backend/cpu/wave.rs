@@ -335,7 +335,7 @@ impl WaveSim for CpuWave {
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
-        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.params = self.params.with_source(i, j)?;
         Ok(())
     }
 

@@ -338,7 +338,7 @@ impl Backend for CudaBackend {
         counts: &mut [i32],
         smooth: Option<&mut [f32]>,
     ) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         julia::julia(&self.dev, &self.stream, &params.grid(), Some(params.c), counts, smooth)
     }
 

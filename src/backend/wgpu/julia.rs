@@ -125,7 +125,7 @@ pub(crate) fn run(
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
-    grid.validate().map_err(BackendError::Invalid)?;
+    grid.validate()?;
     let n = grid.pixels();
     check_image_len(counts, smooth.as_deref(), n)?;
     if grid.precision == Precision::F64 && gpu.mandelbrot_f64.is_none() {

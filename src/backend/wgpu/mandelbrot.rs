@@ -176,7 +176,7 @@ pub(crate) fn run(
     p: &MandelbrotParams,
     counts: &mut [i32],
 ) -> Result<MandelbrotRun, BackendError> {
-    p.validate().map_err(BackendError::Invalid)?;
+    p.validate()?;
     if counts.len() != p.pixels() {
         return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), p.pixels())));
     }

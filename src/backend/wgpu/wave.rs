@@ -133,7 +133,7 @@ pub struct WgpuWave {
 
 impl WgpuWave {
     pub(crate) fn new(gpu: Arc<Gpu>, params: &WaveParams, variant: WaveVariant) -> Result<Self, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         let (nx, ny) = (params.nx, params.ny);
         let limits = gpu.device.limits();
         let what = format!("wave {nx}x{ny}");
@@ -542,7 +542,7 @@ impl WaveSim for WgpuWave {
             self.params = scene.summary_params();
             return sc.set_sources(&self.gpu, scene);
         }
-        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.params = self.params.with_source(i, j)?;
         Ok(())
     }
 

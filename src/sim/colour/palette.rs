@@ -24,6 +24,7 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 
 use crate::sim::colour::colormap::HOT_LUT;
+use crate::sim::ParamsError;
 use crate::sim::colour::palette_tables::{MAGMA, TWILIGHT, VIRIDIS};
 
 /// The palettes offered. Tables are matplotlib's, exactly (see [`crate::sim::colour::palette_tables`]).
@@ -154,12 +155,12 @@ impl ColourSettings {
     ///
     /// # Errors
     /// A message naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         if !self.offset.is_finite() || !(0.0..1.0).contains(&self.offset) {
-            return Err(format!("colour offset {} must be in [0, 1) (a fraction of the palette)", self.offset));
+            return Err(ParamsError::Value(format!("colour offset {} must be in [0, 1) (a fraction of the palette)", self.offset)));
         }
         if !self.cycles.is_finite() || !(1.0..=Self::MAX_CYCLES).contains(&self.cycles) {
-            return Err(format!("colour cycles {} must be in [1, {}]", self.cycles, Self::MAX_CYCLES));
+            return Err(ParamsError::Value(format!("colour cycles {} must be in [1, {}]", self.cycles, Self::MAX_CYCLES)));
         }
         Ok(())
     }
