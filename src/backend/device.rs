@@ -3,9 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    BackendError, BackendKind, LessonTiming, MandelbrotRun, WaveSim, WaveVariant, unsupported,
-};
+use super::{BackendError, BackendKind, LessonTiming, MandelbrotRun, WaveSim, WaveVariant, unsupported};
 use crate::sim::fractal::deep::DeepJob;
 use crate::sim::fractal::julia::JuliaParams;
 use crate::sim::fractal::mandelbrot::MandelbrotParams;

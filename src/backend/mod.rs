@@ -13,9 +13,12 @@
 
 pub mod bandwidth;
 pub mod cpu;
+#[cfg(feature = "cuda")]
 pub mod cuda;
 pub mod device;
 pub mod error;
+#[cfg(test)]
+mod families;
 pub mod kind;
 pub mod probe;
 pub mod tiles;

@@ -61,7 +61,6 @@ pub struct RenderMandelbrot {
     pub colour: ColourArgs,
 }
 
-
 /// The location file of `--location`, read and parsed.
 fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
     let text = std::fs::read_to_string(path)
@@ -80,9 +79,7 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
             (_, _, Some(loc)) => loc.view(),
             (Some(center), Some(zoom), None) => View::parse(center, zoom).map_err(CliError::usage)?,
             _ => {
-                return Err(CliError::usage(
-                    "--gif needs the view to zoom to: --center and --zoom, or --location",
-                ));
+                return Err(CliError::usage("--gif needs the view to zoom to: --center and --zoom, or --location"));
             }
         };
         let iters = a.iters.or(location.as_ref().map(|l| l.iters));
@@ -96,9 +93,7 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     };
     if let Some(path) = &a.save_location {
         let Some(v) = &view else {
-            return Err(CliError::usage(
-                "--save-location needs a view given as --center and --zoom (or --location)",
-            ));
+            return Err(CliError::usage("--save-location needs a view given as --center and --zoom (or --location)"));
         };
         let name = location.as_ref().map(|l| l.name.clone()).unwrap_or_default();
         let colour = location.as_ref().and_then(|l| l.colour);
@@ -116,9 +111,7 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     };
     let Some(precision) = arith.direct() else {
         let Some(view) = view else {
-            return Err(CliError::usage(
-                "--precision perturbation needs a view given as --center RE,IM --zoom Z",
-            ));
+            return Err(CliError::usage("--precision perturbation needs a view given as --center RE,IM --zoom Z"));
         };
         return render_mandelbrot_deep(a, &view, iters);
     };

@@ -238,4 +238,3 @@ fn open_backend(choice: BackendChoice) -> anyhow::Result<Box<dyn backend::Backen
     eprintln!("backend: {} on {}", b.kind(), b.device_info().name);
     Ok(b)
 }
-

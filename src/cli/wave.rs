@@ -58,7 +58,6 @@ pub struct RenderWave {
     pub every: Option<u32>,
 }
 
-
 /// The scene `render wave` runs: the preset or file with the flags given beside it applied, or
 /// `None` for the seed's problem from the flags alone.
 fn wave_scene(a: &RenderWave) -> Result<Option<Scene>, SceneError> {

@@ -10,7 +10,7 @@
 
 pub mod colour;
 pub mod fractal;
-pub mod wave;
 pub mod params_error;
+pub mod wave;
 
 pub use params_error::ParamsError;

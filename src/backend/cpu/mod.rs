@@ -3,8 +3,9 @@
 //! Both run the same row kernels ([`crate::sim::wave::update_row`],
 //! [`crate::sim::fractal::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
 //! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
-//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`], and the
-//! lessons' [`saxpy`] and [`reduction`].
+//! `kernels/NAME.cu` and `shaders/NAME.wgsl` (the families: ARCHITECTURE.md's table, checked
+//! against the files by `backend::families`); [`wave_blocked`] is the temporal blocking of `cpu`'s
+//! wave and scene steps, `fields` the host fields both wave twins share.
 
 pub mod colormap;
 mod fields;

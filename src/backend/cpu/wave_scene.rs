@@ -346,7 +346,6 @@ impl WaveSim for CpuSceneWave {
         self.fields.reset();
         Ok(())
     }
-
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaStream, PushKernelArg};
 
-use super::saxpy::{lesson_cfg, lesson_fn};
 use super::launch::launch;
+use super::saxpy::{lesson_cfg, lesson_fn};
 use super::{Device, Events, check_free, runtime};
 use crate::backend::{BackendError, LessonTiming, ReduceMethod, TimingSource};
 

@@ -17,14 +17,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudarc::driver::{
-    CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys,
-};
+use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg, sys};
 
 use super::copy::{copy_chunked, copy_chunked_to, pinned_ring};
+use super::launch::{SendGraph, alloc_uninit, launch};
 use super::wave_scene::{SceneData, scene_update};
 use super::wave_tile::TILE;
-use super::launch::{SendGraph, alloc_uninit, launch};
 use super::{BackendError, Device, Events, alloc_error, check_free, colormap, runtime};
 use crate::backend::{Timing, TimingSource, WaveSim, WaveVariant};
 use crate::sim::wave::scene::{Scene, Source};
@@ -603,5 +601,4 @@ impl WaveSim for CudaWave {
             (None, _) => Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64),
         }
     }
-
 }

@@ -72,8 +72,7 @@ impl Gpu {
             let colormap = colormap::Pipelines::new(&device)?;
             let mandelbrot_f32 = mandelbrot::kernel(&device, Precision::F32, Order::of(adapter.backend))?;
             let order = Order::of(adapter.backend);
-            let mandelbrot_f64 =
-                if f64_ok { Some(mandelbrot::kernel(&device, Precision::F64, order)?) } else { None };
+            let mandelbrot_f64 = if f64_ok { Some(mandelbrot::kernel(&device, Precision::F64, order)?) } else { None };
             Ok((wave, colormap, mandelbrot_f32, mandelbrot_f64))
         })();
         if let Some(e) = pollster::block_on(scope.pop()) {

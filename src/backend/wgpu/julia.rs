@@ -12,8 +12,8 @@
 
 use std::time::Instant;
 
-use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};
 use super::layout::{Binding, ComputeKernel, PerPrecision};
+use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, MandelbrotRun, Timing, TimingSource, check_fits, check_image_len};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
@@ -44,7 +44,11 @@ struct Params {
 }
 
 /// Compiles the Julia kernel of one precision.
-fn kernel(device: &wgpu::Device, precision: Precision, order: super::shader::Order) -> Result<ComputeKernel, BackendError> {
+fn kernel(
+    device: &wgpu::Device,
+    precision: Precision,
+    order: super::shader::Order,
+) -> Result<ComputeKernel, BackendError> {
     let file = match precision {
         Precision::F32 => "julia.wgsl + mandelbrot_f32.wgsl",
         Precision::F64 => "julia.wgsl + mandelbrot_f64.wgsl",
@@ -117,6 +121,7 @@ impl Buffers {
 }
 
 /// Computes the image of `grid` in `mode` into `counts` and, when given, `smooth`.
+#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     state: &mut State,

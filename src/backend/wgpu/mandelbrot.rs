@@ -170,6 +170,7 @@ fn coords(p: &MandelbrotParams) -> Vec<f64> {
 }
 
 /// Computes `counts` for `p` on `gpu`, reusing `cache` when the size is the same.
+#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     cache: &mut Option<Buffers>,

@@ -25,7 +25,7 @@ const WAVE_BLOCKED: &str = shader_file!("wave_blocked.wgsl");
 /// Its lanes with subgroups, and without.
 const LANES_SUBGROUP: &str = shader_file!("parts/lanes_subgroup.wgsl");
 const LANES_WORKGROUP: &str = shader_file!("parts/lanes_workgroup.wgsl");
-/// The issue-8 `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
+/// The first `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
 /// workgroup memory, two barriers per update.
 const WAVE_BLOCKED_WORKGROUP: &str = shader_file!("wave_blocked_workgroup.wgsl");
 /// `Steps` and the field bindings both blocked kernels share.
@@ -90,10 +90,8 @@ fn expand_depth(source: &str, parts: &[(&str, &str)], depth: usize) -> Result<St
         match line.trim_end().strip_prefix(INCLUDE) {
             Some(name) => {
                 let name = name.trim();
-                let (_, text) = parts
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .ok_or_else(|| IncludeError::UnknownPart(name.to_owned()))?;
+                let (_, text) =
+                    parts.iter().find(|(n, _)| *n == name).ok_or_else(|| IncludeError::UnknownPart(name.to_owned()))?;
                 let expanded = expand_depth(text, parts, depth + 1)?;
                 out.push_str(expanded.strip_suffix('\n').unwrap_or(&expanded));
             }

@@ -8,7 +8,7 @@
 //!   [`wave_blocked::STEPS_PER_DISPATCH`] time steps per dispatch by temporal blocking; it reads
 //!   one pair of fields and writes another, and every advance runs an even number of dispatches,
 //!   so the state always ends in the first pair. The default on GPUs.
-//! - `blocked-workgroup` (`shaders/wave_blocked_workgroup.wgsl`): the issue-8 blocked kernel,
+//! - `blocked-workgroup` (`shaders/wave_blocked_workgroup.wgsl`): the first blocked kernel,
 //!   the same way round; what `blocked` runs on a device with too little workgroup memory.
 //!
 //! The fields never leave the GPU between steps: a batch of steps is one command buffer with
@@ -165,8 +165,11 @@ impl WgpuWave {
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
         let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
-            let resources =
-                vec![Some(record(&steps, size_of::<Step>())), Some(out.as_entire_binding()), Some(input.as_entire_binding())];
+            let resources = vec![
+                Some(record(&steps, size_of::<Step>())),
+                Some(out.as_entire_binding()),
+                Some(input.as_entire_binding()),
+            ];
             bind_group(&gpu.device, "wave update", &gpu.wave.layout, resources)
         };
         let bind_groups = gpu.scoped("binding the wave fields", || [bind(&f, &g), bind(&g, &f)])?;
@@ -606,5 +609,4 @@ impl WaveSim for WgpuWave {
         }
         Some(crate::sim::wave::BYTES_PER_CELL_UPDATE as f64)
     }
-
 }

@@ -72,7 +72,9 @@ impl JuliaParams {
         if self.precision == Precision::F32
             && let Some(v) = self.c.iter().find(|v| v.abs() > f64::from(f32::MAX))
         {
-            return Err(ParamsError::Precision(format!("c component {v:?} is beyond f32's range (3.4e38); use --precision f64")));
+            return Err(ParamsError::Precision(format!(
+                "c component {v:?} is beyond f32's range (3.4e38); use --precision f64"
+            )));
         }
         Ok(())
     }

@@ -145,7 +145,10 @@ impl MandelbrotParams {
     /// A message naming the bad value.
     pub fn validate(&self) -> Result<(), ParamsError> {
         if self.width == 0 || self.height == 0 {
-            return Err(ParamsError::Size(format!("image {}x{} must have at least 1 pixel a side", self.width, self.height)));
+            return Err(ParamsError::Size(format!(
+                "image {}x{} must have at least 1 pixel a side",
+                self.width, self.height
+            )));
         }
         if self.width.checked_mul(self.height).and_then(|p| p.checked_mul(8)).is_none() {
             return Err(ParamsError::Size(format!("image {}x{} is too large to address", self.width, self.height)));
@@ -165,7 +168,9 @@ impl MandelbrotParams {
         if self.precision == Precision::F32 {
             let b = &self.bounds;
             if let Some(v) = [b.minx, b.maxx, b.miny, b.maxy].into_iter().find(|v| v.abs() > f64::from(f32::MAX)) {
-                return Err(ParamsError::Precision(format!("bound {v:?} is beyond f32's range (3.4e38); use --precision f64")));
+                return Err(ParamsError::Precision(format!(
+                    "bound {v:?} is beyond f32's range (3.4e38); use --precision f64"
+                )));
             }
         }
         Ok(())
