@@ -2,6 +2,7 @@
 //! trait defaults, and the checks that raise it before anything is allocated or launched.
 
 use super::BackendKind;
+use crate::sim::ParamsError;
 use crate::sim::wave::scene::SceneError;
 
 /// Errors a backend can report. A missing GPU is [`BackendError::Unavailable`], an
@@ -23,6 +24,13 @@ pub enum BackendError {
 impl From<SceneError> for BackendError {
     /// An invalid scene is an invalid problem (the scene's error names the entry).
     fn from(e: SceneError) -> Self {
+        Self::Invalid(e.to_string())
+    }
+}
+
+impl From<ParamsError> for BackendError {
+    /// Parameters that cannot run are an invalid problem.
+    fn from(e: ParamsError) -> Self {
         Self::Invalid(e.to_string())
     }
 }
@@ -70,7 +78,7 @@ pub fn check_image_len(counts: &[i32], smooth: Option<&[f32]>, pixels: usize) ->
 }
 
 /// Checks that `rgba` holds the picture of an `nx x ny` field taken every `stride`-th pixel
-/// (for [`WaveSim::render_rgba_strided`]).
+/// (for [`super::WaveSim::render_rgba_strided`]).
 ///
 /// # Errors
 /// [`BackendError::Invalid`] naming both sizes.
@@ -82,7 +90,7 @@ pub fn check_strided_len(nx: usize, ny: usize, stride: usize, rgba: &[u8]) -> Re
     Err(BackendError::Invalid(format!("RGBA buffer holds {} bytes, a {w}x{h} frame needs {}", rgba.len(), w * h * 4)))
 }
 
-/// Checks that `f` and `g` each hold the `cells` of a field (for [`WaveSim::write_fields`]).
+/// Checks that `f` and `g` each hold the `cells` of a field (for [`super::WaveSim::write_fields`]).
 ///
 /// # Errors
 /// [`BackendError::Invalid`] naming the sizes.

@@ -86,7 +86,7 @@ pub enum WaveVariant {
     Auto,
     /// Temporal blocking: several time steps per launch on tiles held on chip.
     Blocked,
-    /// wgpu only: the issue-8 temporal-blocking kernel (neighbours through workgroup memory,
+    /// wgpu only: the first temporal-blocking kernel (neighbours through workgroup memory,
     /// two barriers per update), kept to compare with `blocked` and for devices with less
     /// workgroup memory than `blocked` needs.
     BlockedWorkgroup,

@@ -1,12 +1,14 @@
 //! What several subcommands take alike: the value parsers (grid and image sides, positive
 //! numbers, bounds, element counts) and the argument groups flattened into them (one backend
-//! or `auto`, a list of backends, the picture files of a fractal render).
+//! or `auto`, a list of backends, the picture files of a fractal render and its colour flags
+//! `--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::backend::{BackendChoice, BackendKind};
+use crate::sim::colour::palette::{ColourSettings, Palette, Scale};
 use crate::sim::fractal::mandelbrot::Bounds;
 
 /// `--backend KIND|auto`: the one backend a render runs on.
@@ -34,6 +36,55 @@ pub struct PictureFiles {
     /// Write the counts as .npy (<i4, shape (height, width), row 0 at miny).
     #[arg(long, value_name = "FILE")]
     pub npy: Option<PathBuf>,
+}
+
+/// How `--png` colours the counts. The defaults are the seed's picture (`hot`, integer counts,
+/// linear): the golden PNGs stay as they are; `--npy` always holds the integer counts.
+#[derive(Debug, Clone, Args)]
+pub struct ColourArgs {
+    /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight (cyclic).
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = Palette::Hot)]
+    pub palette: Palette,
+    /// Colour --png by the continuous escape value, so the bands between counts disappear
+    /// (the --npy counts stay the integer counts).
+    #[arg(long)]
+    pub smooth: bool,
+    /// How the values 0..iters spread over the palette: linear (the seed's), log, or histogram
+    /// (each colour covers about as many escaped pixels).
+    #[arg(long, value_enum, default_value_t = Scale::Linear)]
+    pub scale: Scale,
+    /// Shift along the palette, as a fraction of it in [0, 1); the colours wrap around.
+    #[arg(long, value_name = "F", default_value_t = 0.0, value_parser = colour_offset)]
+    pub colour_offset: f32,
+    /// The palette repeats N times over the value range (N >= 1; fractions allowed).
+    #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = colour_cycle)]
+    pub colour_cycle: f32,
+}
+
+impl ColourArgs {
+    /// The settings these flags ask for.
+    #[must_use]
+    pub fn settings(&self) -> ColourSettings {
+        ColourSettings {
+            palette: self.palette,
+            smooth: self.smooth,
+            scale: self.scale,
+            offset: self.colour_offset,
+            cycles: self.colour_cycle,
+        }
+    }
+}
+
+fn colour_offset(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let c = ColourSettings { offset: v, ..ColourSettings::SEED };
+    c.validate().map(|()| v).map_err(String::from)
+}
+
+fn colour_cycle(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let c = ColourSettings { cycles: v, ..ColourSettings::SEED };
+    c.validate().map(|()| v).map_err(String::from)
 }
 
 /// A lesson's array length: 1 to 2^28.

@@ -1,63 +1,13 @@
-//! `render julia` and the colour flags shared by `render mandelbrot` and `render julia`
-//! (`--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`).
+//! `render julia`: the Julia set of `z^2 + c` for a fixed `c`, rendered as `render mandelbrot`
+//! renders a picture ([`super::picture`]).
 
 use clap::Args;
 
 use super::CliError;
-use super::args::{BackendArg, PictureFiles, image_side, parse_bounds, positive_f64};
+use super::args::{BackendArg, ColourArgs, PictureFiles, image_side, parse_bounds, positive_f64};
 use super::picture::{PictureJob, render_picture};
-use crate::sim::colour::palette::{ColourSettings, Palette, Scale};
 use crate::sim::fractal::julia::JuliaParams;
 use crate::sim::fractal::mandelbrot::{Bounds, Precision};
-
-/// How `--png` colours the counts. The defaults are the seed's picture (`hot`, integer counts,
-/// linear): the golden PNGs stay as they are; `--npy` always holds the integer counts.
-#[derive(Debug, Clone, Args)]
-pub struct ColourArgs {
-    /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight (cyclic).
-    #[arg(long, value_enum, value_name = "NAME", default_value_t = Palette::Hot)]
-    pub palette: Palette,
-    /// Colour --png by the continuous escape value, so the bands between counts disappear
-    /// (the --npy counts stay the integer counts).
-    #[arg(long)]
-    pub smooth: bool,
-    /// How the values 0..iters spread over the palette: linear (the seed's), log, or histogram
-    /// (each colour covers about as many escaped pixels).
-    #[arg(long, value_enum, default_value_t = Scale::Linear)]
-    pub scale: Scale,
-    /// Shift along the palette, as a fraction of it in [0, 1); the colours wrap around.
-    #[arg(long, value_name = "F", default_value_t = 0.0, value_parser = colour_offset)]
-    pub colour_offset: f32,
-    /// The palette repeats N times over the value range (N >= 1; fractions allowed).
-    #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = colour_cycle)]
-    pub colour_cycle: f32,
-}
-
-impl ColourArgs {
-    /// The settings these flags ask for.
-    #[must_use]
-    pub fn settings(&self) -> ColourSettings {
-        ColourSettings {
-            palette: self.palette,
-            smooth: self.smooth,
-            scale: self.scale,
-            offset: self.colour_offset,
-            cycles: self.colour_cycle,
-        }
-    }
-}
-
-fn colour_offset(s: &str) -> Result<f32, String> {
-    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
-    let c = ColourSettings { offset: v, ..ColourSettings::SEED };
-    c.validate().map(|()| v)
-}
-
-fn colour_cycle(s: &str) -> Result<f32, String> {
-    let v: f32 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
-    let c = ColourSettings { cycles: v, ..ColourSettings::SEED };
-    c.validate().map(|()| v)
-}
 
 /// Parses `RE,IM` into two finite numbers.
 fn complex(s: &str) -> Result<[f64; 2], String> {

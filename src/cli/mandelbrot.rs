@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{BackendArg, PictureFiles, image_side, parse_bounds};
-use super::julia::ColourArgs;
+use super::args::{BackendArg, ColourArgs, PictureFiles, image_side, parse_bounds};
 use super::picture::{PictureJob, render_picture};
 use super::{CliError, zoom_gif};
 use crate::backend;

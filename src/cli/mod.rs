@@ -26,9 +26,9 @@ mod picture;
 mod wave;
 mod zoom_gif;
 
-pub use args::{BackendArg, BackendsArg, PictureFiles};
+pub use args::{BackendArg, BackendsArg, ColourArgs, PictureFiles};
 pub use error::CliError;
-pub use julia::{ColourArgs, RenderJulia};
+pub use julia::RenderJulia;
 pub use mandelbrot::RenderMandelbrot;
 pub use wave::RenderWave;
 

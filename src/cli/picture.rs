@@ -6,8 +6,7 @@
 
 use std::path::PathBuf;
 
-use super::args::PictureFiles;
-use super::julia::ColourArgs;
+use super::args::{ColourArgs, PictureFiles};
 use super::{CliError, open_backend};
 use crate::backend::{self, Backend, BackendChoice, BackendKind};
 use crate::output;

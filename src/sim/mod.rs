@@ -10,4 +10,7 @@
 
 pub mod colour;
 pub mod fractal;
+pub mod params_error;
 pub mod wave;
+
+pub use params_error::ParamsError;

@@ -48,6 +48,7 @@ impl RaceView {
     }
 
     /// The whole race view in `ui`; `wake` repaints the window from the race threads.
+    #[allow(clippy::too_many_lines, reason = "read whole; allow, not expect: a later split may shrink it")]
     pub fn ui(&mut self, ui: &mut egui::Ui, probes: &Probes, wake: &Arc<dyn Fn() + Send + Sync>, frozen: bool) {
         let running = self.state.running();
         ui.horizontal_wrapped(|ui| {

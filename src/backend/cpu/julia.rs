@@ -19,7 +19,7 @@ pub fn julia(
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
-    params.validate().map_err(BackendError::Invalid)?;
+    params.validate()?;
     check_image_len(counts, smooth.as_deref(), params.pixels())?;
     let start = Instant::now();
     let w = params.width;

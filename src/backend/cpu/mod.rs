@@ -3,8 +3,9 @@
 //! Both run the same row kernels ([`crate::sim::wave::update_row`],
 //! [`crate::sim::fractal::mandelbrot::mandelbrot_row`]), so they give the same bits; `cpu` only
 //! spreads rows over rayon's threads. One file per kernel family, the CPU twins of
-//! `kernels/NAME.cu` and `shaders/NAME.wgsl`: [`wave`], [`mandelbrot`], [`colormap`], and the
-//! lessons' [`saxpy`] and [`reduction`].
+//! `kernels/NAME.cu` and `shaders/NAME.wgsl` (the families: ARCHITECTURE.md's table, checked
+//! against the files by `backend::families`); [`wave_blocked`] is the temporal blocking of `cpu`'s
+//! wave and scene steps, `fields` the host fields both wave twins share.
 
 pub mod colormap;
 mod fields;
@@ -140,7 +141,7 @@ impl Backend for CpuBackend {
                 )));
             }
         };
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         let kind = self.kind();
         let (_, avail, _) = host_facts();
         let what = format!("wave {}x{}", params.nx, params.ny);
@@ -164,7 +165,7 @@ impl Backend for CpuBackend {
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         if counts.len() != params.pixels() {
             return Err(BackendError::Invalid(format!(
                 "counts hold {} values, image has {}",
@@ -181,7 +182,7 @@ impl Backend for CpuBackend {
         counts: &mut [i32],
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         super::check_image_len(counts, Some(smooth), params.pixels())?;
         Ok(mandelbrot::mandelbrot_smooth(self.threads, params, counts, smooth))
     }

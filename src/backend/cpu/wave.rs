@@ -245,8 +245,8 @@ fn fused_band<R, E>(
 impl CpuWave {
     /// A problem on zeroed fields `f`, `g` of `params.cells()` values each.
     /// `blocked`: `cpu`'s steps by temporal blocking ([`wave_tsteps_blocked`]); else one fused
-    /// step per pass over memory ([`wave_tstep`]) on every thread, as before issue 12 (the
-    /// `simple` variant). `cpu1` always runs [`wave_tstep`] on one thread.
+    /// step per pass over memory ([`wave_tstep`]) on every thread (the `simple` variant). `cpu1`
+    /// always runs [`wave_tstep`] on one thread.
     pub(crate) fn new(params: WaveParams, threads: Threads, f: Vec<f32>, g: Vec<f32>, blocked: bool) -> Self {
         Self { params, threads, fields: HostFields::new(f, g), blocked: blocked && threads == Threads::All }
     }
@@ -335,7 +335,7 @@ impl WaveSim for CpuWave {
     }
 
     fn set_source(&mut self, i: usize, j: usize) -> Result<(), BackendError> {
-        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.params = self.params.with_source(i, j)?;
         Ok(())
     }
 

@@ -144,7 +144,7 @@ pub(super) fn copy_chunked_to(
             if k + 1 == chunks
                 && let Some(e) = after
             {
-                record(&e, stream)?;
+                record(e, stream)?;
             }
             Ok(())
         }

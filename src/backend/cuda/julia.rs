@@ -23,7 +23,7 @@ pub(super) fn julia(
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
-    grid.validate().map_err(BackendError::Invalid)?;
+    grid.validate()?;
     let n = grid.pixels();
     check_image_len(counts, smooth.as_deref(), n)?;
     let start = Instant::now();

@@ -40,7 +40,7 @@ pub(super) fn mandelbrot(
     params: &MandelbrotParams,
     counts: &mut [i32],
 ) -> Result<MandelbrotRun, BackendError> {
-    params.validate().map_err(BackendError::Invalid)?;
+    params.validate()?;
     let n = params.pixels();
     if counts.len() != n {
         return Err(BackendError::Invalid(format!("counts hold {} values, image has {n}", counts.len())));
@@ -51,7 +51,7 @@ pub(super) fn mandelbrot(
         let what = format!("mandelbrot {}x{}", params.width, params.height);
         check_free(dev, &what, 4 * n as u64)?;
         // Launch contract: every byte that is copied back is written by the kernel first.
-        let dev_counts = alloc_uninit::<u8>(&stream, 4 * n).map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
+        let dev_counts = alloc_uninit::<u8>(stream, 4 * n).map_err(|e| alloc_error(&what, 4 * n as u64, e))?;
         *buffers = Some(MandelBuffers {
             counts: dev_counts,
             host: pinned_ring(dev, &what, 4 * n)?,

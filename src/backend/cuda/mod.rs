@@ -1,10 +1,11 @@
 //! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC for the device's own
 //! architecture, once per process, and driven through cudarc.
 //!
-//! One file per kernel family (and `wave_scene.rs` for scenes), the twins of `src/backend/cpu/NAME.rs` and
-//! `src/backend/wgpu/NAME.rs`: [`wave`] (`kernels/wave.cu`), [`mandelbrot`]
-//! (`kernels/mandelbrot.cu`), [`colormap`] (`kernels/colormap.cu`); [`copy`] holds the pinned
-//! transfers to the host. This file owns the context: probing, NVRTC, device facts, events.
+//! One file per kernel family, driving `kernels/NAME.cu`, the twins of `src/backend/cpu/NAME.rs`
+//! and `src/backend/wgpu/NAME.rs` (the families: ARCHITECTURE.md's table, checked against the
+//! files by `backend::families`); `wave_tile.rs` holds the tile both wave kernels share, `copy.rs`
+//! the pinned transfers to the host, `launch.rs` every unsafe cudarc call (launches, uncleared
+//! memory, events). This file owns the context: probing, NVRTC, device facts.
 //!
 //! - [`open`] probes libcuda and libnvrtc before any other cudarc call (cudarc panics
 //!   when they are missing), then opens device 0 and compiles the kernels; every failure
@@ -338,7 +339,7 @@ impl Backend for CudaBackend {
         counts: &mut [i32],
         smooth: Option<&mut [f32]>,
     ) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         julia::julia(&self.dev, &self.stream, &params.grid(), Some(params.c), counts, smooth)
     }
 

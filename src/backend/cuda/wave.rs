@@ -69,7 +69,7 @@ impl CudaWave {
         params: &WaveParams,
         variant: WaveVariant,
     ) -> Result<Self, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         let variant = if variant == WaveVariant::Auto { WaveVariant::Blocked } else { variant };
         let what = format!("wave {}x{}", params.nx, params.ny);
         // Two fields and the two the blocked kernel writes into.
@@ -541,7 +541,7 @@ impl WaveSim for CudaWave {
             self.graphs.clear();
             return sc.set_sources(&self.stream, scene);
         }
-        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.params = self.params.with_source(i, j)?;
         self.graphs.clear();
         Ok(())
     }

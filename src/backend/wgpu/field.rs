@@ -6,7 +6,7 @@
 /// Vulkan drivers may flush subnormal `f32` values to zero in shaders (NVIDIA's does; WGSL
 /// cannot ask for them to be kept), while the CPU reference — numpy's arithmetic — keeps them.
 /// Ahead of a wave front the field holds values down to 2^-149; flushing them changed the last
-/// bits there, and roundings then drifted to 2.5e-6 after 1000 steps on the H100 (issue 13).
+/// bits there, and roundings then drifted to 2.5e-6 after 1000 steps on the H100.
 /// Scaled by 2^24 every value the CPU can hold is a normal `f32` on the GPU (2^-149 becomes
 /// 2^-125), sums and differences round exactly as the CPU's (a subnormal result of an addition is
 /// exact), and the one product that can round in the subnormal range, `c2 * lap`, is rounded to

@@ -121,6 +121,7 @@ impl Buffers {
 }
 
 /// Computes the image of `grid` in `mode` into `counts` and, when given, `smooth`.
+#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     state: &mut State,
@@ -129,7 +130,7 @@ pub(crate) fn run(
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
-    grid.validate().map_err(BackendError::Invalid)?;
+    grid.validate()?;
     let n = grid.pixels();
     check_image_len(counts, smooth.as_deref(), n)?;
     if grid.precision == Precision::F64 && gpu.mandelbrot_f64.is_none() {

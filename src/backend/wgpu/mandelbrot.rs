@@ -170,13 +170,14 @@ fn coords(p: &MandelbrotParams) -> Vec<f64> {
 }
 
 /// Computes `counts` for `p` on `gpu`, reusing `cache` when the size is the same.
+#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     cache: &mut Option<Buffers>,
     p: &MandelbrotParams,
     counts: &mut [i32],
 ) -> Result<MandelbrotRun, BackendError> {
-    p.validate().map_err(BackendError::Invalid)?;
+    p.validate()?;
     if counts.len() != p.pixels() {
         return Err(BackendError::Invalid(format!("counts hold {} values, image has {}", counts.len(), p.pixels())));
     }

@@ -48,6 +48,7 @@ fn kernel(device: &wgpu::Device, mantissa: Mantissa) -> Result<ComputeKernel, Ba
 pub(crate) type Pipelines = PerPrecision<ComputeKernel>;
 
 /// Computes the counts of `job` into `counts` with deltas in `mantissa`.
+#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     pipelines: &mut Pipelines,

@@ -336,7 +336,7 @@ impl Backend for WgpuBackend {
         counts: &mut [i32],
         smooth: Option<&mut [f32]>,
     ) -> Result<MandelbrotRun, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         julia::run(&self.gpu, &mut self.julia, julia::Mode::Julia { c: params.c }, &params.grid(), counts, smooth)
     }
 

@@ -25,7 +25,7 @@ const WAVE_BLOCKED: &str = shader_file!("wave_blocked.wgsl");
 /// Its lanes with subgroups, and without.
 const LANES_SUBGROUP: &str = shader_file!("parts/lanes_subgroup.wgsl");
 const LANES_WORKGROUP: &str = shader_file!("parts/lanes_workgroup.wgsl");
-/// The issue-8 `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
+/// The first `blocked` kernel, the `blocked-workgroup` variant: neighbours through 16 KiB of
 /// workgroup memory, two barriers per update.
 const WAVE_BLOCKED_WORKGROUP: &str = shader_file!("wave_blocked_workgroup.wgsl");
 /// `Steps` and the field bindings both blocked kernels share.
@@ -63,28 +63,35 @@ const COLORMAP: &str = shader_file!("colormap.wgsl");
 /// A line that is exactly this, followed by a part's name, is replaced by that part.
 const INCLUDE: &str = "//#include ";
 
+/// Why a shader could not be assembled from its parts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IncludeError {
+    #[error("shader include of unknown part \"{0}\"")]
+    UnknownPart(String),
+    #[error("shader includes nested more than 8 deep (does a part include itself?)")]
+    TooDeep,
+}
+
 /// `source` with every `//#include NAME` line replaced by the part of that name (parts may
 /// include other parts, to a depth of 8).
 ///
 /// # Errors
 /// A name with no part, or includes nested more than 8 deep (a part including itself).
-pub fn expand(source: &str, parts: &[(&str, &str)]) -> Result<String, String> {
+pub fn expand(source: &str, parts: &[(&str, &str)]) -> Result<String, IncludeError> {
     expand_depth(source, parts, 0)
 }
 
-fn expand_depth(source: &str, parts: &[(&str, &str)], depth: usize) -> Result<String, String> {
+fn expand_depth(source: &str, parts: &[(&str, &str)], depth: usize) -> Result<String, IncludeError> {
     if depth > 8 {
-        return Err("shader includes nested more than 8 deep (does a part include itself?)".into());
+        return Err(IncludeError::TooDeep);
     }
     let mut out = String::with_capacity(source.len());
     for line in source.lines() {
         match line.trim_end().strip_prefix(INCLUDE) {
             Some(name) => {
                 let name = name.trim();
-                let (_, text) = parts
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .ok_or_else(|| format!("shader include of unknown part \"{name}\""))?;
+                let (_, text) =
+                    parts.iter().find(|(n, _)| *n == name).ok_or_else(|| IncludeError::UnknownPart(name.to_owned()))?;
                 let expanded = expand_depth(text, parts, depth + 1)?;
                 out.push_str(expanded.strip_suffix('\n').unwrap_or(&expanded));
             }
@@ -270,9 +277,10 @@ mod tests {
     #[test]
     fn unknown_and_recursive_includes_are_errors() {
         let err = expand("//#include nope", &[]).unwrap_err();
-        assert!(err.contains("\"nope\""), "{err}");
+        assert_eq!(err, IncludeError::UnknownPart("nope".to_owned()));
+        assert!(err.to_string().contains("\"nope\""), "{err}");
         let err = expand("//#include a", &[("a", "//#include a")]).unwrap_err();
-        assert!(err.contains("nested"), "{err}");
+        assert!(err.to_string().contains("nested"), "{err}");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //!   [`wave_blocked::STEPS_PER_DISPATCH`] time steps per dispatch by temporal blocking; it reads
 //!   one pair of fields and writes another, and every advance runs an even number of dispatches,
 //!   so the state always ends in the first pair. The default on GPUs.
-//! - `blocked-workgroup` (`shaders/wave_blocked_workgroup.wgsl`): the issue-8 blocked kernel,
+//! - `blocked-workgroup` (`shaders/wave_blocked_workgroup.wgsl`): the first blocked kernel,
 //!   the same way round; what `blocked` runs on a device with too little workgroup memory.
 //!
 //! The fields never leave the GPU between steps: a batch of steps is one command buffer with
@@ -133,7 +133,7 @@ pub struct WgpuWave {
 
 impl WgpuWave {
     pub(crate) fn new(gpu: Arc<Gpu>, params: &WaveParams, variant: WaveVariant) -> Result<Self, BackendError> {
-        params.validate().map_err(BackendError::Invalid)?;
+        params.validate()?;
         let (nx, ny) = (params.nx, params.ny);
         let limits = gpu.device.limits();
         let what = format!("wave {nx}x{ny}");
@@ -545,7 +545,7 @@ impl WaveSim for WgpuWave {
             self.params = scene.summary_params();
             return sc.set_sources(&self.gpu, scene);
         }
-        self.params = self.params.with_source(i, j).map_err(BackendError::Invalid)?;
+        self.params = self.params.with_source(i, j)?;
         Ok(())
     }
 

@@ -6,7 +6,7 @@
 //!   `kernels/wave.cu` (2 columns x 8 rows per invocation, one barrier per update, neighbours
 //!   along `j` by subgroup shuffles where the device has `SUBGROUP`: [`Lanes`]). It needs
 //!   [`WORKGROUP_BYTES`] of workgroup memory; a device with less runs the next one instead.
-//! - `blocked-workgroup`: `shaders/wave_blocked_workgroup.wgsl`, the issue-8 kernel (a column of
+//! - `blocked-workgroup`: `shaders/wave_blocked_workgroup.wgsl`, the first blocked kernel (a column of
 //!   16 cells per invocation, every neighbour through 16 KiB of workgroup memory, two barriers
 //!   per update), kept for A/B and small devices.
 //!

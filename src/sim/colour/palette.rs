@@ -23,6 +23,7 @@ use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::ParamsError;
 use crate::sim::colour::colormap::HOT_LUT;
 use crate::sim::colour::palette_tables::{MAGMA, TWILIGHT, VIRIDIS};
 
@@ -154,12 +155,19 @@ impl ColourSettings {
     ///
     /// # Errors
     /// A message naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         if !self.offset.is_finite() || !(0.0..1.0).contains(&self.offset) {
-            return Err(format!("colour offset {} must be in [0, 1) (a fraction of the palette)", self.offset));
+            return Err(ParamsError::Value(format!(
+                "colour offset {} must be in [0, 1) (a fraction of the palette)",
+                self.offset
+            )));
         }
         if !self.cycles.is_finite() || !(1.0..=Self::MAX_CYCLES).contains(&self.cycles) {
-            return Err(format!("colour cycles {} must be in [1, {}]", self.cycles, Self::MAX_CYCLES));
+            return Err(ParamsError::Value(format!(
+                "colour cycles {} must be in [1, {}]",
+                self.cycles,
+                Self::MAX_CYCLES
+            )));
         }
         Ok(())
     }
@@ -318,9 +326,9 @@ mod tests {
     fn settings_are_checked() {
         assert!(ColourSettings::SEED.validate().is_ok());
         let bad = ColourSettings { offset: 1.0, ..ColourSettings::SEED };
-        assert!(bad.validate().unwrap_err().contains("offset 1"));
+        assert!(bad.validate().unwrap_err().to_string().contains("offset 1"));
         let bad = ColourSettings { cycles: 0.5, ..ColourSettings::SEED };
-        assert!(bad.validate().unwrap_err().contains("cycles 0.5"));
+        assert!(bad.validate().unwrap_err().to_string().contains("cycles 0.5"));
         let bad = ColourSettings { cycles: f32::NAN, ..ColourSettings::SEED };
         assert!(bad.validate().is_err());
     }

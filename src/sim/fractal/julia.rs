@@ -12,6 +12,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::ParamsError;
+
 use crate::sim::fractal::mandelbrot::{
     Bounds, MandelbrotParams, Precision, escape_smooth_f32, escape_smooth_f64, iterations_executed,
 };
@@ -62,15 +64,17 @@ impl JuliaParams {
     ///
     /// # Errors
     /// A message naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         self.grid().validate()?;
         if let Some(v) = self.c.iter().find(|v| !v.is_finite()) {
-            return Err(format!("c component {v} is not a finite number"));
+            return Err(ParamsError::Value(format!("c component {v} is not a finite number")));
         }
         if self.precision == Precision::F32
             && let Some(v) = self.c.iter().find(|v| v.abs() > f64::from(f32::MAX))
         {
-            return Err(format!("c component {v:?} is beyond f32's range (3.4e38); use --precision f64"));
+            return Err(ParamsError::Precision(format!(
+                "c component {v:?} is beyond f32's range (3.4e38); use --precision f64"
+            )));
         }
         Ok(())
     }

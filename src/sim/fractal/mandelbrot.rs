@@ -10,6 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::ParamsError;
+
 /// Floating-point precision of a Mandelbrot computation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Precision {
@@ -56,16 +58,16 @@ impl Bounds {
     ///
     /// # Errors
     /// A message naming the bad bound.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         let all = [self.minx, self.maxx, self.miny, self.maxy];
         if let Some(v) = all.iter().find(|v| !v.is_finite()) {
-            return Err(format!("bound {v} is not a finite number"));
+            return Err(ParamsError::Value(format!("bound {v} is not a finite number")));
         }
         if self.minx >= self.maxx {
-            return Err(format!("minx {} must be below maxx {}", self.minx, self.maxx));
+            return Err(ParamsError::Value(format!("minx {} must be below maxx {}", self.minx, self.maxx)));
         }
         if self.miny >= self.maxy {
-            return Err(format!("miny {} must be below maxy {}", self.miny, self.maxy));
+            return Err(ParamsError::Value(format!("miny {} must be below maxy {}", self.miny, self.maxy)));
         }
         Ok(())
     }
@@ -141,29 +143,34 @@ impl MandelbrotParams {
     ///
     /// # Errors
     /// A message naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         if self.width == 0 || self.height == 0 {
-            return Err(format!("image {}x{} must have at least 1 pixel a side", self.width, self.height));
+            return Err(ParamsError::Size(format!(
+                "image {}x{} must have at least 1 pixel a side",
+                self.width, self.height
+            )));
         }
         if self.width.checked_mul(self.height).and_then(|p| p.checked_mul(8)).is_none() {
-            return Err(format!("image {}x{} is too large to address", self.width, self.height));
+            return Err(ParamsError::Size(format!("image {}x{} is too large to address", self.width, self.height)));
         }
         if self.iters == 0 || self.iters > i32::MAX as u32 {
-            return Err(format!("iterations {} must be in 1..={}", self.iters, i32::MAX));
+            return Err(ParamsError::Value(format!("iterations {} must be in 1..={}", self.iters, i32::MAX)));
         }
         self.bounds.validate()?;
         let (px, py) = self.pixel_size();
         if !px.is_finite() || !py.is_finite() {
             let b = &self.bounds;
-            return Err(format!(
+            return Err(ParamsError::Value(format!(
                 "the view {:?},{:?},{:?},{:?} is wider than f64 can hold (maxx-minx or maxy-miny overflows)",
                 b.minx, b.maxx, b.miny, b.maxy
-            ));
+            )));
         }
         if self.precision == Precision::F32 {
             let b = &self.bounds;
             if let Some(v) = [b.minx, b.maxx, b.miny, b.maxy].into_iter().find(|v| v.abs() > f64::from(f32::MAX)) {
-                return Err(format!("bound {v:?} is beyond f32's range (3.4e38); use --precision f64"));
+                return Err(ParamsError::Precision(format!(
+                    "bound {v:?} is beyond f32's range (3.4e38); use --precision f64"
+                )));
             }
         }
         Ok(())

@@ -17,6 +17,8 @@ pub mod theory;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::ParamsError;
+
 /// `(a*dt/dx)^2` of the seed program.
 pub const DEFAULT_C2: f32 = 0.25;
 /// The seed's source frequency.
@@ -68,7 +70,7 @@ impl WaveParams {
     ///
     /// # Errors
     /// A source outside the grid.
-    pub fn with_source(&self, i: usize, j: usize) -> Result<Self, String> {
+    pub fn with_source(&self, i: usize, j: usize) -> Result<Self, ParamsError> {
         let p = Self { source: (i, j), ..*self };
         p.validate()?;
         Ok(p)
@@ -79,21 +81,27 @@ impl WaveParams {
     /// # Errors
     /// A grid under 3 cells a side, a cell count that overflows, a non-finite or
     /// non-positive frequency, or a source outside the grid.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ParamsError> {
         if self.nx < 3 || self.ny < 3 {
-            return Err(format!("grid {}x{} is too small: each side needs at least 3 cells", self.nx, self.ny));
+            return Err(ParamsError::Size(format!(
+                "grid {}x{} is too small: each side needs at least 3 cells",
+                self.nx, self.ny
+            )));
         }
         if self.nx.checked_mul(self.ny).and_then(|c| c.checked_mul(8)).is_none() {
-            return Err(format!("grid {}x{} is too large to address", self.nx, self.ny));
+            return Err(ParamsError::Size(format!("grid {}x{} is too large to address", self.nx, self.ny)));
         }
         if !(self.freq.is_finite() && self.freq > 0.0) {
-            return Err(format!("frequency {} must be a finite number > 0", self.freq));
+            return Err(ParamsError::Value(format!("frequency {} must be a finite number > 0", self.freq)));
         }
         if !(self.c2.is_finite() && self.c2 > 0.0 && self.c2 <= 0.5) {
-            return Err(format!("c2 {} must be in (0, 0.5] for a stable scheme", self.c2));
+            return Err(ParamsError::Value(format!("c2 {} must be in (0, 0.5] for a stable scheme", self.c2)));
         }
         if self.source.0 >= self.nx || self.source.1 >= self.ny {
-            return Err(format!("source {:?} is outside the {}x{} grid", self.source, self.nx, self.ny));
+            return Err(ParamsError::Source(format!(
+                "source {:?} is outside the {}x{} grid",
+                self.source, self.nx, self.ny
+            )));
         }
         Ok(())
     }
@@ -234,9 +242,9 @@ mod tests {
 
     #[test]
     fn validate_names_bad_values() {
-        assert!(WaveParams::new(2, 10, 0.1).validate().unwrap_err().contains("2x10"));
-        assert!(WaveParams::new(10, 10, f64::NAN).validate().unwrap_err().contains("NaN"));
-        assert!(WaveParams::new(10, 10, -1.0).validate().unwrap_err().contains("-1"));
+        assert!(WaveParams::new(2, 10, 0.1).validate().unwrap_err().to_string().contains("2x10"));
+        assert!(WaveParams::new(10, 10, f64::NAN).validate().unwrap_err().to_string().contains("NaN"));
+        assert!(WaveParams::new(10, 10, -1.0).validate().unwrap_err().to_string().contains("-1"));
         assert!(WaveParams::new(10, 10, 0.1).validate().is_ok());
     }
 

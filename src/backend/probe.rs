@@ -1,7 +1,9 @@
 //! Opening a backend: [`open`] one kind, [`open_choice`] (`auto`: the fastest that runs here),
 //! [`probe_all`] for `info` and the app's picker.
 
-use super::{Backend, BackendChoice, BackendError, BackendKind, DeviceInfo, WaveVariant, cpu, cuda, wgpu};
+#[cfg(feature = "cuda")]
+use super::cuda;
+use super::{Backend, BackendChoice, BackendError, BackendKind, DeviceInfo, WaveVariant, cpu, wgpu};
 
 /// Opens the backend of `kind`.
 ///
@@ -9,7 +11,13 @@ use super::{Backend, BackendChoice, BackendError, BackendKind, DeviceInfo, WaveV
 /// [`BackendError::Unavailable`] with the reason when it cannot run here.
 pub fn open(kind: BackendKind) -> Result<Box<dyn Backend>, BackendError> {
     match kind {
+        #[cfg(feature = "cuda")]
         BackendKind::Cuda => cuda::open(),
+        #[cfg(not(feature = "cuda"))]
+        BackendKind::Cuda => Err(BackendError::Unavailable {
+            kind,
+            reason: "this wavebrot was built without the `cuda` feature".to_owned(),
+        }),
         BackendKind::Wgpu => wgpu::open(),
         BackendKind::Cpu => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::All))),
         BackendKind::Cpu1 => Ok(Box::new(cpu::CpuBackend::new(cpu::Threads::One))),
