@@ -128,6 +128,8 @@ pub struct WavebrotApp {
     /// The Mandelbrot check: the last result and the one running.
     mandel_check: Option<worker::compare::MandelCheck>,
     mandel_check_rx: Option<Receiver<worker::compare::MandelCheck>>,
+    /// Test seam: the next checks get a wrong reference, so a mismatch can be shown.
+    check_fault: bool,
     /// Where the wave field was drawn last (for tests that point at cells).
     field_map: Option<wave::view::CellMap>,
     grid: (usize, usize),
@@ -278,6 +280,7 @@ impl WavebrotApp {
             last_steps: None,
             mandel_check: None,
             mandel_check_rx: None,
+            check_fault: false,
             panels_hidden: false,
             help: false,
             page: None,
@@ -346,6 +349,26 @@ impl WavebrotApp {
     #[must_use]
     pub fn last_check(&self) -> Option<&worker::messages::CheckResult> {
         self.check.as_ref().map(|(r, _)| r)
+    }
+
+    /// What the timing panel knows: both rates, their problems and the comparison.
+    #[must_use]
+    pub fn timing(&self) -> &TimingStats {
+        &self.timing
+    }
+
+    /// Test seam: from now on the checks (waves and Mandelbrot) compare with a reference made
+    /// wrong on purpose, so the red MISMATCH line can be seen and tested.
+    #[doc(hidden)]
+    pub fn inject_check_fault(&mut self, on: bool) {
+        self.check_fault = on;
+        self.worker.send(Command::InjectCheckFault(on));
+    }
+
+    /// Forgets the check results: the scene, view or backend they were of changed.
+    pub(crate) fn forget_checks(&mut self) {
+        self.check = None;
+        self.mandel_check = None;
     }
 
     /// The wave lab's tools (which one is active, the selected source).
@@ -418,6 +441,7 @@ impl WavebrotApp {
             Msg::Backend { kind, device, notes } => {
                 self.timing.clear(self.settings.view);
                 self.timing.set_device(&device);
+                self.forget_checks();
                 self.active = Some((kind, device));
                 self.notes = notes;
                 self.compare_kind = if kind == BackendKind::Cpu { BackendKind::Cpu1 } else { BackendKind::Cpu };
@@ -636,6 +660,7 @@ impl WavebrotApp {
         if self.settings.view != v {
             self.settings.view = v;
             self.timing.clear(v);
+            self.forget_checks();
             self.worker.send(Command::SetView(v));
         }
     }
@@ -712,11 +737,15 @@ impl eframe::App for WavebrotApp {
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
         self.timing.record_ui_frame(f64::from(dt));
-        self.timing.cpu_enabled = self.settings.cpu_compare;
+        self.timing.load.sample();
+        self.timing.set_cpu_enabled(self.settings.cpu_compare);
+        self.timing.fastest = self.settings.wave.fastest;
         self.poll_worker();
         self.keyboard(&ctx);
         self.steer_compare(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));
+        // One fixed line for what happened (saved, opened, refused): nothing above it moves.
+        egui::Panel::bottom("status").exact_size(24.0).show(ui, |ui| self.status_bar_ui(ui));
         if self.help {
             shell::panels::help_window(&ctx, &mut self.help);
         }
@@ -755,7 +784,7 @@ impl WavebrotApp {
         });
         egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                shell::timing_panel::timing_panel_ui(ui, &self.timing);
+                shell::timing_panel::timing_panel_ui(ui, &mut self.timing);
                 shell::profile_ui::stage_bar_ui(ui, &self.profile, &mut self.flame, self.start.freeze_timings);
             });
         });

@@ -133,19 +133,40 @@ impl WavebrotApp {
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
         });
-        if !self.start.freeze_timings {
-            for n in &self.notes {
-                ui.weak(format!("note: {n}"));
-            }
-        }
         if let Some(n) = &self.start.display_note {
             ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
         }
-        if let Some((m, at)) = &self.message
-            && at.elapsed() < Duration::from_secs(12)
-        {
-            ui.colored_label(ui.visuals().warn_fg_color, m);
-        }
+    }
+
+    /// The status bar: the last message (saved, opened, refused) for 12 s, and the backend's
+    /// notes on the right (hidden in presenter mode). One line of fixed height, so nothing
+    /// above it moves when a message comes or goes.
+    pub(crate) fn status_bar_ui(&mut self, ui: &mut egui::Ui) {
+        const SHOWN: Duration = Duration::from_secs(12);
+        ui.horizontal_centered(|ui| {
+            let notes = !self.panels_hidden && !self.start.freeze_timings && !self.notes.is_empty();
+            let right = if notes { 260.0_f32.min(ui.available_width() * 0.4) } else { 0.0 };
+            let left = (ui.available_width() - right).max(0.0);
+            ui.allocate_ui_with_layout(
+                egui::vec2(left, ui.available_height()),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| match &self.message {
+                    Some((m, at)) if at.elapsed() < SHOWN => {
+                        ui.add(egui::Label::new(egui::RichText::new(m).color(ui.visuals().warn_fg_color)).truncate())
+                            .on_hover_text(m);
+                        ui.ctx().request_repaint_after(SHOWN.saturating_sub(at.elapsed()));
+                    }
+                    _ => {
+                        ui.weak("");
+                    }
+                },
+            );
+            if notes {
+                let all = self.notes.iter().map(|n| format!("note: {n}")).collect::<Vec<_>>().join("\n");
+                let first = format!("note: {}", self.notes[0]);
+                ui.add(egui::Label::new(egui::RichText::new(first).weak()).truncate()).on_hover_text(all);
+            }
+        });
     }
 
     pub(crate) fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
@@ -228,7 +249,7 @@ impl WavebrotApp {
             let asked = ui
                 .button("Check")
                 .on_hover_text(format!(
-                    "from the current state, run {} steps here and on the CPU and compare both fields",
+                    "from the current state, run {} steps here and on the CPU reference (cpu1, one core) and compare both fields (C)",
                     crate::app::worker::messages::CHECK_STEPS
                 ))
                 .clicked();
@@ -268,14 +289,16 @@ impl WavebrotApp {
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
     pub(crate) fn start_mandel_check(&mut self) {
-        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else {
+        let Some(kind) = self.active_backend() else { return };
+        let Some(p) = self.mandel.shown.as_ref().and_then(|s| s.params) else {
+            self.say("Check compares pictures computed directly (f32, f64); this one is by perturbation".to_owned());
             return;
         };
         if self.mandel_check_rx.is_some() {
             return;
         }
         let wake = self.ctx.clone();
-        match crate::app::worker::compare::check_mandelbrot(kind, p, std::sync::Arc::clone(&self.turn), move || {
+        match crate::app::worker::compare::check_mandelbrot(kind, p, self.check_fault, std::sync::Arc::clone(&self.turn), move || {
             wake.request_repaint()
         }) {
             Ok(rx) => self.mandel_check_rx = Some(rx),
@@ -290,7 +313,7 @@ impl WavebrotApp {
         ui.horizontal(|ui| {
             let asked = ui
                 .button("Check")
-                .on_hover_text("render the image shown on the active backend and on the CPU (cpu1) and count the pixels that differ")
+                .on_hover_text("render the image shown on the active backend and on the CPU reference (cpu1, one core) and count the pixels that differ (C)")
                 .clicked();
             if asked {
                 self.start_mandel_check();
@@ -299,7 +322,9 @@ impl WavebrotApp {
                 ui.spinner();
             }
         });
-        if let Some(r) = &self.mandel_check {
+        // A result of another picture than the one shown is not shown.
+        let shown = self.mandel.shown.as_ref().and_then(|s| s.params);
+        if let Some(r) = self.mandel_check.as_ref().filter(|r| Some(r.params) == shown) {
             let text = match &r.error {
                 Some(e) => format!("check failed to run: {e}"),
                 None => format!(
@@ -330,6 +355,7 @@ impl WavebrotApp {
             if !keep_waves {
                 self.meters.clear();
             }
+            self.check = None;
             self.worker.send(Command::SetScene { scene: Box::new(s.scene.clone()), keep_waves });
         }
         if out.look {

@@ -222,7 +222,8 @@ impl MandelCheck {
     }
 }
 
-/// Checks `kind` against `cpu1` on `params` on the `wavebrot-mandel-check` thread (each on a
+/// Checks `kind` against `cpu1` (the reference, whatever `kind` is) on `params` (`fault`: a
+/// test seam making the reference wrong) on the `wavebrot-mandel-check` thread (each on a
 /// backend of its own, taking the compute turn); the answer comes on the returned channel.
 ///
 /// # Errors
@@ -230,6 +231,7 @@ impl MandelCheck {
 pub fn check_mandelbrot(
     kind: BackendKind,
     params: MandelbrotParams,
+    fault: bool,
     turn: ComputeTurn,
     wake: impl Fn() + Send + 'static,
 ) -> std::io::Result<Receiver<MandelCheck>> {
@@ -242,6 +244,10 @@ pub fn check_mandelbrot(
             let mut want = vec![0i32; params.pixels()];
             backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got)).map_err(|e| e.to_string())?;
             backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want)).map_err(|e| e.to_string())?;
+            if fault {
+                // Test seam: a reference wrong on every pixel.
+                want.iter_mut().for_each(|c| *c += 1);
+            }
             Ok(mandelbrot::mismatch_frac(&got, &want))
         };
         let r = run();

@@ -147,6 +147,8 @@ struct SimLoop {
     /// Seconds per update in one large call, for `(backend, nx, ny)`.
     large_call: Option<((backend::BackendKind, usize, usize), f64)>,
     turn: crate::app::worker::messages::ComputeTurn,
+    /// Test seam: the check's reference is made wrong on purpose.
+    check_fault: bool,
     quit: bool,
 }
 
@@ -198,6 +200,7 @@ impl SimLoop {
             display: Display::new(init.render_state.clone(), recycle),
             large_call: None,
             turn: init.turn.clone(),
+            check_fault: false,
             quit: false,
         };
         s.display.set_backend(shares_display);
@@ -379,6 +382,7 @@ impl SimLoop {
                 }
                 self.check();
             }
+            Command::InjectCheckFault(on) => self.check_fault = on,
             Command::Reset => {
                 if let Some((scene, keep)) = self.pending_scene.take() {
                     self.apply_scene(scene, keep);
@@ -421,11 +425,13 @@ impl SimLoop {
     }
 
     /// Runs [`CHECK_STEPS`] steps on the active backend from its current state, and the same on
-    /// the CPU (all cores) from the same state in a thread of its own, then reports `max |diff|`
-    /// of both fields against what the backend promises.
+    /// the CPU reference (`cpu1`, one core, whatever the active backend is) from the same state
+    /// in a thread of its own, then reports `max |diff|` of both fields against what the backend
+    /// promises.
     fn check(&mut self) {
         let backend = self.backend.kind();
-        let against = backend::BackendKind::Cpu;
+        let against = backend::BackendKind::Cpu1;
+        let fault = self.check_fault;
         let tolerance =
             if backend == backend::BackendKind::Wgpu { f64::from(crate::sim::wave::WAVE_TOLERANCE) } else { 0.0 };
         let fail = move |from, e: String| CheckResult {
@@ -457,13 +463,16 @@ impl SimLoop {
         let out = self.out.clone();
         let wake = Arc::clone(&self.wake);
         let spawned = std::thread::Builder::new().name("wavebrot-check".into()).spawn(move || {
-            let cpu = backend::cpu::CpuBackend::new(backend::cpu::Threads::All);
+            let cpu = backend::cpu::CpuBackend::new(backend::cpu::Threads::One);
             let run = || -> Result<f64, backend::BackendError> {
                 let mut s = cpu.new_scene(&scene)?;
                 s.write_fields(&f0, &g0, from)?;
                 s.advance(CHECK_STEPS)?;
                 let (mut f, mut g) = (vec![0.0; f1.len()], vec![0.0; g1.len()]);
                 s.read_fields(&mut f, &mut g)?;
+                if fault && let Some(v) = f.get_mut(f1.len() / 2) {
+                    *v += 1.0;
+                }
                 let d = crate::sim::wave::max_abs_diff(&f, &f1).max(crate::sim::wave::max_abs_diff(&g, &g1));
                 Ok(f64::from(d))
             };
