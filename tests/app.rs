@@ -440,3 +440,21 @@ fn the_speedup_needs_a_fresh_cpu_figure_of_the_same_scene() {
     assert!(run_until(&mut h, 10, |a| a.timing().speedup().is_none()), "no speedup of stale figures");
     assert!(h.state().timing().sentence().starts_with("Paused"), "{}", h.state().timing().sentence());
 }
+
+#[test]
+fn opening_a_scene_file_starts_from_rest_even_the_one_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("here.toml");
+    let mut h = harness(Demo::Wave);
+    h.state_mut().lab_mut().path = path.display().to_string();
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), 120);
+    h.get_by_label("Save").click();
+    settle(&mut h);
+    assert!(path.exists(), "{:?}", h.state().message());
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    assert!(h.state().message().unwrap_or_default().starts_with("opened"), "{:?}", h.state().message());
+    assert_eq!(tstep(&h), 0, "a file opened starts from rest, even the scene running");
+}

@@ -536,3 +536,40 @@ fn check_compares_with_cpu1_and_turns_red_on_a_mismatch() {
     wheel(&mut h, at, 100.0);
     assert!(h.query_by_label_contains("MISMATCH").is_none(), "a stale result is not shown");
 }
+
+#[test]
+fn an_export_s_progress_moves_every_second_and_cancel_acts_within_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.png");
+    let mut h = harness([1000.0, 1200.0]);
+    {
+        let e = h.state_mut().export_state_mut();
+        e.size = wavebrot::app::mandel::export::ExportSize::Custom;
+        e.custom = [3000, 2000];
+        // Automatic tiles: what a user gets.
+        e.tile_pixels = 0;
+        e.path = big.display().to_string();
+    }
+    h.state_mut().mandelbrot_mut().auto_iters = false;
+    h.state_mut().mandelbrot_mut().iters = 5000;
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    let progress = |h: &mut Harness<'static, WavebrotApp>| h.state_mut().export_state_mut().progress.map_or(0, |p| p.0);
+    // Progress moves within every second.
+    let mut last = progress(&mut h);
+    for _ in 0..3 {
+        // One second of frames (the predicate never holds).
+        run_until(&mut h, 1, |_| false);
+        let now = progress(&mut h);
+        let moved = now > last;
+        last = now;
+        assert!(moved, "no progress for a second and more: {last} rows");
+        assert!(h.state_mut().export_state_mut().running, "the export is still under way");
+    }
+    let asked = std::time::Instant::now();
+    h.get_by_label("Cancel").click();
+    assert!(run_until(&mut h, 5, |a| a.message().is_some_and(|m| m.contains("cancelled"))), "{:?}", h.state().message());
+    let took = asked.elapsed();
+    assert!(took.as_secs_f64() < 1.5, "Cancel took {took:?}");
+    assert!(!big.exists(), "a cancelled export writes nothing");
+}

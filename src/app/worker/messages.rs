@@ -158,8 +158,8 @@ impl MandelRequest {
 pub struct ExportJob {
     pub request: MandelRequest,
     pub path: std::path::PathBuf,
-    /// Largest tile in pixels (`None`: the whole picture at once where the device holds it,
-    /// smaller tiles where it does not).
+    /// Largest tile in pixels (`None`: tiles of about a quarter of a second of compute each, so
+    /// progress moves and Cancel acts within a second; smaller where the device holds less).
     pub tile_pixels: Option<usize>,
 }
 

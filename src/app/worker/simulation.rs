@@ -43,6 +43,10 @@ const COARSE_BUDGET: Duration = Duration::from_millis(35);
 /// two when a newer view is asked for.
 const TILE_BUDGET: Duration = Duration::from_millis(120);
 
+/// An export is computed in tiles of about this long (unless a tile size is set), so its
+/// progress moves and Cancel acts within a second at any size and depth.
+const EXPORT_TILE: Duration = Duration::from_millis(250);
+
 /// The compute time of the one large call that measures a backend without launch overhead.
 const LARGE_CALL: Duration = Duration::from_millis(30);
 
@@ -133,8 +137,9 @@ struct SimLoop {
     mandelbrot: Option<MandelRequest>,
     last_mandelbrot: Option<MandelRequest>,
     mandel: MandelWork,
-    /// Seconds per pixel of the last full Mandelbrot pass (0: none yet).
+    /// Seconds per pixel of the last full Mandelbrot pass (0: none yet) and its iterations.
     mandel_secs_per_pixel: f64,
+    mandel_pass_iters: u32,
     /// Smooth escape values of the last Mandelbrot pass (when its colours asked for them).
     smooth: Vec<f32>,
     /// The last full Mandelbrot pass: its request, arithmetic, direct parameters and whether
@@ -192,6 +197,7 @@ impl SimLoop {
             last_mandelbrot: None,
             mandel: MandelWork::default(),
             mandel_secs_per_pixel: 0.0,
+            mandel_pass_iters: 1,
             smooth: Vec::new(),
             mandel_done: None,
             per_step: Duration::from_micros(100),
@@ -267,7 +273,8 @@ impl SimLoop {
     /// Runs `scene`: its sources swapped in place when only they changed (the waves go on),
     /// otherwise opened anew with the waves carried over when asked and the grid is the same.
     fn apply_scene(&mut self, scene: Scene, keep_waves: bool) {
-        if *self.scene == scene && self.sim.is_some() {
+        // From rest (a file opened, a preset picked) even where it is the scene running.
+        if keep_waves && *self.scene == scene && self.sim.is_some() {
             return;
         }
         if let Err(e) = scene.validate() {
@@ -280,7 +287,7 @@ impl SimLoop {
             same.sources.clone_from(&self.scene.sources);
             same == *self.scene && scene.sources.len() == self.scene.sources.len()
         };
-        if only_sources && let Some(sim) = self.sim.as_mut() {
+        if keep_waves && only_sources && let Some(sim) = self.sim.as_mut() {
             match sim.set_sources(&scene.sources) {
                 Ok(()) => {
                     self.scene = Arc::new(scene);
@@ -726,6 +733,7 @@ impl SimLoop {
         if let Some((c, run)) = result {
             if coarse == 1 {
                 self.mandel_secs_per_pixel = start.elapsed().as_secs_f64() / (w * h) as f64;
+                self.mandel_pass_iters = req.iters.max(1);
             }
             let mut rgba = self.display.buffer(w * h * 4);
             let sm = c.smooth.then_some(self.smooth.as_slice());
@@ -752,6 +760,18 @@ impl SimLoop {
         self.counts = counts;
     }
 
+    /// Pixels in an export tile of about [`EXPORT_TILE`] of compute, at the last full pass's
+    /// rate scaled to the export's iterations (a pixel inside the set costs all of them); 16
+    /// rows while nothing was measured yet. At least one row.
+    fn export_tile(&self, req: &MandelRequest) -> usize {
+        if self.mandel_secs_per_pixel <= 0.0 {
+            return req.width * 16;
+        }
+        let deeper = (f64::from(req.iters) / f64::from(self.mandel_pass_iters)).max(1.0);
+        let per_pixel = self.mandel_secs_per_pixel * deeper;
+        ((EXPORT_TILE.as_secs_f64() / per_pixel) as usize).clamp(req.width, DEFAULT_TILE_PIXELS)
+    }
+
     /// Renders `job` in tiles and writes it as PNG (atomically), reporting progress; a
     /// [`Command::CancelExport`] between two tiles stops it with nothing written. Other commands
     /// that arrive meanwhile wait in the inbox.
@@ -770,6 +790,7 @@ impl SimLoop {
         }
         let (mut counts, mut smooth) = (Vec::new(), Vec::new());
         let mut cancelled = false;
+        let tile = job.tile_pixels.unwrap_or_else(|| self.export_tile(req)).max(1);
         let computed = {
             let Self { backend, mandel, commands, inbox, out, wake, turn, quit, .. } = self;
             let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -786,7 +807,6 @@ impl SimLoop {
                 cancelled |= inbox.len() != before || inbox.iter().any(|c| matches!(c, Command::Quit));
                 !cancelled && !*quit
             };
-            let tile = job.tile_pixels.unwrap_or(DEFAULT_TILE_PIXELS).max(1);
             mandel.compute(
                 backend.as_mut(),
                 req,
