@@ -445,7 +445,11 @@ fn the_speedup_needs_a_fresh_cpu_figure_of_the_same_scene() {
 fn opening_a_scene_file_starts_from_rest_even_the_one_running() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("here.toml");
-    let mut h = harness(Demo::Wave);
+    // Tall, so the scene file's buttons at the foot of the lab are on screen.
+    let mut h = Harness::builder()
+        .with_size([1200.0, 1800.0])
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    settle(&mut h);
     h.state_mut().lab_mut().path = path.display().to_string();
     h.get_by_label("Step").click();
     settle(&mut h);
