@@ -462,3 +462,26 @@ fn opening_a_scene_file_starts_from_rest_even_the_one_running() {
     assert!(h.state().message().unwrap_or_default().starts_with("opened"), "{:?}", h.state().message());
     assert_eq!(tstep(&h), 0, "a file opened starts from rest, even the scene running");
 }
+
+#[test]
+fn keep_aspect_moves_both_grid_sliders_and_a_preset_s_description_follows_the_grid() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_label("keep aspect").click();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(320.0);
+    settle(&mut h);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_eq!((p.nx, p.ny), (320, 240), "160x120 keeps its shape");
+    h.get_by_label("preset").click();
+    h.run_steps(3);
+    h.get_by_label("two-sources").click();
+    settle(&mut h);
+    let s = running_scene(&h);
+    assert!(s.description.contains("100 cells apart"), "{}", s.description);
+    let nx = s.nx;
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit((2 * nx) as f64);
+    settle(&mut h);
+    let s = running_scene(&h);
+    assert_eq!((s.nx, s.ny), (2 * nx, 2 * s.ny / 2));
+    assert!(s.description.contains("200 cells apart"), "the description follows the grid: {}", s.description);
+}

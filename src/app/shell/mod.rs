@@ -7,5 +7,6 @@ pub mod palette_ui;
 pub mod panels;
 pub mod profile;
 pub mod profile_ui;
+pub mod recording;
 pub mod timing_panel;
 pub mod timing_stats;

@@ -3,4 +3,5 @@
 
 pub mod lab;
 pub mod meters;
+pub mod state;
 pub mod view;

@@ -21,6 +21,23 @@ enum CompareCmd {
     Quit,
 }
 
+/// The app's side of the CPU comparison: the thread (started when first needed), the job it
+/// runs, the CPU backend it runs on (`cpu1` beside the `cpu` backend, `cpu` beside the others),
+/// and the compute turn it shares with the simulation thread.
+pub struct Comparing {
+    pub thread: Option<CpuCompare>,
+    pub job: CompareJob,
+    pub kind: BackendKind,
+    pub turn: ComputeTurn,
+}
+
+impl Comparing {
+    #[must_use]
+    pub fn new(turn: ComputeTurn) -> Self {
+        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn }
+    }
+}
+
 /// Handle on the CPU comparison thread.
 pub struct CpuCompare {
     commands: Sender<CompareCmd>,
