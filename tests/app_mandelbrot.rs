@@ -440,8 +440,7 @@ fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&Wa
 /// A speedup is only ever the CPU copy's figure of the picture shown over the active one's.
 fn speedup_is_of_one_picture(a: &WavebrotApp) -> bool {
     let t = a.timing();
-    t.speedup().is_none()
-        || matches!((&t.active, &t.cpu), (Some(x), Some(c)) if x.problem == c.problem && x.fresh())
+    t.speedup().is_none() || matches!((&t.active, &t.cpu), (Some(x), Some(c)) if x.problem == c.problem && x.fresh())
 }
 
 #[test]
@@ -479,7 +478,11 @@ fn the_speedup_compares_only_figures_of_the_picture_shown() {
     h.run_steps(3);
     h.get_by_label("Spiral at i, 1e100").click();
     settle(&mut h);
-    assert!(run_until(&mut h, 30, |a| a.timing().sentence().contains("perturbation")), "{}", h.state().timing().sentence());
+    assert!(
+        run_until(&mut h, 30, |a| a.timing().sentence().contains("perturbation")),
+        "{}",
+        h.state().timing().sentence()
+    );
     assert_eq!(h.state().timing().speedup(), None);
 }
 
@@ -568,7 +571,11 @@ fn an_export_s_progress_moves_every_second_and_cancel_acts_within_one() {
     }
     let asked = std::time::Instant::now();
     h.get_by_label("Cancel").click();
-    assert!(run_until(&mut h, 5, |a| a.message().is_some_and(|m| m.contains("cancelled"))), "{:?}", h.state().message());
+    assert!(
+        run_until(&mut h, 5, |a| a.message().is_some_and(|m| m.contains("cancelled"))),
+        "{:?}",
+        h.state().message()
+    );
     let took = asked.elapsed();
     assert!(took.as_secs_f64() < 1.5, "Cancel took {took:?}");
     assert!(!big.exists(), "a cancelled export writes nothing");

@@ -173,7 +173,13 @@ fn sigterm_to_gui_ends_the_window_process_and_the_parent_exits_with_its_status()
     let home = tempfile::tempdir().unwrap();
     let mut c = Command::new(bin());
     c.arg("gui").env("DISPLAY", &d.name).env("HOME", home.path()).env_remove("XDG_DATA_HOME");
-    for v in ["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "WAVEBROT_DISPLAY_ADAPTER", "WAVEBROT_WINDOW_PROCESS", "WAVEBROT_TEST_CRASH"] {
+    for v in [
+        "WAYLAND_DISPLAY",
+        "WAYLAND_SOCKET",
+        "WAVEBROT_DISPLAY_ADAPTER",
+        "WAVEBROT_WINDOW_PROCESS",
+        "WAVEBROT_TEST_CRASH",
+    ] {
         c.env_remove(v);
     }
     let mut parent = c.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();

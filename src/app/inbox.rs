@@ -98,7 +98,13 @@ impl WavebrotApp {
     }
 
     /// Puts a frame on screen: uploads RGBA once, or uses a registered native texture.
-    pub(crate) fn show(slot: &mut Option<Shown>, name: &str, pixels: FrameSource, worker: &Worker, ctx: &egui::Context) {
+    pub(crate) fn show(
+        slot: &mut Option<Shown>,
+        name: &str,
+        pixels: FrameSource,
+        worker: &Worker,
+        ctx: &egui::Context,
+    ) {
         puffin::profile_scope!("upload");
         match pixels {
             FrameSource::Rgba { rgba, width, height } => {
@@ -184,4 +190,3 @@ fn opaque_image(size: [usize; 2], rgba: &[u8]) -> egui::ColorImage {
     debug_assert!(rgba.chunks_exact(4).all(|p| p[3] == 255), "the worker's pictures are opaque");
     egui::ColorImage::new(size, bytemuck::cast_slice::<u8, egui::Color32>(rgba).to_vec())
 }
-

@@ -73,4 +73,3 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
         None => Ok(()),
     }
 }
-

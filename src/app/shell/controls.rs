@@ -105,4 +105,3 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, it
     painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, "0", font.clone(), text);
     bar_title(&painter, bar, title, font, text);
 }
-

@@ -92,7 +92,10 @@ mod tests {
     fn the_note_says_how_low_figures_may_be() {
         let l = AppLoad { last: None, cores_used: Some(0.5) };
         let (text, warn) = l.note(2).unwrap();
-        assert!(text.starts_with("2 cores") && text.contains("50% of one core") && text.contains("about 25%"), "{text}");
+        assert!(
+            text.starts_with("2 cores") && text.contains("50% of one core") && text.contains("about 25%"),
+            "{text}"
+        );
         assert!(warn);
         let l = AppLoad { last: None, cores_used: Some(0.02) };
         assert!(!l.note(16).unwrap().1);

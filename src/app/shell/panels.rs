@@ -276,9 +276,13 @@ impl WavebrotApp {
             return;
         }
         let wake = self.ctx.clone();
-        match crate::app::worker::compare::check_mandelbrot(kind, p, self.check_fault, std::sync::Arc::clone(&self.compare.turn), move || {
-            wake.request_repaint()
-        }) {
+        match crate::app::worker::compare::check_mandelbrot(
+            kind,
+            p,
+            self.check_fault,
+            std::sync::Arc::clone(&self.compare.turn),
+            move || wake.request_repaint(),
+        ) {
             Ok(rx) => self.mandel.check_rx = Some(rx),
             Err(e) => self.say(format!("cannot start the check: {e}")),
         }

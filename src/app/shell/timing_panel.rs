@@ -130,7 +130,9 @@ fn numbers_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     let over = stats.cpu.as_ref().map_or("CPU".to_owned(), |c| c.kind.to_string());
     match &comparison {
         Comparison::Speedup(s) => {
-            ui.label(egui::RichText::new(format!("speedup over {over}: {}", num(format!("{s:.1} x")))).strong().size(16.0));
+            ui.label(
+                egui::RichText::new(format!("speedup over {over}: {}", num(format!("{s:.1} x")))).strong().size(16.0),
+            );
         }
         Comparison::Waiting(why) => {
             ui.label(egui::RichText::new(format!("speedup over {over}: —")).strong().size(16.0));

@@ -226,7 +226,15 @@ impl TimingStats {
         self.peak_gbps = device.peak_gbps;
     }
 
-    fn record(slot: &mut Option<Rate>, kind: BackendKind, device: &str, secs: f64, work: f64, t: &Timing, problem: Problem) {
+    fn record(
+        slot: &mut Option<Rate>,
+        kind: BackendKind,
+        device: &str,
+        secs: f64,
+        work: f64,
+        t: &Timing,
+        problem: Problem,
+    ) {
         if !(secs.is_finite() && secs > 0.0) {
             return;
         }
@@ -286,12 +294,9 @@ impl TimingStats {
         let secs = f.timing.best().as_secs_f64();
         let problem = match f.params {
             Some(p) => Problem::Mandelbrot(p),
-            None => Problem::Deep {
-                view: f.request.view.clone(),
-                width: f.width,
-                height: f.height,
-                iters: f.request.iters,
-            },
+            None => {
+                Problem::Deep { view: f.request.view.clone(), width: f.width, height: f.height, iters: f.request.iters }
+            }
         };
         // Each image is its own problem: no smoothing across different views.
         self.active = None;
@@ -409,10 +414,7 @@ impl TimingStats {
             return wait(format!("waiting for the CPU copy to measure {} (it has another one)", a.problem.describe()));
         }
         if !self.current(c) {
-            return wait(format!(
-                "waiting for a fresh CPU figure (the last is {:.0} s old)",
-                c.age().as_secs_f64()
-            ));
+            return wait(format!("waiting for a fresh CPU figure (the last is {:.0} s old)", c.age().as_secs_f64()));
         }
         Comparison::Speedup(c.secs / a.secs)
     }

@@ -214,8 +214,10 @@ pub fn wave_controls_ui(
     ui.spacing_mut().slider_width = 150.0;
     let (nx0, ny0) = (s.nx, s.ny);
     let typed = "drag, or type a number in the field";
-    let moved_x = ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).on_hover_text(typed).changed();
-    let moved_y = ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).on_hover_text(typed).changed();
+    let moved_x =
+        ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).on_hover_text(typed).changed();
+    let moved_y =
+        ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).on_hover_text(typed).changed();
     if s.keep_aspect {
         let follow = |v: usize, from: usize, to: usize| {
             ((v as f64 * to as f64 / from.max(1) as f64).round() as usize).clamp(*GRID_SIDES.start(), *GRID_SIDES.end())
@@ -482,7 +484,10 @@ mod tests {
         let d = "Two point sources in phase, 100 cells apart: maxima where d sin(theta) = m lambda.";
         let r = rescaled_description(d, (640, 480), (1093, 820));
         assert!(r.contains("171 cells apart"), "{r}");
-        assert_eq!(rescaled_description("The seed (1000x800, freq 0.1).", (1000, 800), (500, 400)), "The seed (500x400, freq 0.1).");
+        assert_eq!(
+            rescaled_description("The seed (1000x800, freq 0.1).", (1000, 800), (500, 400)),
+            "The seed (500x400, freq 0.1)."
+        );
         assert_eq!(rescaled_description(d, (640, 480), (640, 480)), d);
     }
 
