@@ -166,6 +166,7 @@ mod tests {
         assert_eq!(m.probes[0].len(), 4);
         m.record(5, &at(0.0, vec![(5, 0.0)]));
         assert_eq!(m.energy.len(), 1, "a reset starts the energy trace again");
+        assert_eq!(m.probes[0].len(), 1, "and the probes'");
     }
 
     #[test]
@@ -175,6 +176,5 @@ mod tests {
         assert_eq!(fmt_energy(123_456.0), "123456");
         assert_eq!(fmt_energy(1.2346e9), "1.235 × 10^9");
         assert_eq!(fmt_energy(0.0), "0");
-        assert_eq!(m.probes[0].len(), 1, "and the probes'");
     }
 }
