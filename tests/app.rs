@@ -478,10 +478,10 @@ fn keep_aspect_moves_both_grid_sliders_and_a_preset_s_description_follows_the_gr
     settle(&mut h);
     let s = running_scene(&h);
     assert!(s.description.contains("100 cells apart"), "{}", s.description);
-    let nx = s.nx;
+    let (nx, ny) = (s.nx, s.ny);
     h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit((2 * nx) as f64);
     settle(&mut h);
     let s = running_scene(&h);
-    assert_eq!((s.nx, s.ny), (2 * nx, 2 * s.ny / 2));
+    assert_eq!((s.nx, s.ny), (2 * nx, 2 * ny), "a preset keeps the aspect lock");
     assert!(s.description.contains("200 cells apart"), "the description follows the grid: {}", s.description);
 }

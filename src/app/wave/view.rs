@@ -136,6 +136,7 @@ impl WaveSettings {
             fastest: self.fastest,
             playing: self.playing,
             check_often: self.check_often,
+            keep_aspect: self.keep_aspect,
             look,
             ..fresh
         };
