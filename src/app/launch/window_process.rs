@@ -297,7 +297,8 @@ fn forward_signals(pid: u32) -> Option<signal_hook::iterator::Handle> {
             let name = if signal == SIGINT { "-INT" } else { "-TERM" };
             let sent = Command::new("kill").args([name, &pid.to_string()]).stderr(Stdio::null()).status();
             if !sent.is_ok_and(|s| s.success()) {
-                eprintln!("wavebrot: could not pass {} on to the window process {pid}", signal_name(signal));
+                // Most often it had ended already (a terminal's Ctrl+C reaches both processes).
+                log::debug!("{} not passed on to the window process {pid}", signal_name(signal));
             }
         }
     });

@@ -115,6 +115,15 @@ impl WavebrotApp {
     pub(crate) fn page_ui(&mut self, ui: &mut egui::Ui, page: Page) {
         let ctx = ui.ctx().clone();
         let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || ctx.request_repaint());
+        // The waves and the CPU comparison are paused on a page; the window itself still runs
+        // beside what is measured: say how much.
+        if page != Page::Lessons
+            && !self.start.freeze_timings
+            && let Some((text, warn)) = self.timing.load.note(self.timing.cores)
+        {
+            let colour = if warn { ui.visuals().warn_fg_color } else { ui.visuals().weak_text_color() };
+            ui.colored_label(colour, text);
+        }
         match page {
             Page::Race => self.pages.race.ui(ui, &self.probes, &wake, self.start.freeze_timings),
             Page::Scaling => self.pages.scaling.ui(ui, &self.probes, &wake),

@@ -150,14 +150,19 @@ impl WavebrotApp {
             ui.allocate_ui_with_layout(
                 egui::vec2(left, ui.available_height()),
                 egui::Layout::left_to_right(egui::Align::Center),
-                |ui| match &self.message {
-                    Some((m, at)) if at.elapsed() < SHOWN => {
-                        ui.add(egui::Label::new(egui::RichText::new(m).color(ui.visuals().warn_fg_color)).truncate())
+                |ui| {
+                    ui.set_min_width(left);
+                    match &self.message {
+                        Some((m, at)) if at.elapsed() < SHOWN => {
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(m).color(ui.visuals().warn_fg_color)).truncate(),
+                            )
                             .on_hover_text(m);
-                        ui.ctx().request_repaint_after(SHOWN.saturating_sub(at.elapsed()));
-                    }
-                    _ => {
-                        ui.weak("");
+                            ui.ctx().request_repaint_after(SHOWN.saturating_sub(at.elapsed()));
+                        }
+                        _ => {
+                            ui.weak("");
+                        }
                     }
                 },
             );

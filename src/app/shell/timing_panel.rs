@@ -370,6 +370,12 @@ mod mandelbrot_tests {
         s.record_cpu(&cpu_sample(shown, 0.5));
         assert_eq!(s.speedup().map(|x| x.round()), Some(50.0));
         assert!(s.sentence().contains("50 times faster"), "{}", s.sentence());
+        assert!(
+            s.sentence()
+                .starts_with("The GPU (CUDA) drew this picture in 10.00 ms while one CPU core (cpu1) took 500.00 ms"),
+            "{}",
+            s.sentence()
+        );
         // Zoomed in: the same size, other bounds. The old CPU figure is not compared.
         let mut zoomed = frame(3_000_000, 0.02);
         zoomed.params.as_mut().unwrap().bounds.minx += 0.1;

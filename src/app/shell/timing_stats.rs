@@ -453,9 +453,9 @@ impl TimingStats {
                 let steps = |r: &Rate| 1.0 / (2.0 * r.secs);
                 format!(
                     "In one second {} did {} steps of the {nx}x{ny} grid while {} did {}: {faster}.",
-                    who(a.kind),
+                    lower_first(&who(a.kind)),
                     fmt_count(steps(a)),
-                    who(c.kind).to_lowercase(),
+                    lower_first(&who(c.kind)),
                     fmt_count(steps(c)),
                 )
             }
@@ -463,7 +463,7 @@ impl TimingStats {
                 "{} drew this picture in {} while {} took {}: {faster}.",
                 who(a.kind),
                 fmt_secs(a.secs),
-                who(c.kind).to_lowercase(),
+                lower_first(&who(c.kind)),
                 fmt_secs(c.secs),
             ),
         }
@@ -479,6 +479,11 @@ pub fn who(kind: BackendKind) -> String {
         BackendKind::Cpu => "Every CPU core (cpu)".to_owned(),
         BackendKind::Cpu1 => "One CPU core (cpu1)".to_owned(),
     }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_lowercase().collect::<String>() + c.as_str())
 }
 
 fn capitalise(s: &str) -> String {
