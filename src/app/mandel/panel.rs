@@ -103,6 +103,12 @@ impl WavebrotApp {
         &mut self.mandel.export
     }
 
+    /// Rows done and all rows of the export under way.
+    #[must_use]
+    pub fn export_progress(&self) -> Option<(usize, usize)> {
+        self.mandel.export.progress.filter(|_| self.mandel.export.running)
+    }
+
     /// The bookmark controls' state (file, name).
     pub fn bookmarks_mut(&mut self) -> &mut bookmarks_ui::Bookmarks {
         &mut self.mandel.bookmarks
