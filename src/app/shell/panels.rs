@@ -412,7 +412,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
         ("R", "reset the field (Mandelbrot: the whole set)"),
-        ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
+        ("C", "check the active backend against cpu1, the CPU reference (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
         ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),
