@@ -352,7 +352,9 @@ fn the_check_button_compares_the_active_backend_with_the_cpu() {
     let r = wait_for_check(&mut h);
     assert!(r.error.is_none(), "{r:?}");
     assert_eq!((r.from, r.steps), (80, wavebrot::app::worker::messages::CHECK_STEPS));
-    assert!(r.ok() && r.max_diff == 0.0, "the CPU against itself: the same bits, got {r:?}");
+    assert!(r.ok() && r.max_diff == 0.0, "the CPU against its reference: the same bits, got {r:?}");
+    assert_eq!((r.backend, r.against), (BackendKind::Cpu, BackendKind::Cpu1), "always against cpu1, the reference");
+    assert!(h.query_by_label_contains("cpu vs cpu1").is_some(), "the result names both");
     assert_eq!(
         tstep(&h),
         80 + wavebrot::app::worker::messages::CHECK_STEPS,
@@ -388,4 +390,98 @@ fn presenter_keys_hide_the_panels_and_show_the_key_list() {
     h.key_press(egui::Key::F1);
     h.run_steps(2);
     assert!(h.query_by_label_contains("hide or show the side panels").is_some(), "F1 lists the keys");
+}
+
+/// Runs frames until `done` or `secs` pass; true when done.
+fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.run_steps(1);
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn a_check_mismatch_turns_red_and_a_stale_result_goes_with_the_scene() {
+    let mut h = harness(Demo::Wave);
+    h.state_mut().inject_check_fault(true);
+    let r = wait_for_check(&mut h);
+    assert!(r.error.is_none() && !r.ok(), "a wrong reference is a mismatch: {r:?}");
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("MISMATCH").is_some(), "the mismatch is shown");
+    h.get_by_role_and_label(Role::Slider, "frequency").set_value_accesskit(0.3);
+    settle(&mut h);
+    assert!(h.state().last_check().is_none(), "the scene changed: the old result goes");
+    assert!(h.query_by_label_contains("MISMATCH").is_none());
+}
+
+#[test]
+fn the_speedup_needs_a_fresh_cpu_figure_of_the_same_scene() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_label("CPU comparison").click();
+    h.get_by_label("Play").click();
+    assert!(run_until(&mut h, 60, |a| a.timing().speedup().is_some()), "{}", h.state().timing().sentence());
+    let t = h.state().timing();
+    assert_eq!(t.cpu.as_ref().unwrap().problem, t.active.as_ref().unwrap().problem);
+    assert_eq!(t.cpu.as_ref().unwrap().kind, BackendKind::Cpu1);
+    // Unticked: the CPU figure goes at once; no speedup against a frozen one.
+    h.get_by_label("CPU comparison").click();
+    h.run_steps(2);
+    assert!(h.state().timing().cpu.is_none() && h.state().timing().speedup().is_none());
+    assert!(h.state().timing().sentence().contains("comparison is off"), "{}", h.state().timing().sentence());
+    // Ticked again, then paused: once the figures are stale the panel says it is paused.
+    h.get_by_label("CPU comparison").click();
+    assert!(run_until(&mut h, 60, |a| a.timing().speedup().is_some()));
+    h.get_by_label("Pause").click();
+    assert!(run_until(&mut h, 10, |a| a.timing().speedup().is_none()), "no speedup of stale figures");
+    assert!(h.state().timing().sentence().starts_with("Paused"), "{}", h.state().timing().sentence());
+}
+
+#[test]
+fn opening_a_scene_file_starts_from_rest_even_the_one_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("here.toml");
+    // Tall, so the scene file's buttons at the foot of the lab are on screen.
+    let mut h = Harness::builder()
+        .with_size([1200.0, 1800.0])
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    settle(&mut h);
+    h.state_mut().lab_mut().path = path.display().to_string();
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), 120);
+    h.get_by_label("Save").click();
+    settle(&mut h);
+    assert!(path.exists(), "{:?}", h.state().message());
+    h.get_by_label("Open").click();
+    settle(&mut h);
+    assert!(h.state().message().unwrap_or_default().starts_with("opened"), "{:?}", h.state().message());
+    assert_eq!(tstep(&h), 0, "a file opened starts from rest, even the scene running");
+}
+
+#[test]
+fn keep_aspect_moves_both_grid_sliders_and_a_preset_s_description_follows_the_grid() {
+    let mut h = harness(Demo::Wave);
+    h.get_by_label("keep aspect").click();
+    h.run_steps(1);
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(320.0);
+    settle(&mut h);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_eq!((p.nx, p.ny), (320, 240), "160x120 keeps its shape");
+    h.get_by_label("preset").click();
+    h.run_steps(3);
+    h.get_by_label("two-sources").click();
+    settle(&mut h);
+    let s = running_scene(&h);
+    assert!(s.description.contains("100 cells apart"), "{}", s.description);
+    let (nx, ny) = (s.nx, s.ny);
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit((2 * nx) as f64);
+    settle(&mut h);
+    let s = running_scene(&h);
+    assert_eq!((s.nx, s.ny), (2 * nx, 2 * ny), "a preset keeps the aspect lock");
+    assert!(s.description.contains("200 cells apart"), "the description follows the grid: {}", s.description);
 }

@@ -423,3 +423,159 @@ fn record_in_the_mandelbrot_view_writes_a_zoom_path_in_the_view_s_palette() {
         .unwrap();
     assert!(worst <= step, "a GIF pixel is {worst} levels from the picture's colour (a table step is at most {step})");
 }
+
+/// Runs frames until `done` or `secs` pass; true when done.
+fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.run_steps(1);
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// A speedup is only ever the CPU copy's figure of the picture shown over the active one's.
+fn speedup_is_of_one_picture(a: &WavebrotApp) -> bool {
+    let t = a.timing();
+    t.speedup().is_none() || matches!((&t.active, &t.cpu), (Some(x), Some(c)) if x.problem == c.problem)
+}
+
+#[test]
+fn the_speedup_compares_only_figures_of_the_picture_shown() {
+    let mut h = harness([900.0, 700.0]);
+    h.get_by_label("CPU comparison").click();
+    assert!(run_until(&mut h, 60, |a| a.timing().speedup().is_some()), "{}", h.state().timing().sentence());
+    assert!(speedup_is_of_one_picture(h.state()));
+    // Zoom in: the CPU figure of the old view is never compared with the new one.
+    let at = h.state().mandelbrot_picture_rect().center();
+    h.hover_at(at);
+    h.run_steps(1);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 200.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    let mut waited = false;
+    for _ in 0..200 {
+        h.run_steps(1);
+        assert!(speedup_is_of_one_picture(h.state()), "{}", h.state().timing().sentence());
+        waited |= h.state().timing().sentence().starts_with("Waiting for the CPU copy");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        waited || h.state().timing().speedup().is_some(),
+        "after a zoom the panel waits for the CPU copy: {}",
+        h.state().timing().sentence()
+    );
+    assert!(run_until(&mut h, 60, |a| a.timing().speedup().is_some()), "{}", h.state().timing().sentence());
+    // A perturbation picture: the CPU copy does not run it, and the panel says so.
+    h.get_by_label("Famous places").click();
+    h.run_steps(3);
+    h.get_by_label("Spiral at i, 1e100").click();
+    settle(&mut h);
+    assert!(
+        run_until(&mut h, 30, |a| a.timing().sentence().contains("perturbation")),
+        "{}",
+        h.state().timing().sentence()
+    );
+    assert_eq!(h.state().timing().speedup(), None);
+}
+
+#[test]
+fn saving_and_opening_a_location_moves_no_control_and_keeps_the_picture_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("here.toml");
+    let mut h = harness([1000.0, 800.0]);
+    h.state_mut().bookmarks_mut().path = path.display().to_string();
+    settle(&mut h);
+    let labels = ["Save location", "Open location", "Famous places", "Record", "Check", "Reset view (R)"];
+    let rects = |h: &Harness<'static, WavebrotApp>| -> Vec<egui::Rect> {
+        labels.iter().map(|l| h.get_by_label(l).rect()).collect()
+    };
+    let before = rects(&h);
+    let picture = h.state().mandelbrot_picture_rect();
+    let size = h.state().mandelbrot_shown().map(|s| (s.width, s.height));
+    h.get_by_label("Save location").click();
+    settle(&mut h);
+    assert!(h.state().message().unwrap_or_default().starts_with("saved"), "{:?}", h.state().message());
+    assert_eq!(rects(&h), before, "a status line moved the controls");
+    assert_eq!(h.state().mandelbrot_picture_rect(), picture, "a status line resized the picture");
+    h.get_by_label("Open location").click();
+    settle(&mut h);
+    assert!(h.state().message().unwrap_or_default().starts_with("opened"), "{:?}", h.state().message());
+    assert_eq!(rects(&h), before, "Open location is where it was when Save was clicked");
+    assert_eq!(h.state().mandelbrot_picture_rect(), picture);
+    assert_eq!(h.state().mandelbrot_shown().map(|s| (s.width, s.height)), size, "the picture kept its size");
+    // The pointer enters and leaves the picture: its readout rows are always there.
+    h.hover_at(picture.center());
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("pointer  -").is_some() || h.query_by_label_contains("pointer  0").is_some());
+    assert_eq!(rects(&h), before, "the pointer readout moved the controls");
+    h.hover_at(egui::pos2(picture.max.x + 40.0, picture.center().y));
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("pointer  —").is_some());
+    assert_eq!(rects(&h), before, "the pointer leaving moved the controls");
+}
+
+#[test]
+fn check_compares_with_cpu1_and_turns_red_on_a_mismatch() {
+    let mut h = harness([900.0, 700.0]);
+    h.state_mut().inject_check_fault(true);
+    h.get_by_label("Check").click();
+    assert!(run_until(&mut h, 60, |a| a.last_mandelbrot_check().is_some()), "the check answers");
+    h.run_steps(2);
+    let r = h.state().last_mandelbrot_check().unwrap().clone();
+    assert_eq!(r.against, wavebrot::backend::BackendKind::Cpu1);
+    assert!(!r.ok() && r.error.is_none(), "a wrong reference is a mismatch: {r:?}");
+    assert!(h.query_by_label_contains("MISMATCH").is_some(), "the mismatch is shown");
+    // Another view: the result of the old one goes.
+    h.get_by_label("Reset view (R)").click();
+    let at = h.state().mandelbrot_picture_rect().center();
+    wheel(&mut h, at, 100.0);
+    assert!(h.query_by_label_contains("MISMATCH").is_none(), "a stale result is not shown");
+}
+
+#[test]
+fn an_export_s_progress_moves_every_second_and_cancel_acts_within_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.png");
+    let mut h = harness([1000.0, 1200.0]);
+    {
+        let e = h.state_mut().export_state_mut();
+        e.size = wavebrot::app::mandel::export::ExportSize::Custom;
+        e.custom = [3000, 2000];
+        // Automatic tiles: what a user gets.
+        e.tile_pixels = 0;
+        e.path = big.display().to_string();
+    }
+    h.state_mut().mandelbrot_mut().auto_iters = false;
+    h.state_mut().mandelbrot_mut().iters = 5000;
+    settle(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    let progress = |h: &mut Harness<'static, WavebrotApp>| h.state_mut().export_state_mut().progress.map_or(0, |p| p.0);
+    // Progress moves every second (tiles of about 250 ms); the test allows twice that, as other
+    // tests share the cores meanwhile.
+    let mut last = progress(&mut h);
+    for _ in 0..3 {
+        let moved = run_until(&mut h, 2, |a| a.export_progress().is_some_and(|p| p.0 > last));
+        let now = progress(&mut h);
+        assert!(moved, "no progress for two seconds: {now} rows");
+        last = now;
+        assert!(h.state_mut().export_state_mut().running, "the export is still under way");
+    }
+    let asked = std::time::Instant::now();
+    h.get_by_label("Cancel").click();
+    assert!(
+        run_until(&mut h, 5, |a| a.message().is_some_and(|m| m.contains("cancelled"))),
+        "{:?}",
+        h.state().message()
+    );
+    let took = asked.elapsed();
+    assert!(took.as_secs_f64() < 2.0, "Cancel took {took:?} (1 s asked, twice that allowed for the load)");
+    assert!(!big.exists(), "a cancelled export writes nothing");
+}

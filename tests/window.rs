@@ -133,3 +133,87 @@ fn on_a_display_a_crash_before_the_window_is_survived_and_one_after_is_not_retri
     assert!(err.lines().any(|l| l.starts_with("error:") && l.contains("after the window opened")), "{err}");
     assert!(!err.contains("note: the window process crashed"), "{err}");
 }
+
+#[test]
+fn commands_that_draw_nothing_are_quiet_without_xdg_runtime_dir() {
+    // Mesa's device-selection layer would ask Wayland for the display's GPU and libwayland would
+    // print "error: XDG_RUNTIME_DIR is invalid…" once per Vulkan instance.
+    for args in [&["info"][..], &["render", "mandelbrot", "--width", "32", "--height", "32"][..]] {
+        let out = Command::new(bin())
+            .args(args)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("NODEVICE_SELECT")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(!err.contains("XDG_RUNTIME_DIR"), "{args:?} printed: {err}");
+    }
+}
+
+/// The children of process `pid` (Linux: `/proc/PID/task/PID/children`).
+fn children(pid: u32) -> Vec<u32> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|c| c.parse().ok())
+        .collect()
+}
+
+#[test]
+fn sigterm_to_gui_ends_the_window_process_and_the_parent_exits_with_its_status() {
+    let d = match display() {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let home = tempfile::tempdir().unwrap();
+    let mut c = Command::new(bin());
+    c.arg("gui").env("DISPLAY", &d.name).env("HOME", home.path()).env_remove("XDG_DATA_HOME");
+    for v in [
+        "WAYLAND_DISPLAY",
+        "WAYLAND_SOCKET",
+        "WAVEBROT_DISPLAY_ADAPTER",
+        "WAVEBROT_WINDOW_PROCESS",
+        "WAVEBROT_TEST_CRASH",
+    ] {
+        c.env_remove(v);
+    }
+    let mut parent = c.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let pid = parent.id();
+    let mut window = None;
+    for _ in 0..200 {
+        if let Some(&w) = children(pid).first() {
+            window = Some(w);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let Some(window) = window else {
+        let _ = parent.kill();
+        panic!("no window process started");
+    };
+    // Let the window open (a few seconds on software rendering), then ask the parent to stop.
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap().success());
+    let mut status = None;
+    for _ in 0..400 {
+        if let Some(s) = parent.try_wait().unwrap() {
+            status = Some(s);
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let Some(status) = status else {
+        let _ = Command::new("kill").args(["-KILL", &window.to_string()]).status();
+        let _ = parent.kill();
+        panic!("the parent did not end within 20 s of SIGTERM");
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(parent.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(143), "the window process's status, 128 + SIGTERM: {err}");
+    assert!(!PathBuf::from(format!("/proc/{window}")).exists(), "the window process {window} is still running");
+}

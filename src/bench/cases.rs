@@ -496,7 +496,9 @@ pub fn deep_suite() -> Vec<(&'static str, View, u32)> {
     ];
     files
         .into_iter()
-        .filter_map(|(name, text)| crate::sim::fractal::deep::Location::from_toml(text).ok().map(|l| (name, l.view(), l.iters)))
+        .filter_map(|(name, text)| {
+            crate::sim::fractal::deep::Location::from_toml(text).ok().map(|l| (name, l.view(), l.iters))
+        })
         .collect()
 }
 

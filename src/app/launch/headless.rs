@@ -51,7 +51,7 @@ impl WavebrotApp {
     /// Time steps the last computed frame advanced.
     #[must_use]
     pub fn last_steps(&self) -> Option<u32> {
-        self.last_steps
+        self.wave.last_steps
     }
 
     /// The device the active backend computes on.

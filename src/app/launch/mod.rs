@@ -3,5 +3,7 @@
 
 pub mod headless;
 pub mod options;
+pub mod run;
+pub mod screenshot;
 pub mod settings;
 pub mod window_process;

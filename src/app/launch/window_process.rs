@@ -126,6 +126,15 @@ impl ChildEnd {
             (None, None) => Self::Exited(1),
         }
     }
+
+    /// The status to exit with: the window process's own, or 128 + the signal that ended it.
+    #[must_use]
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::Exited(c) => u8::try_from(c).unwrap_or(1),
+            Self::Signalled(s) => u8::try_from(128 + s).unwrap_or(1),
+        }
+    }
 }
 
 /// What the parent does next.
@@ -253,11 +262,54 @@ fn run_child(args: &GuiArgs, adapter: &DisplayAdapter, note: Option<&str>) -> an
             }
         })
     });
+    let forwarding = forward_signals(child.id());
     let status = child.wait().context("lost the window process")?;
+    if let Some(f) = forwarding {
+        f.close();
+    }
     if let Some(Ok(h)) = reader {
         let _ = h.join();
     }
     Ok((ChildEnd::from_status(status), up.load(Ordering::SeqCst)))
+}
+
+/// Forwards SIGINT and SIGTERM that reach `gui` (the parent) to the window process `pid`, until
+/// the returned handle is closed. The window then ends as the signal asks and the parent exits
+/// with its status (128 + the signal, as a shell reports it), instead of leaving the window
+/// running without its parent. Sent with the system's `kill` command (std has no `kill(2)` and
+/// wavebrot keeps `unsafe` to the CUDA backend).
+/// Set once a signal was passed on: the window was asked to end, so it is not started again.
+static FORWARDED: AtomicBool = AtomicBool::new(false);
+
+fn forward_signals(pid: u32) -> Option<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("cannot watch SIGINT/SIGTERM ({e}); they will not reach the window process");
+            return None;
+        }
+    };
+    let handle = signals.handle();
+    let spawned = std::thread::Builder::new().name("wavebrot-forward".to_owned()).spawn(move || {
+        for signal in signals.forever() {
+            FORWARDED.store(true, Ordering::SeqCst);
+            let name = if signal == SIGINT { "-INT" } else { "-TERM" };
+            let sent = Command::new("kill").args([name, &pid.to_string()]).stderr(Stdio::null()).status();
+            if !sent.is_ok_and(|s| s.success()) {
+                // Most often it had ended already (a terminal's Ctrl+C reaches both processes).
+                log::debug!("{} not passed on to the window process {pid}", signal_name(signal));
+            }
+        }
+    });
+    match spawned {
+        Ok(_) => Some(handle),
+        Err(e) => {
+            log::warn!("cannot start the signal thread ({e})");
+            handle.close();
+            None
+        }
+    }
 }
 
 /// `wavebrot gui` as the parent: runs the window process, and again on a safer adapter after a
@@ -272,6 +324,10 @@ pub fn run_guarded(args: &GuiArgs) -> anyhow::Result<ExitCode> {
     let mut note: Option<String> = None;
     loop {
         let (end, up) = run_child(args, &adapter, note.as_deref())?;
+        if FORWARDED.load(Ordering::SeqCst) {
+            // Asked to end: the window process's status, never another attempt.
+            return Ok(ExitCode::from(end.exit_code()));
+        }
         match next_step(&adapter, fallback, end, up) {
             Next::Exit(code) => return Ok(ExitCode::from(code)),
             Next::Fail(why) => anyhow::bail!("{why}"),

@@ -28,7 +28,8 @@ pub struct ExportState {
     pub size: ExportSize,
     pub custom: [usize; 2],
     pub path: String,
-    /// Largest tile in pixels (0: the whole picture where the device holds it).
+    /// Largest tile in pixels (0: tiles of about a quarter of a second each, so progress moves
+    /// and Cancel acts within a second).
     pub tile_pixels: usize,
     /// Rows done of the export under way.
     pub progress: Option<(usize, usize)>,

@@ -43,7 +43,7 @@ impl WavebrotApp {
     /// The picture, and the request for a new one when the view or its size changed.
     pub(crate) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
         let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
-        let tex = self.mandel_tex.as_ref().map(|s| s.id).zip(shown.as_ref());
+        let tex = self.mandel.tex.as_ref().map(|s| s.id).zip(shown.as_ref());
         let (size, _, hover) =
             view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
         self.mandel.window = size;
@@ -103,6 +103,12 @@ impl WavebrotApp {
         &mut self.mandel.export
     }
 
+    /// Rows done and all rows of the export under way.
+    #[must_use]
+    pub fn export_progress(&self) -> Option<(usize, usize)> {
+        self.mandel.export.progress.filter(|_| self.mandel.export.running)
+    }
+
     /// The bookmark controls' state (file, name).
     pub fn bookmarks_mut(&mut self) -> &mut bookmarks_ui::Bookmarks {
         &mut self.mandel.bookmarks
@@ -149,7 +155,7 @@ impl WavebrotApp {
         if f.coarse == 1 {
             self.record_mandelbrot(&f.pixels, f.request.colour.palette.lut());
         }
-        Self::show(&mut self.mandel_tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
+        Self::show(&mut self.mandel.tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
     }
 
     /// Takes an export report in.

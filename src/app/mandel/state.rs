@@ -2,9 +2,13 @@
 //! for, the zoom box, bookmarks and export state, the pointer and the colour bar's cache. Its own
 //! file so the view ([`crate::app::mandel::view`]), bookmarks and export need not know each other.
 
+use std::sync::mpsc::Receiver;
+
+use crate::app::Shown;
 use crate::app::mandel::bookmarks_ui::Bookmarks;
 use crate::app::mandel::export::ExportState;
 use crate::app::mandel::view::{MandelShown, PictureState};
+use crate::app::worker::compare::MandelCheck;
 use crate::app::worker::messages::MandelRequest;
 use crate::sim::colour::palette::{ColourSettings, Colouring};
 
@@ -26,6 +30,11 @@ pub struct MandelUi {
     pub frames: u64,
     /// The colour bar's colouring: for the colour settings, iterations and picture it was made for.
     pub bar: Option<((ColourSettings, u32, u64), Colouring)>,
+    /// The picture on screen.
+    pub(crate) tex: Option<Shown>,
+    /// The Mandelbrot check: the last result and the one running.
+    pub check: Option<MandelCheck>,
+    pub check_rx: Option<Receiver<MandelCheck>>,
 }
 
 impl MandelUi {

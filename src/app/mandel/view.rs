@@ -211,18 +211,21 @@ pub fn readouts_ui(
         let pass = if s.coarse > 1 { format!(", coarse 1/{}", s.coarse) } else { String::new() };
         ui.label(format!("{}x{} px{pass}", s.width, s.height));
         // The point under the pointer, and its count where the picture shows the current view.
-        if let Some(at) = hover
-            && let Ok((re, im)) = nav::point_at(&v, at, aspect)
-        {
-            let x = (at[0] * s.width as f64) as usize;
-            let y = ((1.0 - at[1]) * s.height as f64) as usize;
-            let count = (s.request.view == v && x < s.width && y < s.height).then(|| s.counts[y * s.width + x]);
-            ui.label(format!("pointer  {}", short(&re)));
-            ui.label(format!("         {} i", short(&im)));
-            if let Some(c) = count {
-                ui.label(format!("count    {c}"));
+        // The three rows are always there (a dash when the pointer is elsewhere), so nothing
+        // under them moves as the pointer enters and leaves the picture.
+        let point = hover.and_then(|at| nav::point_at(&v, at, aspect).ok().map(|p| (at, p)));
+        let (re, im, count) = match point {
+            Some((at, (re, im))) => {
+                let x = (at[0] * s.width as f64) as usize;
+                let y = ((1.0 - at[1]) * s.height as f64) as usize;
+                let count = (s.request.view == v && x < s.width && y < s.height).then(|| s.counts[y * s.width + x]);
+                (short(&re), format!("{} i", short(&im)), count.map_or_else(|| "—".to_owned(), |c| c.to_string()))
             }
-        }
+            None => ("—".to_owned(), String::new(), "—".to_owned()),
+        };
+        ui.label(format!("pointer  {re}"));
+        ui.label(format!("         {im}"));
+        ui.label(format!("count    {count}"));
         if let Some(p) = &s.params
             && p.precision_exhausted()
         {
@@ -234,6 +237,11 @@ pub fn readouts_ui(
                     p.precision.name()
                 ),
             );
+        }
+    } else {
+        // Before the first picture: the same rows, empty, so nothing moves when it comes.
+        for row in ["precision  —", "— px", "pointer  —", "", "count    —"] {
+            ui.label(row);
         }
     }
 }

@@ -14,6 +14,17 @@ use std::sync::Arc;
 use super::WavebrotApp;
 use crate::app::worker::messages::Command;
 
+/// The classroom pages' state in the app: the page shown (instead of the demos) and each page's.
+#[derive(Default)]
+pub struct PagesUi {
+    pub page: Option<Page>,
+    pub race: race_ui::RaceView,
+    pub scaling: scaling_ui::ScalingView,
+    pub lessons: lessons_ui::LessonsView,
+    /// The waves were playing when a page opened (they play again when it closes).
+    pub resume_play: bool,
+}
+
 /// A page shown instead of the wave or Mandelbrot view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Page {
@@ -30,16 +41,16 @@ impl Page {
 impl WavebrotApp {
     /// Shows `page` (`None`: back to the wave or Mandelbrot view).
     pub fn set_page(&mut self, page: Option<Page>) {
-        if self.page == page {
+        if self.pages.page == page {
             return;
         }
-        if self.page == Some(Page::Race) {
-            self.race.close();
+        if self.pages.page == Some(Page::Race) {
+            self.pages.race.close();
         }
-        match (self.page, page) {
+        match (self.pages.page, page) {
             (None, Some(p)) => {
                 // Pause the waves while a page measures; play again on the way back.
-                self.resume_play = self.settings.wave.playing;
+                self.pages.resume_play = self.settings.wave.playing;
                 if self.settings.wave.playing {
                     self.settings.wave.playing = false;
                     self.worker.send(Command::SetPlaying(false));
@@ -47,7 +58,7 @@ impl WavebrotApp {
                 self.page_defaults(p);
             }
             (Some(_), None) => {
-                if self.resume_play {
+                if self.pages.resume_play {
                     self.settings.wave.playing = true;
                     self.worker.send(Command::SetPlaying(true));
                 }
@@ -55,13 +66,13 @@ impl WavebrotApp {
             (_, Some(p)) => self.page_defaults(p),
             (None, None) => {}
         }
-        self.page = page;
+        self.pages.page = page;
     }
 
     fn page_defaults(&mut self, p: Page) {
         match p {
-            Page::Race => self.race.pick_defaults(&self.probes),
-            Page::Scaling => self.scaling.pick_defaults(&self.probes),
+            Page::Race => self.pages.race.pick_defaults(&self.probes),
+            Page::Scaling => self.pages.scaling.pick_defaults(&self.probes),
             Page::Lessons => {}
         }
     }
@@ -69,45 +80,54 @@ impl WavebrotApp {
     /// The page shown, if any.
     #[must_use]
     pub fn page(&self) -> Option<Page> {
-        self.page
+        self.pages.page
     }
 
     /// Race mode's state (its sides and their counters).
     #[must_use]
     pub fn race(&self) -> &crate::app::pages::race::RaceState {
-        &self.race.state
+        &self.pages.race.state
     }
 
     /// The Scaling view's sweep, if one ran.
     #[must_use]
     pub fn scaling_progress(&self) -> Option<crate::app::pages::scaling::SweepProgress> {
-        self.scaling.progress()
+        self.pages.scaling.progress()
     }
 
     /// The Scaling view's settings.
     pub fn scaling_mut(&mut self) -> &mut crate::app::pages::scaling_ui::ScalingView {
-        &mut self.scaling
+        &mut self.pages.scaling
     }
 
     /// The Lessons view's last run, if any.
     #[must_use]
     pub fn lesson_progress(&self) -> Option<crate::app::pages::lessons::LessonProgress> {
-        self.lessons.progress()
+        self.pages.lessons.progress()
     }
 
     /// The Lessons view's settings.
     pub fn lessons_mut(&mut self) -> &mut crate::app::pages::lessons_ui::LessonsView {
-        &mut self.lessons
+        &mut self.pages.lessons
     }
 
     /// The page's whole area.
     pub(crate) fn page_ui(&mut self, ui: &mut egui::Ui, page: Page) {
         let ctx = ui.ctx().clone();
         let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || ctx.request_repaint());
+        // The waves and the CPU comparison are paused on a page; the window itself still runs
+        // beside what is measured: say how much.
+        if page != Page::Lessons
+            && !self.start.freeze_timings
+            && let Some((text, warn)) = self.timing.load.note(self.timing.cores)
+        {
+            let colour = if warn { ui.visuals().warn_fg_color } else { ui.visuals().weak_text_color() };
+            ui.colored_label(colour, text);
+        }
         match page {
-            Page::Race => self.race.ui(ui, &self.probes, &wake, self.start.freeze_timings),
-            Page::Scaling => self.scaling.ui(ui, &self.probes, &wake),
-            Page::Lessons => self.lessons.ui(ui, &self.probes, &wake),
+            Page::Race => self.pages.race.ui(ui, &self.probes, &wake, self.start.freeze_timings),
+            Page::Scaling => self.pages.scaling.ui(ui, &self.probes, &wake),
+            Page::Lessons => self.pages.lessons.ui(ui, &self.probes, &wake),
         }
     }
 }

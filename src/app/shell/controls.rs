@@ -56,7 +56,16 @@ pub fn colour_bar_ui(ui: &egui::Ui, rect: egui::Rect, lo: &str, hi: &str, title:
     painter.rect_stroke(bar, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
     painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, hi, font.clone(), text);
     painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, lo, font.clone(), text);
-    painter.text(egui::pos2(bar.max.x + 4.0, bar.center().y), egui::Align2::LEFT_CENTER, title, font, text);
+    bar_title(&painter, bar, title, font, text);
+}
+
+/// A bar's title along its right side, reading upwards, so a long one ("mean f² (log)") fits in
+/// the bar's narrow column instead of being clipped.
+fn bar_title(painter: &egui::Painter, bar: egui::Rect, title: &str, font: egui::FontId, colour: egui::Color32) {
+    let galley = painter.layout_no_wrap(title.to_owned(), font, colour);
+    let size = galley.size();
+    let pos = egui::pos2(bar.max.x + 4.0, bar.center().y + size.x / 2.0);
+    painter.add(egui::epaint::TextShape::new(pos, galley, colour).with_angle(-std::f32::consts::FRAC_PI_2));
 }
 
 /// A vertical colour bar of `colouring` over the values `0` (bottom) to `iters` (top) in `rect`,
@@ -94,5 +103,5 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, it
     );
     painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, iters.to_string(), font.clone(), text);
     painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, "0", font.clone(), text);
-    painter.text(egui::pos2(bar.max.x + 4.0, bar.center().y), egui::Align2::LEFT_CENTER, title, font, text);
+    bar_title(&painter, bar, title, font, text);
 }

@@ -2,8 +2,11 @@
 //! the backend picker and the colour widgets.
 
 pub mod controls;
+pub mod load;
 pub mod palette_ui;
 pub mod panels;
 pub mod profile;
 pub mod profile_ui;
+pub mod recording;
 pub mod timing_panel;
+pub mod timing_stats;

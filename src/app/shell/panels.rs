@@ -36,8 +36,8 @@ impl WavebrotApp {
                 self.set_page(Some(page));
             }
         }
-        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.page.is_none() {
-            if self.recorder.is_some() {
+        if ctx.input(|i| i.key_pressed(egui::Key::G)) && self.pages.page.is_none() {
+            if self.recording.recorder.is_some() {
                 self.stop_recording(None);
             } else {
                 self.start_recording();
@@ -61,10 +61,10 @@ impl WavebrotApp {
             let now = ctx.input(|i| i.viewport().fullscreen.unwrap_or(false));
             ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(!now));
         }
-        if check && self.page.is_none() {
+        if check && self.pages.page.is_none() {
             match self.settings.view {
                 Demo::Wave => {
-                    self.check_asked = Some(std::time::Instant::now());
+                    self.wave.check_asked = Some(std::time::Instant::now());
                     self.worker.send(Command::Check);
                 }
                 Demo::Mandelbrot => self.start_mandel_check(),
@@ -78,7 +78,7 @@ impl WavebrotApp {
             self.set_page(None);
             self.set_view(Demo::Mandelbrot);
         }
-        if self.page.is_some() {
+        if self.pages.page.is_some() {
             return;
         }
         match self.settings.view {
@@ -92,9 +92,9 @@ impl WavebrotApp {
                 if r {
                     self.worker.send(Command::Reset);
                 }
-                if delete && let Some(k) = self.lab.selected {
+                if delete && let Some(k) = self.wave.lab.selected {
                     let mut out = LabOutcome::default();
-                    self.lab.delete_source(&mut self.settings.wave, k, &mut out);
+                    self.wave.lab.delete_source(&mut self.settings.wave, k, &mut out);
                     self.apply_lab(out);
                 }
             }
@@ -105,7 +105,7 @@ impl WavebrotApp {
     pub(crate) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             let mut view = self.settings.view;
-            let on_demo = self.page.is_none();
+            let on_demo = self.pages.page.is_none();
             if ui.add(egui::Button::selectable(on_demo && view == Demo::Wave, "Waves (1)")).clicked() {
                 view = Demo::Wave;
                 self.set_page(None);
@@ -116,7 +116,7 @@ impl WavebrotApp {
             }
             self.set_view(view);
             for (page, label) in Page::ALL {
-                if ui.add(egui::Button::selectable(self.page == Some(page), label)).clicked() {
+                if ui.add(egui::Button::selectable(self.pages.page == Some(page), label)).clicked() {
                     self.set_page(Some(page));
                 }
             }
@@ -133,27 +133,53 @@ impl WavebrotApp {
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
         });
-        if !self.start.freeze_timings {
-            for n in &self.notes {
-                ui.weak(format!("note: {n}"));
-            }
-        }
         if let Some(n) = &self.start.display_note {
             ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
         }
-        if let Some((m, at)) = &self.message
-            && at.elapsed() < Duration::from_secs(12)
-        {
-            ui.colored_label(ui.visuals().warn_fg_color, m);
-        }
+    }
+
+    /// The status bar: the last message (saved, opened, refused) for 12 s, and the backend's
+    /// notes on the right (hidden in presenter mode). One line of fixed height, so nothing
+    /// above it moves when a message comes or goes.
+    pub(crate) fn status_bar_ui(&mut self, ui: &mut egui::Ui) {
+        const SHOWN: Duration = Duration::from_secs(12);
+        ui.horizontal_centered(|ui| {
+            let notes = !self.panels_hidden && !self.start.freeze_timings && !self.notes.is_empty();
+            let right = if notes { 260.0_f32.min(ui.available_width() * 0.4) } else { 0.0 };
+            let left = (ui.available_width() - right).max(0.0);
+            ui.allocate_ui_with_layout(
+                egui::vec2(left, ui.available_height()),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_width(left);
+                    match &self.message {
+                        Some((m, at)) if at.elapsed() < SHOWN => {
+                            ui.add(
+                                egui::Label::new(egui::RichText::new(m).color(ui.visuals().warn_fg_color)).truncate(),
+                            )
+                            .on_hover_text(m);
+                            ui.ctx().request_repaint_after(SHOWN.saturating_sub(at.elapsed()));
+                        }
+                        _ => {
+                            ui.weak("");
+                        }
+                    }
+                },
+            );
+            if notes {
+                let all = self.notes.iter().map(|n| format!("note: {n}")).collect::<Vec<_>>().join("\n");
+                let first = format!("note: {}", self.notes[0]);
+                ui.add(egui::Label::new(egui::RichText::new(first).weak()).truncate()).on_hover_text(all);
+            }
+        });
     }
 
     pub(crate) fn wave_controls_ui(&mut self, ui: &mut egui::Ui) {
         ui.heading("Wave lab");
         let mem = self.active.as_ref().and_then(|(_, d)| d.memory_bytes).filter(|_| !self.start.freeze_timings);
-        let running = self.wave_running.as_ref().map(|(p, t)| (p, *t));
+        let running = self.wave.running.as_ref().map(|(p, t)| (p, *t));
         let s = &mut self.settings.wave;
-        let a = wave_view::wave_controls_ui(ui, s, running, self.last_steps, mem);
+        let a = wave_view::wave_controls_ui(ui, s, running, self.wave.last_steps, mem);
         if a.play_toggled {
             self.worker.send(Command::SetPlaying(s.playing));
         }
@@ -165,7 +191,9 @@ impl WavebrotApp {
         }
         let mut out = LabOutcome::default();
         if a.resize {
+            let old = (s.scene.nx, s.scene.ny);
             s.scene = s.scene.resized(s.nx, s.ny);
+            s.scene.description = wave_view::rescaled_description(&s.scene.description, old, (s.nx, s.ny));
             out.scene = Some(false);
         }
         if a.freq {
@@ -183,7 +211,7 @@ impl WavebrotApp {
         self.check_ui(ui);
         self.record_ui(ui);
         ui.separator();
-        let lab = self.lab.ui(ui, &mut self.settings.wave);
+        let lab = self.wave.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
             (Some(a), Some(b)) => Some(a && b),
             (a, b) => a.or(b),
@@ -193,31 +221,7 @@ impl WavebrotApp {
         self.apply_lab(out);
         ui.separator();
         let scene = &self.settings.wave.scene;
-        self.meters.ui(ui, scene, self.settings.wave.look.energy);
-    }
-
-    /// Record (G): the pictures shown go to an animated GIF, written when the recording stops.
-    pub(crate) fn record_ui(&mut self, ui: &mut egui::Ui) {
-        // The text goes under the button and wraps: a wider panel would resize the picture
-        // being recorded.
-        ui.vertical(|ui| match &self.recorder {
-            Some(r) => {
-                let text = format!("recording {} frames to {}", r.sent, r.path.display());
-                if ui.button("Stop recording").on_hover_text("write the GIF (G)").clicked() {
-                    self.stop_recording(None);
-                }
-                ui.add(egui::Label::new(egui::RichText::new(text).color(ui.visuals().error_fg_color)).wrap());
-            }
-            None => {
-                ui.horizontal(|ui| {
-                    if ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked() {
-                        self.start_recording();
-                    }
-                    ui.add(egui::TextEdit::singleline(&mut self.record_path).desired_width(140.0))
-                        .on_hover_text("the GIF file");
-                });
-            }
-        });
+        self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
     }
 
     /// The check against the CPU: a button, a periodic check while running, and the last result
@@ -228,20 +232,20 @@ impl WavebrotApp {
             let asked = ui
                 .button("Check")
                 .on_hover_text(format!(
-                    "from the current state, run {} steps here and on the CPU and compare both fields",
+                    "from the current state, run {} steps here and on the CPU reference (cpu1, one core) and compare both fields (C)",
                     crate::app::worker::messages::CHECK_STEPS
                 ))
                 .clicked();
             ui.checkbox(&mut self.settings.wave.check_often, "every 10 s");
             let due = self.settings.wave.check_often
                 && self.settings.wave.playing
-                && self.check_asked.is_none_or(|t| t.elapsed() >= every);
+                && self.wave.check_asked.is_none_or(|t| t.elapsed() >= every);
             if asked || due {
-                self.check_asked = Some(std::time::Instant::now());
+                self.wave.check_asked = Some(std::time::Instant::now());
                 self.worker.send(Command::Check);
             }
         });
-        if let Some((r, _)) = &self.check {
+        if let Some((r, _)) = &self.wave.check {
             let text = match &r.error {
                 Some(e) => format!("check failed to run: {e}"),
                 None => {
@@ -268,17 +272,23 @@ impl WavebrotApp {
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
     pub(crate) fn start_mandel_check(&mut self) {
-        let (Some(kind), Some(p)) = (self.active_backend(), self.mandel.shown.as_ref().and_then(|s| s.params)) else {
+        let Some(kind) = self.active_backend() else { return };
+        let Some(p) = self.mandel.shown.as_ref().and_then(|s| s.params) else {
+            self.say("Check compares pictures computed directly (f32, f64); this one is by perturbation".to_owned());
             return;
         };
-        if self.mandel_check_rx.is_some() {
+        if self.mandel.check_rx.is_some() {
             return;
         }
         let wake = self.ctx.clone();
-        match crate::app::worker::compare::check_mandelbrot(kind, p, std::sync::Arc::clone(&self.turn), move || {
-            wake.request_repaint()
-        }) {
-            Ok(rx) => self.mandel_check_rx = Some(rx),
+        match crate::app::worker::compare::check_mandelbrot(
+            kind,
+            p,
+            self.check_fault,
+            std::sync::Arc::clone(&self.compare.turn),
+            move || wake.request_repaint(),
+        ) {
+            Ok(rx) => self.mandel.check_rx = Some(rx),
             Err(e) => self.say(format!("cannot start the check: {e}")),
         }
     }
@@ -290,16 +300,18 @@ impl WavebrotApp {
         ui.horizontal(|ui| {
             let asked = ui
                 .button("Check")
-                .on_hover_text("render the image shown on the active backend and on the CPU (cpu1) and count the pixels that differ")
+                .on_hover_text("render the image shown on the active backend and on the CPU reference (cpu1, one core) and count the pixels that differ (C)")
                 .clicked();
             if asked {
                 self.start_mandel_check();
             }
-            if self.mandel_check_rx.is_some() {
+            if self.mandel.check_rx.is_some() {
                 ui.spinner();
             }
         });
-        if let Some(r) = &self.mandel_check {
+        // A result of another picture than the one shown is not shown.
+        let shown = self.mandel.shown.as_ref().and_then(|s| s.params);
+        if let Some(r) = self.mandel.check.as_ref().filter(|r| Some(r.params) == shown) {
             let text = match &r.error {
                 Some(e) => format!("check failed to run: {e}"),
                 None => format!(
@@ -328,8 +340,9 @@ impl WavebrotApp {
                 s.freq = src.freq();
             }
             if !keep_waves {
-                self.meters.clear();
+                self.wave.meters.clear();
             }
+            self.wave.check = None;
             self.worker.send(Command::SetScene { scene: Box::new(s.scene.clone()), keep_waves });
         }
         if out.look {
@@ -349,8 +362,8 @@ impl WavebrotApp {
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
         match self.settings.view {
             Demo::Wave => {
-                let grid = self.wave_running.map_or(self.grid, |(p, _)| (p.nx, p.ny));
-                let tex = self.wave_tex.as_ref().map(|s| s.id);
+                let grid = self.wave.running.map_or(self.wave.grid, |(p, _)| (p.nx, p.ny));
+                let tex = self.wave.tex.as_ref().map(|s| s.id);
                 let w = &self.settings.wave;
                 // The edited scene is drawn (it reaches the worker within a frame), on the running grid.
                 let scene = (w.scene.nx, w.scene.ny) == grid;
@@ -358,17 +371,17 @@ impl WavebrotApp {
                 let overlay = wave_view::Overlay {
                     scene: scene.then_some(&w.scene),
                     probes: &w.look.probes,
-                    selected_source: self.lab.selected,
+                    selected_source: self.wave.lab.selected,
                     theory: theory.as_ref(),
                 };
                 let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
-                self.lab.preview_ui(&child, w, &map);
-                self.field_map = Some(map);
+                self.wave.lab.preview_ui(&child, w, &map);
+                self.wave.field_map = Some(map);
                 if scene {
-                    let out = self.lab.pointer(&mut self.settings.wave, &pointer);
+                    let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
-                let (lo, hi, what) = match &self.meters.last {
+                let (lo, hi, what) = match &self.wave.meters.last {
                     Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
                         let hi = m.range.1;
                         (
@@ -399,7 +412,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Space", "play or pause the waves"),
         ("S", "one frame of steps while paused"),
         ("R", "reset the field (Mandelbrot: the whole set)"),
-        ("C", "check the active backend against the CPU (waves, Mandelbrot)"),
+        ("C", "check the active backend against cpu1, the CPU reference (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
         ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),

@@ -1,310 +1,15 @@
 //! The live timing panel: the active backend against the CPU on the same problem, measured as
-//! it runs, with the speedup, throughput, share of the device's peak, what each time includes
-//! and where it came from, and a rolling plot of the last 30 s.
+//! it runs. On top, one plain sentence for a class ("The GPU did … steps while the CPU did …:
+//! 83 times faster", or what the comparison waits for); under it, on demand, the numbers behind
+//! it: speedup, throughput, share of the device's peak, what each time includes and where it
+//! came from, and a rolling plot of the last 30 s. The figures and their problems are
+//! [`crate::app::shell::timing_stats`].
 
-use std::collections::VecDeque;
-use std::time::Instant;
-
-use crate::backend::bandwidth::Bandwidth;
-use crate::backend::{BackendKind, DeviceInfo, Timing, TimingSource};
+pub use crate::app::shell::timing_stats::{
+    Comparison, HISTORY_SECS, LAUNCH_BOUND_RATIO, Problem, Rate, TimingStats, fmt_secs, launch_bound_hint,
+};
 
 use crate::app::launch::options::Demo;
-use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
-
-/// Seconds of history the plot keeps.
-pub const HISTORY_SECS: f64 = 30.0;
-/// Weight of a new measurement in the smoothed value.
-const SMOOTHING: f64 = 0.2;
-/// A call is launch-bound when its time per update is this many times the large-call one.
-pub const LAUNCH_BOUND_RATIO: f64 = 2.0;
-
-/// A measured rate: seconds per unit (one cell-array update for waves, one image for Mandelbrot).
-#[derive(Clone, Debug)]
-pub struct Rate {
-    pub kind: BackendKind,
-    pub device: String,
-    /// Smoothed seconds per unit.
-    pub secs: f64,
-    /// Work per unit: cells per update, or iterations per image.
-    pub work: f64,
-    pub source: TimingSource,
-    /// True when `secs` covers the kernels alone (device timers).
-    pub kernel_only: bool,
-    /// Problem the rate was measured on, to drop stale ones.
-    pub problem: (usize, usize),
-}
-
-impl Rate {
-    /// Giga cells (waves) or iterations (Mandelbrot) per second.
-    #[must_use]
-    pub fn giga_per_s(&self) -> f64 {
-        self.work / self.secs / 1e9
-    }
-
-    fn update(&mut self, secs: f64, work: f64) {
-        if (work - self.work).abs() > 0.5 {
-            self.secs = secs;
-        } else {
-            self.secs += SMOOTHING * (secs - self.secs);
-        }
-        self.work = work;
-    }
-
-    fn includes(&self) -> String {
-        if self.kernel_only {
-            format!("kernels only, timed by {}", self.source.label())
-        } else {
-            format!("whole call incl. launches, sync, copies; {}", self.source.label())
-        }
-    }
-}
-
-/// Everything the panel shows, fed by the frames and the CPU samples.
-pub struct TimingStats {
-    pub demo: Demo,
-    pub active: Option<Rate>,
-    pub cpu: Option<Rate>,
-    /// Seconds to colour and hand over the last frame (waves).
-    pub render_secs: Option<f64>,
-    /// True when the last frame was coloured into the display texture on the GPU (no copy).
-    pub zero_copy: bool,
-    pub cpu_error: Option<String>,
-    pub peak_gbps: Option<f64>,
-    /// The device eframe draws with (adapter name and graphics API).
-    pub display_adapter: Option<String>,
-    history: VecDeque<[f64; 3]>,
-    last_push: f64,
-    t0: Instant,
-    /// Hide every number (snapshot tests).
-    pub frozen: bool,
-    /// The rule's iterations of the last Mandelbrot image (`min(count + 1, iters)` a pixel).
-    pub rule_iters: Option<f64>,
-    /// The UI's own frame rate, smoothed.
-    pub ui_fps: Option<f64>,
-    /// False when the user switched the CPU comparison off.
-    pub cpu_enabled: bool,
-    /// Bytes the active wave kernel moves per update at the frame's call size, from its design
-    /// (`WaveSim::dram_bytes_per_update(steps)`), set by whoever owns the problem. Without it
-    /// the panel shows no DRAM figure and no share of the peak.
-    pub dram_bytes_per_update: Option<f64>,
-    /// The active backend's time per update in one large call (the bench's figure, measured on
-    /// this problem), for the launch-bound hint.
-    pub large_call_update_secs: Option<f64>,
-    /// Time steps the last wave frame advanced in its call(s).
-    pub steps_per_frame: u32,
-}
-
-impl TimingStats {
-    #[must_use]
-    pub fn new(frozen: bool) -> Self {
-        Self {
-            demo: Demo::Wave,
-            active: None,
-            cpu: None,
-            render_secs: None,
-            zero_copy: false,
-            cpu_error: None,
-            peak_gbps: None,
-            display_adapter: None,
-            history: VecDeque::new(),
-            last_push: f64::NEG_INFINITY,
-            t0: Instant::now(),
-            frozen,
-            rule_iters: None,
-            ui_fps: None,
-            cpu_enabled: true,
-            dram_bytes_per_update: None,
-            large_call_update_secs: None,
-            steps_per_frame: 0,
-        }
-    }
-
-    /// Takes the time between two UI frames into the frame-rate readout.
-    pub fn record_ui_frame(&mut self, dt_secs: f64) {
-        if dt_secs > 0.0 && dt_secs.is_finite() {
-            let fps = 1.0 / dt_secs;
-            self.ui_fps = Some(self.ui_fps.map_or(fps, |f| f + 0.1 * (fps - f)));
-        }
-    }
-
-    /// Forgets every measurement (another view, backend or problem).
-    pub fn clear(&mut self, demo: Demo) {
-        self.demo = demo;
-        self.active = None;
-        self.cpu = None;
-        self.render_secs = None;
-        self.cpu_error = None;
-        self.history.clear();
-    }
-
-    /// Sets the active backend's device facts.
-    pub fn set_device(&mut self, device: &DeviceInfo) {
-        self.peak_gbps = device.peak_gbps;
-    }
-
-    fn record(
-        slot: &mut Option<Rate>,
-        kind: BackendKind,
-        device: &str,
-        secs: f64,
-        work: f64,
-        t: &Timing,
-        problem: (usize, usize),
-    ) {
-        if !(secs.is_finite() && secs > 0.0) {
-            return;
-        }
-        match slot {
-            Some(r) if r.kind == kind && r.problem == problem => {
-                r.update(secs, work);
-                r.source = t.source;
-                r.kernel_only = t.device.is_some();
-            }
-            _ => {
-                *slot = Some(Rate {
-                    kind,
-                    device: device.to_owned(),
-                    secs,
-                    work,
-                    source: t.source,
-                    kernel_only: t.device.is_some(),
-                    problem,
-                });
-            }
-        }
-    }
-
-    /// The rule's iterations of the last Mandelbrot image where they differ from the executed
-    /// ones (a kernel that skips iterations by approximation, or runs extra ones).
-    pub fn set_rule_iters(&mut self, rule: u64) {
-        self.rule_iters = Some(rule as f64);
-    }
-
-    /// A wave frame from the active backend.
-    pub fn record_wave(&mut self, kind: BackendKind, device: &str, f: &WaveFrame) {
-        if f.steps == 0 || self.demo != Demo::Wave {
-            return;
-        }
-        let updates = 2.0 * f64::from(f.steps);
-        let secs = f.advance.best().as_secs_f64() / updates;
-        let problem = (f.params.nx, f.params.ny);
-        Self::record(&mut self.active, kind, device, secs, (f.params.nx * f.params.ny) as f64, &f.advance, problem);
-        self.steps_per_frame = f.steps;
-        self.render_secs = Some(f.render.wall.as_secs_f64());
-        self.zero_copy = matches!(f.pixels, FrameSource::Native { .. });
-        self.push_history();
-    }
-
-    /// A Mandelbrot image from the active backend. Its executed iterations are the rule's
-    /// (`min(count + 1, iters)` a pixel) until [`Self::set_rule_iters`] says otherwise.
-    pub fn record_mandelbrot(&mut self, kind: BackendKind, device: &str, f: &MandelbrotFrame) {
-        if self.demo != Demo::Mandelbrot {
-            return;
-        }
-        self.rule_iters = Some(f.total_iters as f64);
-        let secs = f.timing.best().as_secs_f64();
-        let problem = (f.width, f.height);
-        // Each image is its own problem: no smoothing across different views.
-        self.active = None;
-        Self::record(&mut self.active, kind, device, secs, f.total_iters as f64, &f.timing, problem);
-        self.push_history();
-    }
-
-    /// A measurement of the CPU comparison thread.
-    pub fn record_cpu(&mut self, s: &CompareSample) {
-        if let Some(e) = &s.error {
-            self.cpu_error = Some(e.clone());
-            return;
-        }
-        self.cpu_error = None;
-        match &s.job {
-            CompareJob::Wave(p) if self.demo == Demo::Wave && s.steps > 0 => {
-                let secs = s.timing.wall.as_secs_f64() / (2.0 * f64::from(s.steps));
-                Self::record(&mut self.cpu, s.kind, &s.device, secs, p.cells() as f64, &s.timing, (p.nx, p.ny));
-            }
-            CompareJob::Mandelbrot(p) if self.demo == Demo::Mandelbrot => {
-                self.cpu = None;
-                let secs = s.timing.wall.as_secs_f64();
-                Self::record(
-                    &mut self.cpu,
-                    s.kind,
-                    &s.device,
-                    secs,
-                    s.total_iters as f64,
-                    &s.timing,
-                    (p.width, p.height),
-                );
-            }
-            _ => return,
-        }
-        self.push_history();
-    }
-
-    /// Drops a CPU rate measured on another problem than the active one.
-    pub fn drop_stale_cpu(&mut self) {
-        if let (Some(a), Some(c)) = (&self.active, &self.cpu)
-            && a.problem != c.problem
-        {
-            self.cpu = None;
-        }
-    }
-
-    fn push_history(&mut self) {
-        let t = self.t0.elapsed().as_secs_f64();
-        if t - self.last_push < 0.2 {
-            return;
-        }
-        self.last_push = t;
-        let g = |r: &Option<Rate>| r.as_ref().map_or(f64::NAN, Rate::giga_per_s);
-        self.history.push_back([t, g(&self.active), g(&self.cpu)]);
-        while self.history.front().is_some_and(|h| t - h[0] > HISTORY_SECS) {
-            self.history.pop_front();
-        }
-    }
-
-    /// The bandwidth figures of a wave rate (the DRAM one only for the active backend, whose
-    /// kernel design is known).
-    #[must_use]
-    pub fn bandwidth(&self, r: &Rate, active: bool) -> Bandwidth {
-        let (dram, peak) = if active { (self.dram_bytes_per_update, self.peak_gbps) } else { (None, None) };
-        Bandwidth::new(r.secs, r.work, dram, peak)
-    }
-
-    /// The launch-bound hint for the active wave backend, when it applies.
-    #[must_use]
-    pub fn launch_hint(&self) -> Option<String> {
-        let a = self.active.as_ref().filter(|_| self.demo == Demo::Wave)?;
-        launch_bound_hint(a.secs, self.large_call_update_secs?, self.steps_per_frame)
-    }
-
-    /// The speedup of the active backend over the CPU, where both are measured.
-    #[must_use]
-    pub fn speedup(&self) -> Option<f64> {
-        match (&self.active, &self.cpu) {
-            (Some(a), Some(c)) if a.problem == c.problem => Some(c.secs / a.secs),
-            _ => None,
-        }
-    }
-}
-
-/// Whether calls of `steps` time steps are launch-bound: their time per update
-/// (`call_update_secs`) is [`LAUNCH_BOUND_RATIO`] or more times the time per update of one large
-/// call (`large_update_secs`), so most of a frame's compute time is launching and waiting, not
-/// computing. Returns the line the panel shows.
-#[must_use]
-pub fn launch_bound_hint(call_update_secs: f64, large_update_secs: f64, steps: u32) -> Option<String> {
-    if !(call_update_secs.is_finite() && large_update_secs.is_finite() && large_update_secs > 0.0) || steps == 0 {
-        return None;
-    }
-    let ratio = call_update_secs / large_update_secs;
-    (ratio >= LAUNCH_BOUND_RATIO).then(|| {
-        format!(
-            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x): raise the steps per frame or tick \"fastest\"",
-            fmt_secs(call_update_secs),
-            fmt_secs(large_update_secs),
-        )
-    })
-}
 
 /// The lines the panel shows under a rate: its time, its throughput and (waves) its bandwidth,
 /// effective and DRAM, with the reason when a figure is above the peak.
@@ -348,26 +53,50 @@ pub fn rate_lines(stats: &TimingStats, r: &Rate, active: bool) -> Vec<String> {
     lines
 }
 
-fn fmt_secs(s: f64) -> String {
-    if s < 1e-3 {
-        format!("{:.2} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.2} ms", s * 1e3)
+/// Draws the panel: the sentence, then the numbers behind it (folded away in the class view).
+pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &mut TimingStats) {
+    ui.horizontal(|ui| {
+        ui.heading("Timing");
+        ui.checkbox(&mut stats.class_view, "class view")
+            .on_hover_text("one plain sentence; the numbers behind it under \"The numbers\"");
+    });
+    let sentence = if stats.frozen {
+        match stats.comparison() {
+            Comparison::Speedup(_) => "— times faster".to_owned(),
+            Comparison::Waiting(_) => stats.sentence(),
+        }
     } else {
-        format!("{s:.2} s")
+        stats.sentence()
+    };
+    let size = if stats.class_view { 22.0 } else { 16.0 };
+    ui.add(egui::Label::new(egui::RichText::new(sentence).strong().size(size)).wrap())
+        .on_hover_text("both figures are of the same problem (scene and grid, or view, size and iterations) and fresh; otherwise this says what it waits for");
+    if let Some((text, warn)) = stats.load.note(stats.cores).filter(|_| !stats.frozen) {
+        if warn {
+            ui.colored_label(ui.visuals().warn_fg_color, text);
+        } else {
+            ui.weak(text);
+        }
+    }
+    if stats.class_view {
+        egui::CollapsingHeader::new("The numbers").id_salt("timing_numbers").default_open(false).show(ui, |ui| {
+            numbers_ui(ui, stats);
+        });
+    } else {
+        numbers_ui(ui, stats);
     }
 }
 
-/// Draws the panel.
-#[allow(clippy::too_many_lines, reason = "read whole; allow, not expect: a later split may shrink it")]
-pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
-    ui.heading("Timing");
+/// The numbers behind the sentence: both rates, the speedup, notes, and the plot.
+#[expect(clippy::too_many_lines, reason = "the panel's figures read top to bottom as they are drawn")]
+fn numbers_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     let hidden = stats.frozen;
     let num = |s: String| if hidden { "—".to_owned() } else { s };
     let unit = match stats.demo {
         Demo::Wave => "Gcell/s",
         Demo::Mandelbrot => "Giter/s",
     };
+    let comparison = stats.comparison();
     let rows = [("active", &stats.active), ("CPU copy", &stats.cpu)];
     egui::Grid::new("timing_grid").num_columns(2).striped(true).show(ui, |ui| {
         for (name, rate) in rows {
@@ -384,6 +113,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
                             ui.label(num(line));
                         }
                         ui.weak(r.includes());
+                        ui.weak(num(format!("of {}, {:.0} s ago", r.problem.describe(), r.age().as_secs_f64())));
                     });
                 }
                 None => {
@@ -398,9 +128,18 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
             ui.end_row();
         }
     });
-    let speed = stats.speedup().map_or_else(|| "—".to_owned(), |s| num(format!("{s:.1} x")));
     let over = stats.cpu.as_ref().map_or("CPU".to_owned(), |c| c.kind.to_string());
-    ui.label(egui::RichText::new(format!("speedup over {over}: {speed}")).strong().size(16.0));
+    match &comparison {
+        Comparison::Speedup(s) => {
+            ui.label(
+                egui::RichText::new(format!("speedup over {over}: {}", num(format!("{s:.1} x")))).strong().size(16.0),
+            );
+        }
+        Comparison::Waiting(why) => {
+            ui.label(egui::RichText::new(format!("speedup over {over}: —")).strong().size(16.0));
+            ui.weak(why.clone());
+        }
+    }
     if let Some(r) = stats.render_secs
         && stats.demo == Demo::Wave
     {
@@ -431,7 +170,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
     ui.weak(
         "The CPU runs a copy of the same problem in its own thread, at half duty, so it lags on big problems. \
          It takes turns with the active backend, never computing at the same time, so neither figure includes \
-         the other's load.",
+         the other's load. A speedup is shown only when both figures are of the same problem and fresh.",
     );
     if let Some(f) = stats.ui_fps
         && !hidden
@@ -445,7 +184,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
         let pts: Vec<[f64; 2]> = if hidden {
             Vec::new()
         } else {
-            stats.history.iter().filter(|h| h[k].is_finite()).map(|h| [h[0], h[k]]).collect()
+            stats.history().filter(|h| h[k].is_finite()).map(|h| [h[0], h[k]]).collect()
         };
         egui_plot::Line::new(name.to_owned(), pts)
     };
@@ -467,6 +206,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &TimingStats) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::{BackendKind, TimingSource};
 
     fn wave_stats(secs_per_update: f64, cells: f64, dram: Option<f64>, peak: Option<f64>) -> TimingStats {
         let mut s = TimingStats::new(false);
@@ -480,7 +220,9 @@ mod tests {
             work: cells,
             source: TimingSource::CudaEvents,
             kernel_only: true,
-            problem: (1000, 800),
+            problem: Problem::Wave(std::sync::Arc::new(crate::sim::wave::scene::Scene::seed(1000, 800, 0.1))),
+            at: std::time::Instant::now(),
+            took: std::time::Duration::from_millis(1),
         });
         s
     }
@@ -534,18 +276,28 @@ mod tests {
         // Close to the large-call rate: not launch-bound.
         s.active.as_mut().unwrap().secs = 1.3e-6;
         assert!(s.launch_hint().is_none());
-        assert!(launch_bound_hint(2.3e-6, 1.1e-6, 5).is_some());
-        assert!(launch_bound_hint(2.1e-6, 1.1e-6, 5).is_none());
-        assert!(launch_bound_hint(f64::NAN, 1.1e-6, 5).is_none());
-        assert!(launch_bound_hint(5e-6, 1.1e-6, 0).is_none());
+        assert!(launch_bound_hint(2.3e-6, 1.1e-6, 5, false).is_some());
+        assert!(launch_bound_hint(2.1e-6, 1.1e-6, 5, false).is_none());
+        assert!(launch_bound_hint(f64::NAN, 1.1e-6, 5, false).is_none());
+        assert!(launch_bound_hint(5e-6, 1.1e-6, 0, false).is_none());
         s.demo = Demo::Mandelbrot;
         assert!(s.launch_hint().is_none());
+    }
+
+    #[test]
+    fn with_fastest_ticked_the_hint_does_not_ask_to_tick_it() {
+        let with = launch_bound_hint(5e-6, 1.1e-6, 5, true).unwrap();
+        assert!(!with.contains("tick"), "{with}");
+        assert!(with.contains("already fills"), "{with}");
+        assert!(launch_bound_hint(5e-6, 1.1e-6, 5, false).unwrap().contains("tick \"fastest\""));
     }
 }
 
 #[cfg(test)]
 mod mandelbrot_tests {
     use super::*;
+    use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame};
+    use crate::backend::{BackendKind, Timing};
 
     fn frame(total_iters: u64, secs: f64) -> MandelbrotFrame {
         let view = crate::sim::fractal::deep::View { re: "-0.5".into(), im: "0".into(), zoom: "1".into() };
@@ -593,5 +345,66 @@ mod mandelbrot_tests {
         assert!(text.contains("2.000 Giter/s executed"), "{text}");
         assert!(text.contains("3.000 Giter/s of the rule's iterations"), "{text}");
         assert!(text.contains("executed 3000000000 of the rule's 4500000000"), "{text}");
+    }
+
+    fn cpu_sample(p: crate::sim::fractal::mandelbrot::MandelbrotParams, secs: f64) -> CompareSample {
+        CompareSample {
+            kind: BackendKind::Cpu1,
+            device: "CPU".into(),
+            job: CompareJob::Mandelbrot(p),
+            steps: 0,
+            timing: Timing::wall(std::time::Duration::from_secs_f64(secs)),
+            total_iters: 1000,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_cpu_figure_of_another_view_is_never_compared() {
+        let mut s = TimingStats::new(false);
+        s.clear(Demo::Mandelbrot);
+        let f = frame(3_000_000, 0.01);
+        let shown = f.params.unwrap();
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &f);
+        assert!(matches!(s.comparison(), Comparison::Waiting(w) if w.contains("waiting for the CPU copy")));
+        // The CPU copy of the same picture: a speedup.
+        s.record_cpu(&cpu_sample(shown, 0.5));
+        assert_eq!(s.speedup().map(|x| x.round()), Some(50.0));
+        assert!(s.sentence().contains("50 times faster"), "{}", s.sentence());
+        assert!(
+            s.sentence()
+                .starts_with("The GPU (CUDA) drew this picture in 10.00 ms while one CPU core (cpu1) took 500.00 ms"),
+            "{}",
+            s.sentence()
+        );
+        // Zoomed in: the same size, other bounds. The old CPU figure is not compared.
+        let mut zoomed = frame(3_000_000, 0.02);
+        zoomed.params.as_mut().unwrap().bounds.minx += 0.1;
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &zoomed);
+        assert_eq!(s.speedup(), None);
+        s.drop_stale_cpu();
+        assert!(s.sentence().contains("Waiting for the CPU copy to measure this 100x50 view"), "{}", s.sentence());
+        // A perturbation picture: said, never compared.
+        let mut deep = frame(3_000_000, 0.02);
+        deep.params = None;
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &deep);
+        s.record_cpu(&cpu_sample(shown, 0.5));
+        assert!(s.sentence().contains("not by perturbation"), "{}", s.sentence());
+        // Switched off: its figure goes at once.
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &f);
+        s.record_cpu(&cpu_sample(shown, 0.5));
+        assert!(s.speedup().is_some());
+        s.set_cpu_enabled(false);
+        assert!(s.cpu.is_none() && s.speedup().is_none());
+        assert!(s.sentence().contains("comparison is off"), "{}", s.sentence());
+    }
+
+    #[test]
+    fn counts_read_as_a_class_reads_them() {
+        use crate::app::shell::timing_stats::fmt_count;
+        assert_eq!(fmt_count(12.2), "12");
+        assert_eq!(fmt_count(1004.0), "1 000");
+        assert_eq!(fmt_count(41_236.0), "41 240");
+        assert_eq!(fmt_count(2.5e6), "2.5 million");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 use crate::sim::wave::scene::{C2_LIMIT, Scene};
 
@@ -63,7 +63,7 @@ impl Meters {
         if energy_on {
             match self.energy.back() {
                 Some(&[t, e]) => {
-                    ui.label(format!("energy {e:.4e} at step {t}")).on_hover_text(
+                    ui.label(format!("energy {} at step {t}", fmt_energy(e))).on_hover_text(
                         "the discrete energy of the leapfrog scheme: kinetic plus strain, summed over the cells",
                     );
                     if let Some(every) = self.last.as_ref().map(|m| m.measure_every).filter(|&d| d > MEASURE_EVERY) {
@@ -93,12 +93,17 @@ impl Meters {
         }
         if !self.probes.is_empty() && self.probes.iter().any(|p| !p.is_empty()) {
             ui.label("Probes (f over time)");
+            // The legend above the plot, in the traces' colours, so it never covers them.
+            ui.horizontal_wrapped(|ui| {
+                for k in 0..self.probes.len() {
+                    ui.colored_label(PROBE_COLOURS[k % MAX_PROBES], format!("— probe {}", k + 1));
+                }
+            });
             Plot::new("probes")
-                .height(110.0)
+                .height(180.0)
                 .allow_drag(false)
                 .allow_zoom(false)
                 .allow_scroll(false)
-                .legend(Legend::default())
                 .x_axis_label("time step")
                 .show(ui, |p| {
                     for (k, trace) in self.probes.iter().enumerate() {
@@ -107,6 +112,23 @@ impl Meters {
                     }
                 });
         }
+    }
+}
+
+/// An energy as a reader reads it: four significant digits in plain decimals (`948.6`,
+/// `0.01234`), and `1.235 × 10^9` only where plain decimals would be long.
+#[must_use]
+pub fn fmt_energy(e: f64) -> String {
+    if e == 0.0 || !e.is_finite() {
+        return format!("{e}");
+    }
+    let magnitude = e.abs().log10().floor();
+    if (-4.0..7.0).contains(&magnitude) {
+        let decimals = (3.0 - magnitude).max(0.0) as usize;
+        format!("{e:.decimals$}")
+    } else {
+        let m = e / 10f64.powf(magnitude);
+        format!("{m:.3} × 10^{magnitude:.0}")
     }
 }
 
@@ -145,5 +167,14 @@ mod tests {
         m.record(5, &at(0.0, vec![(5, 0.0)]));
         assert_eq!(m.energy.len(), 1, "a reset starts the energy trace again");
         assert_eq!(m.probes[0].len(), 1, "and the probes'");
+    }
+
+    #[test]
+    fn energies_read_in_plain_decimals() {
+        assert_eq!(fmt_energy(948.62), "948.6");
+        assert_eq!(fmt_energy(0.012_345), "0.01235");
+        assert_eq!(fmt_energy(123_456.0), "123456");
+        assert_eq!(fmt_energy(1.2346e9), "1.235 × 10^9");
+        assert_eq!(fmt_energy(0.0), "0");
     }
 }

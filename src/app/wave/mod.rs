@@ -2,5 +2,7 @@
 //! files) and the meters (energy, probes, Courant number).
 
 pub mod lab;
+pub mod lab_ui;
 pub mod meters;
+pub mod state;
 pub mod view;

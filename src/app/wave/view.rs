@@ -88,6 +88,8 @@ pub struct WaveSettings {
     pub theory: bool,
     /// Check the active backend against the CPU every 10 s while running.
     pub check_often: bool,
+    /// The grid sliders keep the grid's shape: moving one moves the other.
+    pub keep_aspect: bool,
 }
 
 impl Default for WaveSettings {
@@ -119,6 +121,7 @@ impl WaveSettings {
             look: WaveLook { auto_contrast: absorbing, energy: true, intensity: theory, ..WaveLook::default() },
             theory,
             check_often: false,
+            keep_aspect: false,
             preset: preset.to_owned(),
             scene,
         }
@@ -133,10 +136,38 @@ impl WaveSettings {
             fastest: self.fastest,
             playing: self.playing,
             check_often: self.check_often,
+            keep_aspect: self.keep_aspect,
             look,
             ..fresh
         };
     }
+}
+
+/// A scene's description after its grid went from `old` to `new` (`Scene::resized` scales every
+/// position and length): lengths written as "N cells" are scaled as the scene's were, and the old
+/// grid written as "NXxNY" becomes the new one, so "two sources 100 cells apart" stays true.
+#[must_use]
+pub fn rescaled_description(text: &str, old: (usize, usize), new: (usize, usize)) -> String {
+    let scale = |n: usize, o: usize| (n.max(2) - 1) as f64 / (o.max(2) - 1) as f64;
+    // Lengths along either axis: the mean of both scales (exact where the shape is kept).
+    let s = (scale(new.0, old.0) * scale(new.1, old.1)).sqrt();
+    let text = text.replace(&format!("{}x{}", old.0, old.1), &format!("{}x{}", new.0, new.1));
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let len = rest[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - start);
+        let (number, after) = (&rest[start..start + len], &rest[start + len..]);
+        out.push_str(&rest[..start]);
+        match number.parse::<f64>() {
+            Ok(n) if after.starts_with(" cells") && !rest[..start].ends_with('.') => {
+                out.push_str(&format!("{:.0}", n * s));
+            }
+            _ => out.push_str(number),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What the user did in the run controls this frame.
@@ -179,8 +210,27 @@ pub fn wave_controls_ui(
         ui.label(format!("time step {tstep} on {} x {} cells", p.nx, p.ny));
     }
     ui.label("Grid (cells)");
-    a.resize |= ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).changed();
-    a.resize |= ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).changed();
+    // Wider than egui's 100 px, so a drag moves the logarithmic scale gently; the number beside
+    // each slider takes a typed value.
+    ui.spacing_mut().slider_width = 150.0;
+    let (nx0, ny0) = (s.nx, s.ny);
+    let typed = "drag, or type a number in the field";
+    let moved_x =
+        ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).on_hover_text(typed).changed();
+    let moved_y =
+        ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).on_hover_text(typed).changed();
+    if s.keep_aspect {
+        let follow = |v: usize, from: usize, to: usize| {
+            ((v as f64 * to as f64 / from.max(1) as f64).round() as usize).clamp(*GRID_SIDES.start(), *GRID_SIDES.end())
+        };
+        if moved_x {
+            s.ny = follow(s.nx, nx0, ny0);
+        } else if moved_y {
+            s.nx = follow(s.ny, ny0, nx0);
+        }
+    }
+    a.resize |= moved_x || moved_y;
+    ui.checkbox(&mut s.keep_aspect, "keep aspect").on_hover_text("moving nx or ny moves the other with it");
     let needed = 8 * s.nx as u64 * s.ny as u64;
     let mem = memory_bytes.map_or(String::new(), |m| format!(" of {}", bytes(m)));
     ui.weak(format!("needs {}{mem}", bytes(needed)));
@@ -399,10 +449,14 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
     }
 }
 
-/// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge.
+/// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
+/// dashes over a dark casing and labels on a dark plate, so they read on a bright intensity
+/// view as well as on a dark field.
 fn draw_theory(painter: &egui::Painter, map: &CellMap, t: &Theory) {
-    let colour = egui::Color32::from_rgba_unmultiplied(120, 255, 160, 200);
+    let colour = egui::Color32::from_rgb(120, 255, 160);
+    let casing = egui::Color32::from_rgba_unmultiplied(0, 0, 0, 190);
     let stroke = egui::Stroke::new(1.5, colour);
+    let under = egui::Stroke::new(4.0, casing);
     let reach = (map.grid.0 + map.grid.1) as f64;
     let from = map.point(t.origin.0, t.origin.1);
     let font = egui::FontId::proportional(12.0);
@@ -410,11 +464,14 @@ fn draw_theory(painter: &egui::Painter, map: &CellMap, t: &Theory) {
         for (m, theta) in t.angles() {
             let (dx, dy) = t.direction(axis, theta);
             let to = map.point(t.origin.0 + dx * reach, t.origin.1 + dy * reach);
-            let shapes = egui::Shape::dashed_line(&[from, to], stroke, 6.0, 5.0);
-            painter.extend(shapes);
+            painter.extend(egui::Shape::dashed_line(&[from, to], under, 6.0, 5.0));
+            painter.extend(egui::Shape::dashed_line(&[from, to], stroke, 6.0, 5.0));
             // The order's label a little way out along its ray.
             let at = map.point(t.origin.0 + dx * reach * 0.12, t.origin.1 + dy * reach * 0.12);
-            painter.text(at, egui::Align2::CENTER_CENTER, format!("m={m}"), font.clone(), colour);
+            let galley = painter.layout_no_wrap(format!("m={m}"), font.clone(), colour);
+            let rect = egui::Align2::CENTER_CENTER.anchor_size(at, galley.size()).expand(2.0);
+            painter.rect_filled(rect, 3.0, casing);
+            painter.galley(rect.min + egui::vec2(2.0, 2.0), galley, colour);
         }
     }
 }
@@ -422,6 +479,18 @@ fn draw_theory(painter: &egui::Painter, map: &CellMap, t: &Theory) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_description_follows_the_grid() {
+        let d = "Two point sources in phase, 100 cells apart: maxima where d sin(theta) = m lambda.";
+        let r = rescaled_description(d, (640, 480), (1093, 820));
+        assert!(r.contains("171 cells apart"), "{r}");
+        assert_eq!(
+            rescaled_description("The seed (1000x800, freq 0.1).", (1000, 800), (500, 400)),
+            "The seed (500x400, freq 0.1)."
+        );
+        assert_eq!(rescaled_description(d, (640, 480), (640, 480)), d);
+    }
 
     #[test]
     fn fit_keeps_aspect_and_centres() {

@@ -21,6 +21,23 @@ enum CompareCmd {
     Quit,
 }
 
+/// The app's side of the CPU comparison: the thread (started when first needed), the job it
+/// runs, the CPU backend it runs on (`cpu1` beside the `cpu` backend, `cpu` beside the others),
+/// and the compute turn it shares with the simulation thread.
+pub struct Comparing {
+    pub thread: Option<CpuCompare>,
+    pub job: CompareJob,
+    pub kind: BackendKind,
+    pub turn: ComputeTurn,
+}
+
+impl Comparing {
+    #[must_use]
+    pub fn new(turn: ComputeTurn) -> Self {
+        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn }
+    }
+}
+
 /// Handle on the CPU comparison thread.
 pub struct CpuCompare {
     commands: Sender<CompareCmd>,
@@ -223,7 +240,8 @@ impl MandelCheck {
     }
 }
 
-/// Checks `kind` against `cpu1` on `params` on the `wavebrot-mandel-check` thread (each on a
+/// Checks `kind` against `cpu1` (the reference, whatever `kind` is) on `params` (`fault`: a
+/// test seam making the reference wrong) on the `wavebrot-mandel-check` thread (each on a
 /// backend of its own, taking the compute turn); the answer comes on the returned channel.
 ///
 /// # Errors
@@ -231,6 +249,7 @@ impl MandelCheck {
 pub fn check_mandelbrot(
     kind: BackendKind,
     params: MandelbrotParams,
+    fault: bool,
     turn: ComputeTurn,
     wake: impl Fn() + Send + 'static,
 ) -> std::io::Result<Receiver<MandelCheck>> {
@@ -243,6 +262,10 @@ pub fn check_mandelbrot(
             let mut want = vec![0i32; params.pixels()];
             backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got)).map_err(|e| e.to_string())?;
             backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want)).map_err(|e| e.to_string())?;
+            if fault {
+                // Test seam: a reference wrong on every pixel.
+                want.iter_mut().for_each(|c| *c += 1);
+            }
             Ok(mandelbrot::mismatch_frac(&got, &want))
         };
         let r = run();

@@ -40,9 +40,12 @@ pub enum Command {
     },
     /// One frame's worth of steps while paused.
     Step,
-    /// Check the active backend against the CPU: from the current state, both run
-    /// [`CHECK_STEPS`] steps of the same scene and their fields are compared ([`Msg::Check`]).
+    /// Check the active backend against the CPU reference (`cpu1`): from the current state,
+    /// both run [`CHECK_STEPS`] steps of the same scene and their fields are compared
+    /// ([`Msg::Check`]).
     Check,
+    /// Test seam: the checks' reference is made wrong on purpose (true) or not (false).
+    InjectCheckFault(bool),
     Reset,
     /// Which view is shown: the other one is not computed.
     SetView(Demo),
@@ -155,8 +158,8 @@ impl MandelRequest {
 pub struct ExportJob {
     pub request: MandelRequest,
     pub path: std::path::PathBuf,
-    /// Largest tile in pixels (`None`: the whole picture at once where the device holds it,
-    /// smaller tiles where it does not).
+    /// Largest tile in pixels (`None`: tiles of about a quarter of a second of compute each, so
+    /// progress moves and Cancel acts within a second; smaller where the device holds less).
     pub tile_pixels: Option<usize>,
 }
 
@@ -229,7 +232,7 @@ pub const CHECK_STEPS: u32 = 50;
 /// The active backend's fields against the CPU's after the same steps from the same state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckResult {
-    /// The backend checked and the CPU backend it was checked against.
+    /// The backend checked and the CPU reference it was checked against (`cpu1`).
     pub backend: BackendKind,
     pub against: BackendKind,
     /// The steps compared: `from + 1 ..= from + steps`.

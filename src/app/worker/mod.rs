@@ -5,7 +5,9 @@
 pub mod compare;
 pub mod display;
 pub mod mandel;
+mod mandel_loop;
 pub mod messages;
 pub mod meter;
 pub mod recorder;
 pub mod simulation;
+mod wave_loop;

@@ -9,11 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Frames waiting for the encoder at most.
 const QUEUE: usize = 8;
-/// Hundredths of a second between GIF frames (25 per second, as `render wave --gif`).
-pub const DELAY_CS: u16 = 4;
 
 /// A recording under way.
 pub struct Recorder {
@@ -21,6 +20,11 @@ pub struct Recorder {
     pub size: (usize, usize),
     /// The palette table the pictures are coloured from.
     pub lut: &'static [[u8; 4]],
+    /// GIF frames per second, and the most frames to take (`None`: until stopped).
+    pub fps: u16,
+    pub max_frames: Option<usize>,
+    /// When the last picture was taken (pictures of the running waves come at the frame rate).
+    last: Option<Instant>,
     frames: Option<SyncSender<Vec<u8>>>,
     thread: Option<JoinHandle<anyhow::Result<usize>>>,
     /// Frames handed to the encoder and frames dropped because it was busy.
@@ -29,16 +33,25 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts recording `width`×`height` pictures coloured from `lut` to `path`.
+    /// Starts recording `width`×`height` pictures coloured from `lut` to `path`, played at `fps`
+    /// frames per second (a frame's delay in whole hundredths of a second), at most `max_frames`.
     ///
     /// # Errors
     /// The path cannot be written, or the thread could not be started.
-    pub fn start(path: &Path, width: usize, height: usize, lut: &'static [[u8; 4]]) -> anyhow::Result<Self> {
+    pub fn start(
+        path: &Path,
+        (width, height): (usize, usize),
+        lut: &'static [[u8; 4]],
+        fps: u16,
+        max_frames: Option<usize>,
+    ) -> anyhow::Result<Self> {
+        let fps = fps.clamp(1, 100);
+        let delay_cs = (100 / fps).max(1);
         crate::output::check_writable(path)?;
         let (tx, rx): (SyncSender<Vec<u8>>, Receiver<Vec<u8>>) = mpsc::sync_channel(QUEUE);
         let p = path.to_owned();
         let thread = std::thread::Builder::new().name("wavebrot-gif".to_owned()).spawn(move || {
-            crate::output::write_lut_gif(&p, width, height, DELAY_CS, lut, |push| {
+            crate::output::write_lut_gif(&p, width, height, delay_cs, lut, |push| {
                 for frame in rx {
                     push(&frame)?;
                 }
@@ -49,6 +62,9 @@ impl Recorder {
             path: path.to_owned(),
             size: (width, height),
             lut,
+            fps,
+            max_frames,
+            last: None,
             frames: Some(tx),
             thread: Some(thread),
             sent: 0,
@@ -56,11 +72,26 @@ impl Recorder {
         })
     }
 
+    /// True when a picture of a running simulation is due: a frame's time has passed since the
+    /// last one taken.
+    #[must_use]
+    pub fn due(&self) -> bool {
+        let every = Duration::from_secs_f64(1.0 / f64::from(self.fps));
+        self.last.is_none_or(|t| t.elapsed() >= every)
+    }
+
+    /// True when the longest length chosen is reached.
+    #[must_use]
+    pub fn full(&self) -> bool {
+        self.max_frames.is_some_and(|m| self.sent >= m)
+    }
+
     /// Adds a picture (RGBA, the recording's size); false when its size differs (the grid changed).
     pub fn push(&mut self, rgba: &[u8], width: usize, height: usize) -> bool {
         if (width, height) != self.size {
             return false;
         }
+        self.last = Some(Instant::now());
         if let Some(tx) = &self.frames {
             match tx.try_send(rgba.to_vec()) {
                 Ok(()) => self.sent += 1,

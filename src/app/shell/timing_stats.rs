@@ -1,0 +1,554 @@
+//! What the timing panel knows: the active backend's rate and the CPU copy's, each tagged with
+//! the problem it was measured on ([`Problem`]) and when, and the comparison of the two — a
+//! speedup only when both are of the same problem and fresh, otherwise what it waits for
+//! ([`Comparison`]).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::backend::bandwidth::Bandwidth;
+use crate::backend::{BackendKind, DeviceInfo, Timing, TimingSource};
+use crate::sim::fractal::deep::View;
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
+use crate::sim::wave::scene::Scene;
+
+use crate::app::launch::options::Demo;
+use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
+
+/// Seconds of history the plot keeps.
+pub const HISTORY_SECS: f64 = 30.0;
+/// Weight of a new measurement in the smoothed value.
+const SMOOTHING: f64 = 0.2;
+/// A call is launch-bound when its time per update is this many times the large-call one.
+pub const LAUNCH_BOUND_RATIO: f64 = 2.0;
+/// A wave figure older than this (or than four of its own measurements) is stale: the problem
+/// stopped running, or the comparison was switched off.
+pub const STALE: Duration = Duration::from_secs(3);
+
+/// What a measurement was of. Two figures are compared only when their problems are equal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// A wave scene: grid, sources, walls, media, boundary (a rate per update does not depend
+    /// on the steps per call).
+    Wave(Arc<Scene>),
+    /// A Mandelbrot picture computed directly: bounds, size, iterations, precision.
+    Mandelbrot(MandelbrotParams),
+    /// A Mandelbrot picture computed by perturbation (the CPU copy does not run these).
+    Deep { view: View, width: usize, height: usize, iters: u32 },
+}
+
+impl Problem {
+    /// The problem in a few words, for "waiting for …".
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Wave(s) => format!("the {}x{} scene", s.nx, s.ny),
+            Self::Mandelbrot(p) => {
+                format!("this {}x{} view at {} iterations ({})", p.width, p.height, p.iters, p.precision.name())
+            }
+            Self::Deep { width, height, iters, .. } => {
+                format!("this {width}x{height} view at {iters} iterations (perturbation)")
+            }
+        }
+    }
+}
+
+/// A measured rate: seconds per unit (one cell-array update for waves, one image for Mandelbrot).
+#[derive(Clone, Debug)]
+pub struct Rate {
+    pub kind: BackendKind,
+    pub device: String,
+    /// Smoothed seconds per unit.
+    pub secs: f64,
+    /// Work per unit: cells per update, or iterations per image.
+    pub work: f64,
+    pub source: TimingSource,
+    /// True when `secs` covers the kernels alone (device timers).
+    pub kernel_only: bool,
+    /// The problem the rate was measured on.
+    pub problem: Problem,
+    /// When the last measurement came, and how long it took.
+    pub at: Instant,
+    pub took: Duration,
+}
+
+impl Rate {
+    /// Giga cells (waves) or iterations (Mandelbrot) per second.
+    #[must_use]
+    pub fn giga_per_s(&self) -> f64 {
+        self.work / self.secs / 1e9
+    }
+
+    /// Time since the last measurement.
+    #[must_use]
+    pub fn age(&self) -> Duration {
+        self.at.elapsed()
+    }
+
+    /// True while measurements keep coming: the last is younger than [`STALE`] or four of its
+    /// own durations.
+    #[must_use]
+    pub fn fresh(&self) -> bool {
+        self.age() <= STALE.max(self.took * 4)
+    }
+
+    fn update(&mut self, secs: f64, work: f64) {
+        if (work - self.work).abs() > 0.5 {
+            self.secs = secs;
+        } else {
+            self.secs += SMOOTHING * (secs - self.secs);
+        }
+        self.work = work;
+    }
+
+    /// What the time includes (a tooltip-sized note).
+    #[must_use]
+    pub fn includes(&self) -> String {
+        if self.kernel_only {
+            format!("kernels only, timed by {}", self.source.label())
+        } else {
+            format!("whole call incl. launches, sync, copies; {}", self.source.label())
+        }
+    }
+}
+
+/// The two figures compared, or what the comparison waits for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Comparison {
+    /// The CPU copy's time over the active backend's, both of the same problem and fresh.
+    Speedup(f64),
+    /// No speedup is shown; the sentence says why.
+    Waiting(String),
+}
+
+/// Everything the panel shows, fed by the frames and the CPU samples.
+pub struct TimingStats {
+    pub demo: Demo,
+    pub active: Option<Rate>,
+    pub cpu: Option<Rate>,
+    /// Seconds to colour and hand over the last frame (waves).
+    pub render_secs: Option<f64>,
+    /// True when the last frame was coloured into the display texture on the GPU (no copy).
+    pub zero_copy: bool,
+    pub cpu_error: Option<String>,
+    pub peak_gbps: Option<f64>,
+    /// The device eframe draws with (adapter name and graphics API).
+    pub display_adapter: Option<String>,
+    history: VecDeque<[f64; 3]>,
+    last_push: f64,
+    t0: Instant,
+    /// Hide every number (snapshot tests).
+    pub frozen: bool,
+    /// The rule's iterations of the last Mandelbrot image (`min(count + 1, iters)` a pixel).
+    pub rule_iters: Option<f64>,
+    /// The UI's own frame rate, smoothed.
+    pub ui_fps: Option<f64>,
+    /// False when the user switched the CPU comparison off.
+    pub cpu_enabled: bool,
+    /// Bytes the active wave kernel moves per update at the frame's call size, from its design
+    /// (`WaveSim::dram_bytes_per_update(steps)`), set by whoever owns the problem. Without it
+    /// the panel shows no DRAM figure and no share of the peak.
+    pub dram_bytes_per_update: Option<f64>,
+    /// The active backend's time per update in one large call (the bench's figure, measured on
+    /// this problem), for the launch-bound hint.
+    pub large_call_update_secs: Option<f64>,
+    /// Time steps the last wave frame advanced in its call(s).
+    pub steps_per_frame: u32,
+    /// "fastest" is ticked: the worker already fills the frame budget with steps.
+    pub fastest: bool,
+    /// The class view: one plain sentence, the numbers behind it folded away.
+    pub class_view: bool,
+    /// What the app's own threads take of the cores while things are measured.
+    pub load: crate::app::shell::load::AppLoad,
+    /// The machine's cores, for the load note.
+    pub cores: usize,
+}
+
+impl TimingStats {
+    #[must_use]
+    pub fn new(frozen: bool) -> Self {
+        Self {
+            demo: Demo::Wave,
+            active: None,
+            cpu: None,
+            render_secs: None,
+            zero_copy: false,
+            cpu_error: None,
+            peak_gbps: None,
+            display_adapter: None,
+            history: VecDeque::new(),
+            last_push: f64::NEG_INFINITY,
+            t0: Instant::now(),
+            frozen,
+            rule_iters: None,
+            ui_fps: None,
+            cpu_enabled: true,
+            dram_bytes_per_update: None,
+            large_call_update_secs: None,
+            steps_per_frame: 0,
+            fastest: false,
+            class_view: true,
+            load: crate::app::shell::load::AppLoad::default(),
+            cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+        }
+    }
+
+    /// Takes the time between two UI frames into the frame-rate readout.
+    pub fn record_ui_frame(&mut self, dt_secs: f64) {
+        if dt_secs > 0.0 && dt_secs.is_finite() {
+            let fps = 1.0 / dt_secs;
+            self.ui_fps = Some(self.ui_fps.map_or(fps, |f| f + 0.1 * (fps - f)));
+        }
+    }
+
+    /// Forgets every measurement (another view, backend or problem).
+    pub fn clear(&mut self, demo: Demo) {
+        self.demo = demo;
+        self.active = None;
+        self.cpu = None;
+        self.render_secs = None;
+        self.cpu_error = None;
+        self.history.clear();
+    }
+
+    /// The CPU comparison switched on or off; off forgets its figure at once.
+    pub fn set_cpu_enabled(&mut self, on: bool) {
+        self.cpu_enabled = on;
+        if !on {
+            self.cpu = None;
+            self.cpu_error = None;
+        }
+    }
+
+    /// Sets the active backend's device facts.
+    pub fn set_device(&mut self, device: &DeviceInfo) {
+        self.peak_gbps = device.peak_gbps;
+    }
+
+    fn record(
+        slot: &mut Option<Rate>,
+        kind: BackendKind,
+        device: &str,
+        secs: f64,
+        work: f64,
+        t: &Timing,
+        problem: Problem,
+    ) {
+        if !(secs.is_finite() && secs > 0.0) {
+            return;
+        }
+        let (at, took) = (Instant::now(), t.wall);
+        match slot {
+            Some(r) if r.kind == kind && r.problem == problem => {
+                r.update(secs, work);
+                r.source = t.source;
+                r.kernel_only = t.device.is_some();
+                (r.at, r.took) = (at, took);
+            }
+            _ => {
+                *slot = Some(Rate {
+                    kind,
+                    device: device.to_owned(),
+                    secs,
+                    work,
+                    source: t.source,
+                    kernel_only: t.device.is_some(),
+                    problem,
+                    at,
+                    took,
+                });
+            }
+        }
+    }
+
+    /// The rule's iterations of the last Mandelbrot image where they differ from the executed
+    /// ones (a kernel that skips iterations by approximation, or runs extra ones).
+    pub fn set_rule_iters(&mut self, rule: u64) {
+        self.rule_iters = Some(rule as f64);
+    }
+
+    /// A wave frame from the active backend.
+    pub fn record_wave(&mut self, kind: BackendKind, device: &str, f: &WaveFrame) {
+        if f.steps == 0 || self.demo != Demo::Wave {
+            return;
+        }
+        let updates = 2.0 * f64::from(f.steps);
+        let secs = f.advance.best().as_secs_f64() / updates;
+        let problem = Problem::Wave(Arc::clone(&f.scene));
+        Self::record(&mut self.active, kind, device, secs, (f.params.nx * f.params.ny) as f64, &f.advance, problem);
+        self.steps_per_frame = f.steps;
+        self.render_secs = Some(f.render.wall.as_secs_f64());
+        self.zero_copy = matches!(f.pixels, FrameSource::Native { .. });
+        self.push_history();
+    }
+
+    /// A Mandelbrot image from the active backend. Its executed iterations are the rule's
+    /// (`min(count + 1, iters)` a pixel) until [`Self::set_rule_iters`] says otherwise. A
+    /// picture only coloured again (no time) keeps the figure of the one it recolours.
+    pub fn record_mandelbrot(&mut self, kind: BackendKind, device: &str, f: &MandelbrotFrame) {
+        if self.demo != Demo::Mandelbrot || f.timing.best().is_zero() {
+            return;
+        }
+        self.rule_iters = Some(f.total_iters as f64);
+        let secs = f.timing.best().as_secs_f64();
+        let problem = match f.params {
+            Some(p) => Problem::Mandelbrot(p),
+            None => {
+                Problem::Deep { view: f.request.view.clone(), width: f.width, height: f.height, iters: f.request.iters }
+            }
+        };
+        // Each image is its own problem: no smoothing across different views.
+        self.active = None;
+        Self::record(&mut self.active, kind, device, secs, f.total_iters as f64, &f.timing, problem);
+        self.push_history();
+    }
+
+    /// A measurement of the CPU comparison thread.
+    pub fn record_cpu(&mut self, s: &CompareSample) {
+        if !self.cpu_enabled {
+            return;
+        }
+        if let Some(e) = &s.error {
+            self.cpu_error = Some(e.clone());
+            return;
+        }
+        self.cpu_error = None;
+        match &s.job {
+            CompareJob::Wave(p) if self.demo == Demo::Wave && s.steps > 0 => {
+                let secs = s.timing.wall.as_secs_f64() / (2.0 * f64::from(s.steps));
+                let problem = Problem::Wave(Arc::clone(p));
+                Self::record(&mut self.cpu, s.kind, &s.device, secs, p.cells() as f64, &s.timing, problem);
+            }
+            CompareJob::Mandelbrot(p) if self.demo == Demo::Mandelbrot => {
+                self.cpu = None;
+                let secs = s.timing.wall.as_secs_f64();
+                let problem = Problem::Mandelbrot(*p);
+                Self::record(&mut self.cpu, s.kind, &s.device, secs, s.total_iters as f64, &s.timing, problem);
+            }
+            _ => return,
+        }
+        self.push_history();
+    }
+
+    /// Drops a CPU rate measured on another problem than the active one.
+    pub fn drop_stale_cpu(&mut self) {
+        if let (Some(a), Some(c)) = (&self.active, &self.cpu)
+            && a.problem != c.problem
+        {
+            self.cpu = None;
+        }
+    }
+
+    fn push_history(&mut self) {
+        let t = self.t0.elapsed().as_secs_f64();
+        if t - self.last_push < 0.2 {
+            return;
+        }
+        self.last_push = t;
+        let speedup = self.speedup();
+        let g = |r: &Option<Rate>| r.as_ref().map_or(f64::NAN, Rate::giga_per_s);
+        // The CPU line only where its figure may be compared with the active one.
+        let cpu = if speedup.is_some() { g(&self.cpu) } else { f64::NAN };
+        self.history.push_back([t, g(&self.active), cpu]);
+        while self.history.front().is_some_and(|h| t - h[0] > HISTORY_SECS) {
+            self.history.pop_front();
+        }
+    }
+
+    /// The plot's points: `[time, active, cpu]` in G/s (NaN where none).
+    pub fn history(&self) -> impl Iterator<Item = &[f64; 3]> {
+        self.history.iter()
+    }
+
+    /// The bandwidth figures of a wave rate (the DRAM one only for the active backend, whose
+    /// kernel design is known).
+    #[must_use]
+    pub fn bandwidth(&self, r: &Rate, active: bool) -> Bandwidth {
+        let (dram, peak) = if active { (self.dram_bytes_per_update, self.peak_gbps) } else { (None, None) };
+        Bandwidth::new(r.secs, r.work, dram, peak)
+    }
+
+    /// The launch-bound hint for the active wave backend, when it applies.
+    #[must_use]
+    pub fn launch_hint(&self) -> Option<String> {
+        let a = self.active.as_ref().filter(|_| self.demo == Demo::Wave)?;
+        launch_bound_hint(a.secs, self.large_call_update_secs?, self.steps_per_frame, self.fastest)
+    }
+
+    /// The active figure is current: waves keep measuring while they play; a Mandelbrot
+    /// picture is measured once, and its figure holds while it is shown.
+    fn current(&self, r: &Rate) -> bool {
+        self.demo == Demo::Mandelbrot || r.fresh()
+    }
+
+    /// The speedup of the active backend over the CPU copy, or what it waits for.
+    #[must_use]
+    pub fn comparison(&self) -> Comparison {
+        let wait = |s: String| Comparison::Waiting(s);
+        let Some(a) = &self.active else {
+            return wait("waiting for the first measured frame".to_owned());
+        };
+        if !self.current(a) {
+            return wait(format!(
+                "paused: nothing is measured now (last frame {:.0} s ago); press Play to compare",
+                a.age().as_secs_f64()
+            ));
+        }
+        if !self.cpu_enabled {
+            return wait("the CPU comparison is off: tick \"CPU comparison\" to compare".to_owned());
+        }
+        if let Some(e) = &self.cpu_error {
+            return wait(format!("the CPU copy could not run: {e}"));
+        }
+        if matches!(a.problem, Problem::Deep { .. }) {
+            return wait(
+                "the CPU copy runs pictures computed directly (f32, f64), not by perturbation: no comparison at this depth"
+                    .to_owned(),
+            );
+        }
+        let Some(c) = &self.cpu else {
+            return wait(format!("waiting for the CPU copy to measure {}", a.problem.describe()));
+        };
+        if c.problem != a.problem {
+            return wait(format!("waiting for the CPU copy to measure {} (it has another one)", a.problem.describe()));
+        }
+        if !self.current(c) {
+            return wait(format!("waiting for a fresh CPU figure (the last is {:.0} s old)", c.age().as_secs_f64()));
+        }
+        Comparison::Speedup(c.secs / a.secs)
+    }
+
+    /// The speedup of the active backend over the CPU, where both figures are of the same
+    /// problem and fresh.
+    #[must_use]
+    pub fn speedup(&self) -> Option<f64> {
+        match self.comparison() {
+            Comparison::Speedup(s) => Some(s),
+            Comparison::Waiting(_) => None,
+        }
+    }
+
+    /// The class view's sentence: what each side did in plain words and how many times faster,
+    /// or what the comparison waits for.
+    #[must_use]
+    pub fn sentence(&self) -> String {
+        let (a, c, x) = match (self.comparison(), &self.active, &self.cpu) {
+            (Comparison::Speedup(x), Some(a), Some(c)) => (a, c, x),
+            (Comparison::Waiting(why), _, _) => return capitalise(&why),
+            _ => return "Waiting for the first measured frame".to_owned(),
+        };
+        let faster = if x >= 1.0 {
+            format!("{} times faster", fmt_times(x))
+        } else {
+            format!("the CPU copy was {} times faster", fmt_times(1.0 / x))
+        };
+        match self.demo {
+            Demo::Wave => {
+                let (nx, ny) = match &a.problem {
+                    Problem::Wave(s) => (s.nx, s.ny),
+                    _ => (0, 0),
+                };
+                // Steps in one second (two updates a step).
+                let steps = |r: &Rate| 1.0 / (2.0 * r.secs);
+                format!(
+                    "In one second {} did {} steps of the {nx}x{ny} grid while {} did {}: {faster}.",
+                    lower_first(&who(a.kind)),
+                    fmt_count(steps(a)),
+                    lower_first(&who(c.kind)),
+                    fmt_count(steps(c)),
+                )
+            }
+            Demo::Mandelbrot => format!(
+                "{} drew this picture in {} while {} took {}: {faster}.",
+                who(a.kind),
+                fmt_secs(a.secs),
+                lower_first(&who(c.kind)),
+                fmt_secs(c.secs),
+            ),
+        }
+    }
+}
+
+/// A backend in plain words.
+#[must_use]
+pub fn who(kind: BackendKind) -> String {
+    match kind {
+        BackendKind::Cuda => "The GPU (CUDA)".to_owned(),
+        BackendKind::Wgpu => "The GPU (wgpu)".to_owned(),
+        BackendKind::Cpu => "Every CPU core (cpu)".to_owned(),
+        BackendKind::Cpu1 => "One CPU core (cpu1)".to_owned(),
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_lowercase().collect::<String>() + c.as_str())
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+}
+
+/// A count in words a class reads: `41 000`, `12`, `1.2 million`.
+#[must_use]
+pub fn fmt_count(n: f64) -> String {
+    if !n.is_finite() {
+        return "?".to_owned();
+    }
+    if n >= 1e6 {
+        return format!("{:.1} million", n / 1e6);
+    }
+    let n = if n >= 100.0 { (n / 10.0).round() * 10.0 } else { n.round() };
+    let digits = format!("{n:.0}");
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+fn fmt_times(x: f64) -> String {
+    if x >= 10.0 { format!("{x:.0}") } else { format!("{x:.1}") }
+}
+
+/// Whether calls of `steps` time steps are launch-bound: their time per update
+/// (`call_update_secs`) is [`LAUNCH_BOUND_RATIO`] or more times the time per update of one large
+/// call (`large_update_secs`), so most of a frame's compute time is launching and waiting, not
+/// computing. Returns the line the panel shows; its advice depends on whether "fastest"
+/// (`fastest`) already fills each frame with steps.
+#[must_use]
+pub fn launch_bound_hint(call_update_secs: f64, large_update_secs: f64, steps: u32, fastest: bool) -> Option<String> {
+    if !(call_update_secs.is_finite() && large_update_secs.is_finite() && large_update_secs > 0.0) || steps == 0 {
+        return None;
+    }
+    let ratio = call_update_secs / large_update_secs;
+    let advice = if fastest {
+        "\"fastest\" already fills each frame with steps, so the frames themselves are short: a bigger grid gives the device more to do per launch"
+    } else {
+        "raise the steps per frame or tick \"fastest\""
+    };
+    (ratio >= LAUNCH_BOUND_RATIO).then(|| {
+        format!(
+            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x): {advice}",
+            fmt_secs(call_update_secs),
+            fmt_secs(large_update_secs),
+        )
+    })
+}
+
+/// Seconds in the unit that reads best (µs, ms, s).
+#[must_use]
+pub fn fmt_secs(s: f64) -> String {
+    if s < 1e-3 {
+        format!("{:.2} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}

@@ -1,0 +1,55 @@
+//! What the app keeps for the wave view besides its settings: the picture shown, the problem
+//! the worker runs, the lab's tools, the meters, and the last check.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::sim::wave::WaveParams;
+use crate::sim::wave::scene::Scene;
+
+use crate::app::Shown;
+use crate::app::wave::lab::LabState;
+use crate::app::wave::meters::Meters;
+use crate::app::wave::view::CellMap;
+use crate::app::worker::messages::CheckResult;
+
+/// The wave view's state in the app.
+pub struct WaveUi {
+    pub(crate) tex: Option<Shown>,
+    /// The wave problem of the last frame and its time step.
+    pub running: Option<(WaveParams, u32)>,
+    /// The scene of the last wave frame (what the worker runs).
+    pub scene: Option<Arc<Scene>>,
+    pub lab: LabState,
+    pub meters: Meters,
+    /// Time steps the last computed frame advanced.
+    pub last_steps: Option<u32>,
+    /// The last check against cpu1 and when it came; when the last one was asked.
+    pub check: Option<(CheckResult, Instant)>,
+    pub check_asked: Option<Instant>,
+    /// Where the field was drawn last (for tests that point at cells).
+    pub field_map: Option<CellMap>,
+    /// The grid the worker runs.
+    pub grid: (usize, usize),
+    /// The size of the last wave picture (what a recording takes).
+    pub size: Option<(usize, usize)>,
+}
+
+impl WaveUi {
+    #[must_use]
+    pub fn new(grid: (usize, usize)) -> Self {
+        Self {
+            tex: None,
+            running: None,
+            scene: None,
+            lab: LabState::default(),
+            meters: Meters::default(),
+            last_steps: None,
+            check: None,
+            check_asked: None,
+            field_map: None,
+            grid,
+            size: None,
+        }
+    }
+}
