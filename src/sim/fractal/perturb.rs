@@ -553,7 +553,10 @@ pub fn extended_step<T: Real>(
 ///   beside `2 Z dz`.
 #[inline]
 #[must_use]
-#[expect(clippy::too_many_lines, reason = "the per-pixel rule kept whole, operation for operation as the CUDA and WGSL twins")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "the per-pixel rule kept whole, operation for operation as the CUDA and WGSL twins"
+)]
 pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
     let (zr, zi, last) = (d.zr, d.zi, d.last);
     let plain_dcr = dcr.ldexp(dce);
