@@ -245,6 +245,13 @@ pub struct VerifyArgs {
     /// Backends to check (repeatable); default every available one.
     #[arg(long, value_enum)]
     pub backend: Vec<BackendKind>,
+    /// Small cases only: seconds on a CPU.
+    #[arg(long)]
+    pub quick: bool,
+    /// To see the checks fail: every backend returns one wrong value per result (a cell, a
+    /// count, an element); verify must report FAIL and exit 1.
+    #[arg(long)]
+    pub inject_fault: bool,
 }
 
 /// A grid side: an integer of at least 3.
@@ -349,7 +356,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = bench::Options { quick: args.quick, variants, file_size };
             bench::run_bench(args.suite, &args.backend, args.json.as_deref(), &opts)
         }
-        Command::Verify(args) => bench::run_verify(&args.backend),
+        Command::Verify(args) => {
+            bench::run_verify(&args.backend, bench::verify::VerifyOptions { quick: args.quick }, args.inject_fault)
+        }
         Command::Lesson(a) => bench::lesson::run_lesson(a.lesson, &a.backend, a.elements),
         Command::Sweep(a) => {
             if a.max_side.is_some_and(|m| m < a.min_side) {

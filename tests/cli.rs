@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use wavebrot::output::read_npy;
@@ -137,6 +139,38 @@ fn info_lists_every_backend() {
     );
 }
 
+/// The checker seen failing: `verify --inject-fault` hands every backend's results back with one
+/// wrong value each (`bench::faulty`: a cell off by 1e-3, a count off by one); every wave, scene,
+/// Mandelbrot, smooth and Julia line must say FAIL and verify exit 1. The deep views' budget
+/// (`Mantissa::mismatch_tolerance`, 0.1% = 2.6 of their 2560 pixels) lets one wrong count
+/// through, which this test states rather than hides.
+#[test]
+fn verify_with_an_injected_fault_fails_every_check_and_exits_1() {
+    let out = wavebrot()
+        .args(["verify", "--quick", "--inject-fault", "--backend", "cpu1", "--backend", "cpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("\nCheck result: FAILED\n"), "{text}");
+    let checks: Vec<&str> = text.lines().filter(|l| l.starts_with("ok ") || l.starts_with("FAIL ")).collect();
+    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), 10 presets x 2, 4 Mandelbrot x 2,
+    // 1 deep view x 2, 2 precisions x (smooth + Julia) x 2.
+    assert_eq!(checks.len(), 6 + 20 + 8 + 2 + 8, "{text}");
+    for line in &checks {
+        if line.contains("zoom 1e20") {
+            assert!(line.contains("mismatch"), "{line}");
+        } else {
+            assert!(line.starts_with("FAIL "), "the fault was not caught: {line}");
+        }
+    }
+    // Without the fault the same run passes: the failures above are the fault's.
+    let out = wavebrot().args(["verify", "--quick", "--backend", "cpu1", "--backend", "cpu"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("Check result: OK!"), "{text}");
+    assert!(!text.contains("FAIL"), "{text}");
+}
+
 #[test]
 fn verify_passes_on_the_cpu() {
     wavebrot()
@@ -183,7 +217,7 @@ fn unavailable_backend_named_explicitly_exits_1_with_reason() {
     if text.lines().any(|l| l.starts_with("cuda") && l.contains("unavailable")) {
         fails(&["render", "wave", "--nx", "10", "--ny", "10", "--backend", "cuda"], 1, "cuda unavailable");
     } else {
-        println!("skipped: CUDA is available here");
+        common::skip(common::Need::NoCuda, "CUDA is available here: the unavailable path is not reached");
     }
 }
 
@@ -231,7 +265,7 @@ fn bench_variants_are_timed_and_named() {
     if wgpu_here {
         backends.extend(["--backend", "wgpu"]);
     } else {
-        println!("skipped the wgpu half: no wgpu adapter here");
+        common::skip(common::Need::Wgpu, "no wgpu adapter (wavebrot info): the wgpu half did not run");
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");

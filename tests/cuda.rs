@@ -4,7 +4,7 @@
 //! ignored, never as passed. On the GPU machine run them with
 //! `WAVEBROT_REQUIRE_CUDA=1 cargo test --release --test cuda -- --include-ignored`
 //! (or the carried test binary with `--include-ignored`): there a missing CUDA is a failure.
-//! Run by hand without the variable, a test that finds no CUDA prints why and returns.
+//! Run by hand without the variable, a test that finds no CUDA skips, logged as `tests/common` says.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
@@ -13,18 +13,11 @@ use wavebrot::sim::colormap;
 use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
+mod common;
+
+/// The CUDA backend, or `None` after a logged skip (`tests/common`).
 fn cuda(test: &str) -> Option<Box<dyn Backend>> {
-    match backend::open(BackendKind::Cuda) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            assert!(
-                std::env::var("WAVEBROT_REQUIRE_CUDA").map_or(true, |v| v != "1"),
-                "WAVEBROT_REQUIRE_CUDA=1 but {e}"
-            );
-            eprintln!("skipping {test}: {e}");
-            None
-        }
-    }
+    common::cuda_backend(test)
 }
 
 #[test]

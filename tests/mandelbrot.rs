@@ -13,6 +13,7 @@ use wavebrot::sim::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 #[test]
 fn wgpu_mandelbrot_counts_equal_the_cpu() {
     let Some(mut b) = common::wgpu_backend() else { return };
+    let has_f64 = common::has_f64_or_skip(&b);
     let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
     let cases =
         [(96, 64, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (301, 203, 2000, zoom), (1, 1, 5, Bounds::SEED)];
@@ -22,9 +23,9 @@ fn wgpu_mandelbrot_counts_equal_the_cpu() {
             let mut counts = vec![-1; p.pixels()];
             let run = match b.mandelbrot(&p, &mut counts) {
                 Ok(run) => run,
-                Err(BackendError::Invalid(why)) if precision == Precision::F64 && !b.has_f64() => {
+                Err(BackendError::Invalid(why)) if precision == Precision::F64 && !has_f64 => {
+                    // Logged by has_f64_or_skip above; the refusal must say why.
                     assert!(why.contains("no f64"), "{why}");
-                    println!("f64 skipped: {why}");
                     continue;
                 }
                 Err(e) => panic!("{e}"),
@@ -72,10 +73,10 @@ fn boundary_views() -> Vec<(usize, usize, u32, Bounds)> {
 #[test]
 fn wgpu_interior_shortcut_and_chunks_keep_every_count_on_the_boundaries() {
     let Some(mut b) = common::wgpu_backend() else { return };
+    let has_f64 = common::has_f64_or_skip(&b);
     for (width, height, iters, bounds) in boundary_views() {
         for precision in [Precision::F32, Precision::F64] {
-            if precision == Precision::F64 && !b.has_f64() {
-                println!("f64 skipped: the adapter has no f64");
+            if precision == Precision::F64 && !has_f64 {
                 continue;
             }
             let p = MandelbrotParams { width, height, iters, bounds, precision };
@@ -118,8 +119,9 @@ fn wgpu_interior_shortcut_and_chunks_keep_every_count_on_the_boundaries() {
 fn wgpu_counts_past_u16_are_exact() {
     let Some(mut b) = common::wgpu_backend() else { return };
     let near = Bounds { minx: -0.80, maxx: -0.70, miny: 0.0, maxy: 0.15 };
+    let has_f64 = common::has_f64_or_skip(&b);
     for precision in [Precision::F32, Precision::F64] {
-        if precision == Precision::F64 && !b.has_f64() {
+        if precision == Precision::F64 && !has_f64 {
             continue;
         }
         let p = MandelbrotParams { width: 37, height: 23, iters: 70_000, bounds: near, precision };
@@ -340,8 +342,7 @@ fn check_smooth_backend(b: &mut dyn Backend, skip_f64: bool) {
     let mut cpu = wavebrot::backend::cpu::CpuBackend::new(wavebrot::backend::cpu::Threads::All);
     for p in smooth_cases() {
         if p.precision == Precision::F64 && skip_f64 {
-            println!("f64 skipped: the adapter has no f64");
-            continue;
+            continue; // logged by the caller (common::has_f64_or_skip)
         }
         let mut want = vec![0; p.pixels()];
         let mut want_smooth = vec![0.0; p.pixels()];
@@ -375,7 +376,7 @@ fn check_smooth_backend(b: &mut dyn Backend, skip_f64: bool) {
 #[test]
 fn wgpu_smooth_values_equal_the_cpu() {
     let Some(mut b) = common::wgpu_backend() else { return };
-    let skip_f64 = !b.has_f64();
+    let skip_f64 = !common::has_f64_or_skip(&b);
     check_smooth_backend(&mut b, skip_f64);
 }
 
