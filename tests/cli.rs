@@ -92,6 +92,58 @@ fn render_mandelbrot_writes_counts_with_negative_bounds_both_ways() {
     }
 }
 
+/// A PNG's orientation against a view that no flip or turn maps onto itself: the counts are
+/// computed here by the seed's rule (DESIGN.md: `c = (minx + x·px) + i·(miny + y·py)`) and the
+/// picture must colour them with the imaginary axis up and the real axis to the right. Colours
+/// are compared as classes (equal counts, equal colours; the hot palette gives each count its own
+/// colour), so the test holds for any colouring but no orientation other than the right one.
+#[test]
+fn render_mandelbrot_png_puts_the_imaginary_axis_up_and_the_real_axis_right() {
+    // The set's interior sits in the lower left (around c = 0), open plane elsewhere; 48x20.
+    let (minx, maxx, miny, maxy, w, h, iters) = (-0.1f64, 1.9, -0.1, 0.9, 48usize, 20usize, 12u32);
+    let count = |x: usize, y: usize| {
+        let (cr, ci) = (minx + x as f64 * (maxx - minx) / w as f64, miny + y as f64 * (maxy - miny) / h as f64);
+        let (mut zr, mut zi) = (0.0f64, 0.0f64);
+        for k in 0..iters {
+            (zr, zi) = (zr * zr - zi * zi + cr, 2.0 * zr * zi + ci);
+            if zr * zr + zi * zi >= 4.0 {
+                return k;
+            }
+        }
+        iters
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("o.png");
+    wavebrot()
+        .args(["render", "mandelbrot", &format!("--bounds={minx},{maxx},{miny},{maxy}")])
+        .args(["--width", &w.to_string(), "--height", &h.to_string(), "--iters", &iters.to_string()])
+        .args(["--backend", "cpu1", "--png"])
+        .arg(&png)
+        .assert()
+        .success();
+    let img = image::open(&png).unwrap().to_rgba8();
+    assert_eq!((img.width() as usize, img.height() as usize), (w, h));
+    // The picture's row r is y = h-1-r (imaginary axis up), its column x is x.
+    let mut colour_of = std::collections::HashMap::new();
+    let mut counts_of = std::collections::HashMap::new();
+    for r in 0..h {
+        for x in 0..w {
+            let k = count(x, h - 1 - r);
+            let c = img.get_pixel(x as u32, r as u32).0;
+            let seen = *colour_of.entry(k).or_insert(c);
+            assert_eq!(seen, c, "pixel (col {x}, row {r}) of count {k}: two colours for one count");
+            let other = *counts_of.entry(c).or_insert(k);
+            assert_eq!(other, k, "pixel (col {x}, row {r}): colour {c:?} for counts {other} and {k}");
+        }
+    }
+    assert!(colour_of.len() >= 5, "the view shows too few counts to tell an orientation: {colour_of:?}");
+    // The interior is where the seed's rule puts it: bottom left, around c = 0.
+    assert_eq!(count(2, 2), iters);
+    assert_eq!(img.get_pixel(2, (h - 1 - 2) as u32).0, colour_of[&iters]);
+    assert!(count(w - 3, h - 3) < 2, "the top right escapes at once");
+    assert_ne!(img.get_pixel((w - 3) as u32, 2).0, colour_of[&iters], "the top right is the plane outside the set");
+}
+
 #[test]
 fn bad_values_exit_2_with_one_line_naming_them() {
     fails(&["render", "wave", "--nx", "0"], 2, "'0'");

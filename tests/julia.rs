@@ -67,7 +67,7 @@ fn check_backend(b: &mut dyn Backend, skip_f64: bool, exact: bool) {
             p.precision.name(),
             m * 100.0
         );
-        let budget = if exact { 0.0 } else { mandelbrot::mismatch_tolerance(p.precision) };
+        let budget = if exact { 0.0 } else { common::GPU_COUNT_BUDGET };
         assert!(m <= budget, "{}% of counts differ (budget {}%)", m * 100.0, budget * 100.0);
         assert_eq!(
             worst.0, 0.0,

@@ -128,6 +128,9 @@ fn sponge_scan() {
     }
 }
 
+/// What a reflecting edge's echo measures in [`EdgeProbe::mirror_echo`] (normal, 45°).
+const MIRROR_ECHO: (f64, f64) = (1.0, 1.0);
+
 #[test]
 fn absorbing_edge_returns_at_most_2_percent_and_reflecting_all() {
     let freq = 0.2;
@@ -138,11 +141,19 @@ fn absorbing_edge_returns_at_most_2_percent_and_reflecting_all() {
         100.0 * n,
         100.0 * d
     );
+    // Measured (CPU, deterministic): 1.47% at normal incidence, 16.75% at 45°. Allowed: 2% (the
+    // README's promise) and 18% (the measurement + 1.25 points, about a tenth of the pulse's own
+    // change between sponge settings in `sponge_scan`).
     assert!(n <= 0.02, "absorbing edge returns {:.2}% of a pulse at normal incidence (freq {freq})", 100.0 * n);
-    assert!(d <= 0.20, "absorbing edge returns {:.2}% of a pulse at 45° (freq {freq})", 100.0 * d);
+    assert!(d <= 0.18, "absorbing edge returns {:.2}% of a pulse at 45° (freq {freq})", 100.0 * d);
     let (rn, rd) = probe.mirror_echo();
-    println!("reflecting edge: echo {:.1}% at normal incidence, {:.1}% at 45°", 100.0 * rn, 100.0 * rd);
-    assert!((rn - 1.0).abs() < 0.05 && (rd - 1.0).abs() < 0.05, "reflecting edge returns {rn:.3}, {rd:.3}");
+    println!("reflecting edge: echo {:.3}% at normal incidence, {:.3}% at 45°", 100.0 * rn, 100.0 * rd);
+    // Measured: MIRROR_ECHO, 100.000% both (the echo over the direct wave that travelled as far).
+    // Allowed: ±0.1 points around it.
+    assert!(
+        (rn - MIRROR_ECHO.0).abs() < 0.001 && (rd - MIRROR_ECHO.1).abs() < 0.001,
+        "reflecting edge returns {rn:.4}, {rd:.4} (measured {MIRROR_ECHO:?})"
+    );
 }
 
 #[test]
@@ -304,6 +315,11 @@ fn orders(
     out
 }
 
+/// A quarter of a cell of peak position on the slit tests' screen, as a relative error of sinθ
+/// at order 1 (sinθ 0.31 at 301.5 cells: d(sinθ)/dy = cos³θ/301.5): the margin each slit
+/// tolerance adds to what was measured.
+const QUARTER_CELL: f64 = 0.0025;
+
 #[test]
 fn double_slit_maxima_obey_d_sin_theta_eq_m_lambda() {
     let (ny, d, freq, screen) = (900, 100, 0.2, 300);
@@ -317,10 +333,15 @@ fn double_slit_maxima_obey_d_sin_theta_eq_m_lambda() {
             sin * d as f64 / lambda,
             100.0 * err
         );
+        // Measured (CPU, deterministic): order ±1 -0.63% / -0.74%, order ±2 -2.21% / -2.23% (the
+        // scheme's dispersion shortens λ, so every error is negative). Allowed: the larger of
+        // each order + a quarter cell.
+        let allowed = if m.abs() == 1 { 0.0074 } else { 0.0223 } + QUARTER_CELL;
         assert!(
-            err.abs() < 0.05,
-            "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
-            100.0 * err
+            err.abs() < allowed,
+            "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d, allowed {:.2}% (peaks {peaks:.1?})",
+            100.0 * err,
+            100.0 * allowed
         );
     }
 }
@@ -337,10 +358,13 @@ fn grating_orders_obey_d_sin_theta_eq_m_lambda() {
             sin * d as f64 / lambda,
             100.0 * err
         );
+        // Measured (CPU, deterministic): -0.43% at both orders ±1. Allowed: + a quarter cell.
+        let allowed = 0.0043 + QUARTER_CELL;
         assert!(
-            err.abs() < 0.05,
-            "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
-            100.0 * err
+            err.abs() < allowed,
+            "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d, allowed {:.2}% (peaks {peaks:.1?})",
+            100.0 * err,
+            100.0 * allowed
         );
     }
 }
@@ -429,7 +453,14 @@ fn refraction_obeys_snell() {
         "the incident wave is not at 45°: θ1 {:.2}°",
         sin1.asin().to_degrees()
     );
-    assert!(err.abs() < 0.05, "Snell: sinθ1/sinθ2 = {got:.4}, sqrt(c2_1/c2_2) = {want:.4}: {:+.2}% off", 100.0 * err);
+    // Measured (CPU, deterministic): +0.65%. Allowed: 1.0%, the measurement + 0.35 points (the
+    // phase-gradient fit's spread across the region's rows); a slab of c2 0.11 instead of 0.1 is
+    // 4.6% off and fails.
+    assert!(
+        err.abs() < 0.010,
+        "Snell: sinθ1/sinθ2 = {got:.4}, sqrt(c2_1/c2_2) = {want:.4}: {:+.2}% off (allowed 1.0%)",
+        100.0 * err
+    );
 }
 
 #[test]
@@ -449,7 +480,9 @@ fn energy_is_conserved_without_forcing_and_decays_with_damping() {
         worst = worst.max(((energy(&cells, &f, &g) - e0) / e0).abs());
     }
     println!("energy over 10 000 steps, reflecting, undamped: largest relative change {worst:.2e}");
-    assert!(worst < 1e-3, "energy drifted by {worst:.2e} relative over 10 000 steps");
+    // Measured (CPU, deterministic): 1.38e-6, f32 rounding of the fields. Allowed: 2e-6 (the
+    // measurement + 45%); a scheme that lost energy would drift by orders of magnitude more.
+    assert!(worst < 2e-6, "energy drifted by {worst:.2e} relative over 10 000 steps (allowed 2e-6)");
 
     s.damping = 0.0005;
     let cells = SceneCells::new(&s);
@@ -465,8 +498,16 @@ fn energy_is_conserved_without_forcing_and_decays_with_damping() {
         assert!(e < last, "damped energy rose from {last} to {e}");
         last = e;
     }
-    println!("energy with damping 0.0005: {:.3e} of the start after 2 000 steps", last / start);
-    assert!(last < 0.1 * start, "damped energy kept {:.3} of its start", last / start);
+    // Theory: σ per update takes e^(-2σ) of the energy per update, 4000 updates: e^(-4) = 1.832e-2.
+    // Measured (CPU): 1.832e-2. Allowed: 2% of it (the forced start and the undamped source
+    // cells' share).
+    let want = (-2.0f64 * 0.0005 * 4000.0).exp();
+    println!("energy with damping 0.0005: {:.4e} of the start after 2 000 steps (e^-4 = {want:.4e})", last / start);
+    assert!(
+        ((last / start) / want - 1.0).abs() < 0.02,
+        "damped energy kept {:.4e} of its start, theory {want:.4e}",
+        last / start
+    );
 }
 
 #[test]
@@ -515,14 +556,27 @@ fn bad_scenes_name_the_entry_and_the_problem() {
             format!("{base}{point}[[medium]]\nshape = \"circle\"\nx = 50\ny = 50\nr = 9.0\nc2 = 0.7\n"),
             "medium 0: c2 0.7 is above the 2D stability limit 0.5",
         ),
-        ("nx = 40\nny = 30\nboundary = \"open\"\n".to_owned(), "unknown variant `open`"),
+        (
+            "nx = 40\nny = 30\nboundary = \"sticky\"\n".to_owned(),
+            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+        ),
+        ("nx = \"wide\"\nny = 30\n".to_owned(), "line 1: nx: invalid type: string \"wide\""),
+        ("nx = 40\nny = 30\nc2 = \"fast\"\n".to_owned(), "line 3: c2: invalid type: string \"fast\""),
+        (
+            format!("{base}{point}[[medium]]\nshape = \"blob\"\nx = 50\ny = 50\nr = 9.0\nc2 = 0.1\n"),
+            "medium 0 (line 9): shape: unknown value \"blob\" (rect or circle)",
+        ),
+        (
+            format!("{base}[[source]]\nkind = \"point\"\nx = \"ten\"\ny = 10\nfreq = 0.2\n"),
+            "source 0 (line 4): x: invalid type: string \"ten\"",
+        ),
         (
             format!("{base}[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreqq = 0.2\n"),
             "source 0 (line 4): unknown field `freqq`",
         ),
         (
             format!("{base}[[source]]\nkind = \"spiral\"\nx = 10\ny = 10\nfreq = 0.2\n"),
-            "source 0 (line 4): unknown variant `spiral`",
+            "source 0 (line 4): kind: unknown value \"spiral\" (",
         ),
     ];
     for (text, want) in cases {
