@@ -90,7 +90,9 @@ fn play_pause_and_reset() {
     h.run_steps(2);
     assert!(h.state().settings().wave.playing);
     let before = tstep(&h);
-    for _ in 0..20 {
+    // Until it advances, up to 20 s: a loaded 2-core machine may take a while to run a frame.
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    while tstep(&h) == before && std::time::Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
         h.run_steps(1);
     }

@@ -436,7 +436,11 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
             ),
             "medium 0: c2 0.7 is above the 2D stability limit 0.5",
         ),
-        ("boundary.toml", format!("nx = 40\nny = 30\nboundary = \"open\"\n{point}"), "unknown variant `open`"),
+        (
+            "boundary.toml",
+            format!("nx = 40\nny = 30\nboundary = \"sticky\"\n{point}"),
+            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+        ),
         ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
     ];
     for (name, text, needle) in cases {
@@ -448,7 +452,7 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
     }
     fails(&["render", "wave", "--preset", "nope"], 2, "unknown preset `nope`");
     fails(&["render", "wave", "--scene", "/nonexistent/scene.toml"], 2, "/nonexistent/scene.toml");
-    fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for an absorbing boundary");
+    fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for boundary absorbing");
 }
 
 #[test]

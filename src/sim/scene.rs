@@ -539,14 +539,14 @@ impl Scene {
         let bad = |m: String| Err(SceneError::Invalid(m));
         let (nx, ny) = (self.nx, self.ny);
         if nx < 3 || ny < 3 {
-            return bad(format!("grid {nx}x{ny} is too small: each side needs at least 3 cells"));
+            return bad(format!("nx {nx}, ny {ny}: the grid is too small: each side needs at least 3 cells"));
         }
         if nx.checked_mul(ny).and_then(|c| c.checked_mul(8)).is_none() || i64::try_from(nx.max(ny)).is_err() {
-            return bad(format!("grid {nx}x{ny} is too large to address"));
+            return bad(format!("nx {nx}, ny {ny}: the grid is too large to address"));
         }
         if self.boundary == Boundary::Absorbing && (nx < 8 || ny < 8) {
             return bad(format!(
-                "grid {nx}x{ny} is too small for an absorbing boundary: each side needs at least 8 cells"
+                "nx {nx}, ny {ny}: the grid is too small for boundary absorbing: each side needs at least 8 cells"
             ));
         }
         if let Err(m) = check_c2(self.c2) {
