@@ -108,7 +108,9 @@ pub fn skip(need: Need, reason: &str) {
     if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&log) {
         let _ = f.write_all(line.as_bytes());
     }
-    eprintln!("SKIPPED [{}] {test}: {reason}", need.name());
+    // Straight to the process's stderr, not through eprintln!, which libtest captures and shows
+    // only for failed tests: a skip is seen in the output of a run that passes.
+    let _ = writeln!(std::io::stderr(), "SKIPPED [{}] {test}: {reason}", need.name());
     assert!(!required, "{tag}: {} is required here (WAVEBROT_REQUIRE) but {reason}", need.name());
 }
 
