@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+mod common;
 #[path = "support/app_frames.rs"]
 mod harness;
 
@@ -13,14 +14,13 @@ use wavebrot::backend::BackendChoice;
 
 #[test]
 fn the_headless_harness_reports_frames_per_second_and_every_stage() {
-    let required = std::env::var("WAVEBROT_REQUIRE_WGPU").is_ok_and(|v| v == "1");
     let mut rows = Vec::new();
     for backend in [BackendChoice::Cpu, BackendChoice::Wgpu] {
         let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5 };
         match run(case) {
             Ok(r) => rows.push(r),
-            Err(e) if e.starts_with("no wgpu adapter") && !required => {
-                println!("skipped: {e}");
+            Err(e) if e.starts_with("no wgpu adapter") => {
+                common::skip(common::Need::Wgpu, &e);
                 return;
             }
             Err(e) => panic!("{backend:?}: {e}"),

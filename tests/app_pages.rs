@@ -66,8 +66,19 @@ fn race_starts_both_sides_together_and_counts_their_steps() {
         assert!((rate - s.steps as f64 / s.secs).abs() < 1e-9);
     }
     // Started together: their clocks differ only by when each last reported (a call of ~15 ms,
-    // up to one picture of 512² on a loaded machine).
-    assert!((st[0].secs - st[1].secs).abs() < 0.5, "clocks {} and {} s", st[0].secs, st[1].secs);
+    // up to one picture of 512² on a loaded machine). A loaded machine can hold one side's report
+    // back for longer at any one moment, so the clocks are read again and again: the smallest
+    // difference seen is the start's offset plus the shortest lag, below 0.25 s for a common start
+    // (a side started late keeps its offset at every reading).
+    let mut closest = (st[0].secs - st[1].secs).abs();
+    let end = Instant::now() + Duration::from_secs(10);
+    while closest >= 0.05 && Instant::now() < end {
+        h.run_steps(1);
+        let now: Vec<_> = h.state().race().sides().iter().map(wavebrot::app::pages::race::RaceSide::status).collect();
+        closest = closest.min((now[0].secs - now[1].secs).abs());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(closest < 0.25, "the clocks never came closer than {closest} s");
     assert_eq!(h.query_all_by_label_contains("step ").count(), 2, "a step counter under each picture");
     h.get_by_label("Reset").click();
     assert!(

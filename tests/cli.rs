@@ -2,6 +2,8 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use wavebrot::output::read_npy;
@@ -90,6 +92,58 @@ fn render_mandelbrot_writes_counts_with_negative_bounds_both_ways() {
     }
 }
 
+/// A PNG's orientation against a view that no flip or turn maps onto itself: the counts are
+/// computed here by the seed's rule (DESIGN.md: `c = (minx + x·px) + i·(miny + y·py)`) and the
+/// picture must colour them with the imaginary axis up and the real axis to the right. Colours
+/// are compared as classes (equal counts, equal colours; the hot palette gives each count its own
+/// colour), so the test holds for any colouring but no orientation other than the right one.
+#[test]
+fn render_mandelbrot_png_puts_the_imaginary_axis_up_and_the_real_axis_right() {
+    // The set's interior sits in the lower left (around c = 0), open plane elsewhere; 48x20.
+    let (minx, maxx, miny, maxy, w, h, iters) = (-0.1f64, 1.9, -0.1, 0.9, 48usize, 20usize, 12u32);
+    let count = |x: usize, y: usize| {
+        let (cr, ci) = (minx + x as f64 * (maxx - minx) / w as f64, miny + y as f64 * (maxy - miny) / h as f64);
+        let (mut zr, mut zi) = (0.0f64, 0.0f64);
+        for k in 0..iters {
+            (zr, zi) = (zr * zr - zi * zi + cr, 2.0 * zr * zi + ci);
+            if zr * zr + zi * zi >= 4.0 {
+                return k;
+            }
+        }
+        iters
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("o.png");
+    wavebrot()
+        .args(["render", "mandelbrot", &format!("--bounds={minx},{maxx},{miny},{maxy}")])
+        .args(["--width", &w.to_string(), "--height", &h.to_string(), "--iters", &iters.to_string()])
+        .args(["--backend", "cpu1", "--png"])
+        .arg(&png)
+        .assert()
+        .success();
+    let img = image::open(&png).unwrap().to_rgba8();
+    assert_eq!((img.width() as usize, img.height() as usize), (w, h));
+    // The picture's row r is y = h-1-r (imaginary axis up), its column x is x.
+    let mut colour_of = std::collections::HashMap::new();
+    let mut counts_of = std::collections::HashMap::new();
+    for r in 0..h {
+        for x in 0..w {
+            let k = count(x, h - 1 - r);
+            let c = img.get_pixel(x as u32, r as u32).0;
+            let seen = *colour_of.entry(k).or_insert(c);
+            assert_eq!(seen, c, "pixel (col {x}, row {r}) of count {k}: two colours for one count");
+            let other = *counts_of.entry(c).or_insert(k);
+            assert_eq!(other, k, "pixel (col {x}, row {r}): colour {c:?} for counts {other} and {k}");
+        }
+    }
+    assert!(colour_of.len() >= 5, "the view shows too few counts to tell an orientation: {colour_of:?}");
+    // The interior is where the seed's rule puts it: bottom left, around c = 0.
+    assert_eq!(count(2, 2), iters);
+    assert_eq!(img.get_pixel(2, (h - 1 - 2) as u32).0, colour_of[&iters]);
+    assert!(count(w - 3, h - 3) < 2, "the top right escapes at once");
+    assert_ne!(img.get_pixel((w - 3) as u32, 2).0, colour_of[&iters], "the top right is the plane outside the set");
+}
+
 #[test]
 fn bad_values_exit_2_with_one_line_naming_them() {
     fails(&["render", "wave", "--nx", "0"], 2, "'0'");
@@ -135,6 +189,38 @@ fn info_lists_every_backend() {
     wavebrot().arg("info").assert().success().stdout(
         predicate::str::contains("cpu ").and(predicate::str::contains("cuda")).and(predicate::str::contains("wgpu")),
     );
+}
+
+/// The checker seen failing: `verify --inject-fault` hands every backend's results back with one
+/// wrong value each (`bench::faulty`: a cell off by 1e-3, a count off by one); every wave, scene,
+/// Mandelbrot, smooth and Julia line must say FAIL and verify exit 1. The deep views' budget
+/// (`Mantissa::mismatch_tolerance`, 0.1% = 2.6 of their 2560 pixels) lets one wrong count
+/// through, which this test states rather than hides.
+#[test]
+fn verify_with_an_injected_fault_fails_every_check_and_exits_1() {
+    let out = wavebrot()
+        .args(["verify", "--quick", "--inject-fault", "--backend", "cpu1", "--backend", "cpu"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("\nCheck result: FAILED\n"), "{text}");
+    let checks: Vec<&str> = text.lines().filter(|l| l.starts_with("ok ") || l.starts_with("FAIL ")).collect();
+    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), 10 presets x 2, 4 Mandelbrot x 2,
+    // 1 deep view x 2, 2 precisions x (smooth + Julia) x 2.
+    assert_eq!(checks.len(), 6 + 20 + 8 + 2 + 8, "{text}");
+    for line in &checks {
+        if line.contains("zoom 1e20") {
+            assert!(line.contains("mismatch"), "{line}");
+        } else {
+            assert!(line.starts_with("FAIL "), "the fault was not caught: {line}");
+        }
+    }
+    // Without the fault the same run passes: the failures above are the fault's.
+    let out = wavebrot().args(["verify", "--quick", "--backend", "cpu1", "--backend", "cpu"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("Check result: OK!"), "{text}");
+    assert!(!text.contains("FAIL"), "{text}");
 }
 
 #[test]
@@ -183,7 +269,7 @@ fn unavailable_backend_named_explicitly_exits_1_with_reason() {
     if text.lines().any(|l| l.starts_with("cuda") && l.contains("unavailable")) {
         fails(&["render", "wave", "--nx", "10", "--ny", "10", "--backend", "cuda"], 1, "cuda unavailable");
     } else {
-        println!("skipped: CUDA is available here");
+        common::skip(common::Need::NoCuda, "CUDA is available here: the unavailable path is not reached");
     }
 }
 
@@ -231,7 +317,7 @@ fn bench_variants_are_timed_and_named() {
     if wgpu_here {
         backends.extend(["--backend", "wgpu"]);
     } else {
-        println!("skipped the wgpu half: no wgpu adapter here");
+        common::skip(common::Need::Wgpu, "no wgpu adapter (wavebrot info): the wgpu half did not run");
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("bench.json");
@@ -350,7 +436,11 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
             ),
             "medium 0: c2 0.7 is above the 2D stability limit 0.5",
         ),
-        ("boundary.toml", format!("nx = 40\nny = 30\nboundary = \"open\"\n{point}"), "unknown variant `open`"),
+        (
+            "boundary.toml",
+            format!("nx = 40\nny = 30\nboundary = \"sticky\"\n{point}"),
+            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+        ),
         ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
     ];
     for (name, text, needle) in cases {
@@ -362,7 +452,7 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
     }
     fails(&["render", "wave", "--preset", "nope"], 2, "unknown preset `nope`");
     fails(&["render", "wave", "--scene", "/nonexistent/scene.toml"], 2, "/nonexistent/scene.toml");
-    fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for an absorbing boundary");
+    fails(&["render", "wave", "--preset", "point", "--nx", "5"], 2, "too small for boundary absorbing");
 }
 
 #[test]

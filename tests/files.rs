@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+mod common;
+
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -73,7 +75,7 @@ fn a_fifo_is_written_through_not_replaced() {
     match Command::new("mkfifo").arg(&fifo).status() {
         Ok(s) if s.success() => {}
         other => {
-            eprintln!("skipped: cannot make a FIFO with mkfifo ({other:?})");
+            common::skip(common::Need::Fifo, &format!("cannot make a FIFO with mkfifo ({other:?})"));
             return;
         }
     }
@@ -94,7 +96,7 @@ fn a_fifo_is_written_through_not_replaced() {
 fn dev_full_fails_with_the_os_error_and_stays_a_device() {
     let full = Path::new("/dev/full");
     if !std::fs::metadata(full).is_ok_and(|m| m.file_type().is_char_device()) {
-        eprintln!("skipped: no /dev/full character device here");
+        common::skip(common::Need::DevFull, "no /dev/full character device here");
         return;
     }
     // Any user may write /dev/full; only root could replace the node, which is what went wrong.
@@ -131,64 +133,68 @@ fn new_files_get_the_umask_mode_and_replaced_files_keep_theirs() {
     assert!(is_png(&std::fs::read(&kept).unwrap()));
 }
 
-/// Starts a large `.npy` write, sends `signal` once its temporary file has bytes in it, and
-/// returns the exit status and what is left in the folder.
-fn interrupt_a_large_write(signal: &str) -> Option<(Option<i32>, Vec<String>)> {
+/// Starts a write that cannot end by itself and sends `signal` once it is under way; returns
+/// the exit status and what is left in the folder.
+///
+/// The handshake, with no race to lose: `render wave --gif` writes its frames as they are
+/// computed into a temporary file, and `--tmax` is u32::MAX steps (years at any speed), so the
+/// temporary file holding bytes says the write is under way and the run cannot end before the
+/// signal comes. A run that ends or stays silent for a minute is a failure, never a skip.
+fn interrupt_a_write(signal: &str) -> (Option<i32>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    // 6000 x 6000 f32 is 144 MB: more than a second to write here, well under one to compute.
     let mut child = Command::new(bin())
-        .args(["render", "wave", "--nx", "6000", "--ny", "6000", "--tmax", "1", "--backend", "cpu", "--npy"])
-        .arg(dir.path().join("big.npy"))
+        .args(["render", "wave", "--nx", "64", "--ny", "64", "--every", "1", "--backend", "cpu1"])
+        .args(["--tmax", &u32::MAX.to_string(), "--gif"])
+        .arg(dir.path().join("never.gif"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
-    let mut sent = false;
-    while Instant::now() < deadline {
+    loop {
         let writing = std::fs::read_dir(dir.path()).unwrap().flatten().any(|e| {
             e.file_name().to_string_lossy().starts_with(".wavebrot-") && e.metadata().is_ok_and(|m| m.len() > 0)
         });
         if writing {
-            let ok = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
-            assert!(ok.success());
-            sent = true;
             break;
         }
-        if child.try_wait().unwrap().is_some() {
-            break;
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            panic!("the endless write ended by itself ({status:?}): {err}");
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("no bytes in a temporary file after 60 s");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+    let sent = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
+    assert!(sent.success(), "kill -{signal} failed");
     let status = child.wait().unwrap();
-    if !sent {
-        eprintln!("skipped: the write ended before the temporary file was seen (status {status:?})");
-        return None;
-    }
-    Some((
+    (
         status.code(),
         std::fs::read_dir(dir.path())
             .unwrap()
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect(),
-    ))
+    )
 }
 
 #[test]
 fn sigint_during_a_write_exits_130_and_leaves_no_temporary_file() {
-    if let Some((code, left)) = interrupt_a_large_write("INT") {
-        assert_eq!(code, Some(130));
-        assert!(left.is_empty(), "left behind: {left:?}");
-    }
+    let (code, left) = interrupt_a_write("INT");
+    assert_eq!(code, Some(130));
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]
 fn sigterm_during_a_write_exits_143_and_leaves_no_temporary_file() {
-    if let Some((code, left)) = interrupt_a_large_write("TERM") {
-        assert_eq!(code, Some(143));
-        assert!(left.is_empty(), "left behind: {left:?}");
-    }
+    let (code, left) = interrupt_a_write("TERM");
+    assert_eq!(code, Some(143));
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]

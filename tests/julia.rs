@@ -40,8 +40,7 @@ fn cases() -> Vec<JuliaParams> {
 fn check_backend(b: &mut dyn Backend, skip_f64: bool, exact: bool) {
     for p in cases() {
         if p.precision == Precision::F64 && skip_f64 {
-            println!("f64 skipped: the adapter has no f64");
-            continue;
+            continue; // logged by the caller (common::has_f64_or_skip)
         }
         let (want, want_smooth, want_total) = julia::reference(&p);
         let mut counts = vec![-1; p.pixels()];
@@ -68,7 +67,7 @@ fn check_backend(b: &mut dyn Backend, skip_f64: bool, exact: bool) {
             p.precision.name(),
             m * 100.0
         );
-        let budget = if exact { 0.0 } else { mandelbrot::mismatch_tolerance(p.precision) };
+        let budget = if exact { 0.0 } else { common::GPU_COUNT_BUDGET };
         assert!(m <= budget, "{}% of counts differ (budget {}%)", m * 100.0, budget * 100.0);
         assert_eq!(
             worst.0, 0.0,
@@ -93,7 +92,7 @@ fn cpu_backends_equal_the_reference() {
 #[test]
 fn wgpu_julia_equals_the_cpu() {
     let Some(mut b) = common::wgpu_backend() else { return };
-    let skip_f64 = !b.has_f64();
+    let skip_f64 = !common::has_f64_or_skip(&b);
     check_backend(&mut b, skip_f64, false);
 }
 

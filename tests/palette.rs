@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+use wavebrot::output::read_npy;
 use wavebrot::sim::colour::colormap::{HOT_LUT, mandelbrot_rgba};
 use wavebrot::sim::colour::palette::{ColourSettings, Colouring, Palette, Scale, colour_rgba};
 use wavebrot::sim::fractal::mandelbrot::{self, MandelbrotParams};
@@ -44,6 +45,34 @@ fn published_table_values() {
     assert!(dist(t[0], t[509]) <= 3, "twilight ends {:?} {:?}", t[0], t[509]);
     assert!(dist(t[0], t[255]) > 100, "twilight middle {:?}", t[255]);
     assert_eq!(Palette::Hot.lut(), &HOT_LUT[..]);
+}
+
+/// Every entry of every listed palette against matplotlib's own tables (`tests/data/palette_*`,
+/// written by `tools/make_golden.py` with matplotlib): the float tables equal, value for value,
+/// and the bytes equal `cmap(np.arange(N), bytes=True)`, all 256 (twilight: 510) entries.
+#[test]
+fn every_palette_entry_is_matplotlibs() {
+    use wavebrot::sim::colour::palette_tables::{MAGMA, TWILIGHT, VIRIDIS};
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let tables: [(Palette, &str, &[[f64; 3]]); 3] = [
+        (Palette::Viridis, "viridis", &VIRIDIS),
+        (Palette::Magma, "magma", &MAGMA),
+        (Palette::Twilight, "twilight", &TWILIGHT),
+    ];
+    for (palette, name, floats) in tables {
+        let (want, shape) = read_npy::<f64>(&data.join(format!("palette_{name}_data.npy"))).unwrap();
+        assert_eq!(shape, [floats.len() as u64, 3], "{name}: matplotlib's table has {shape:?} entries");
+        let ours: Vec<f64> = floats.iter().flatten().copied().collect();
+        if let Some(k) = (0..want.len()).find(|&k| ours[k].to_bits() != want[k].to_bits()) {
+            panic!("{name}[{}][{}]: ours {} matplotlib's {}", k / 3, k % 3, ours[k], want[k]);
+        }
+        let (want, shape) = read_npy::<u8>(&data.join(format!("palette_{name}_lut.npy"))).unwrap();
+        let lut = palette.lut();
+        assert_eq!(shape, [lut.len() as u64, 4], "{name}");
+        for (k, (got, want)) in lut.iter().zip(want.chunks(4)).enumerate() {
+            assert_eq!(&got[..], want, "{name} entry {k}: ours {got:?}, matplotlib's {want:?}");
+        }
+    }
 }
 
 #[test]

@@ -62,3 +62,20 @@ fn a_bad_element_count_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1);
 }
+
+/// The lesson's check seen failing: a backend with one wrong sum (`bench::faulty`) is
+/// reported, and the same lesson on the backend itself is not.
+#[test]
+fn the_reduction_check_catches_one_wrong_sum() {
+    use wavebrot::backend::{BackendKind, open};
+    use wavebrot::bench::faulty::Faulty;
+    use wavebrot::bench::lesson::{Lesson, teach};
+    let mut lines = Vec::new();
+    let mut faulty: Vec<Box<dyn wavebrot::backend::Backend>> =
+        vec![Box::new(Faulty::new(open(BackendKind::Cpu1).unwrap()))];
+    let failures = teach(Lesson::Reduction, &mut faulty, 100_000, &mut |l| lines.push(l));
+    assert_eq!(failures.len(), 2, "{failures:?}\n{lines:#?}");
+    assert!(failures.iter().all(|f| f.starts_with("reduction ") && f.contains("on cpu1")), "{failures:?}");
+    let mut plain = vec![open(BackendKind::Cpu1).unwrap()];
+    assert_eq!(teach(Lesson::Reduction, &mut plain, 100_000, &mut |_| {}), Vec::<String>::new());
+}

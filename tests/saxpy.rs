@@ -41,3 +41,37 @@ fn saxpy_on_cuda() {
         lesson_ok("cuda");
     }
 }
+
+/// The lesson's check seen failing: a backend with one wrong element (`bench::faulty`) is
+/// reported, and the same lesson on the backend itself is not.
+#[test]
+fn the_saxpy_check_catches_one_wrong_element() {
+    use wavebrot::backend::{BackendKind, open};
+    use wavebrot::bench::faulty::Faulty;
+    use wavebrot::bench::lesson::{Lesson, teach};
+    let mut lines = Vec::new();
+    let mut faulty: Vec<Box<dyn wavebrot::backend::Backend>> =
+        vec![Box::new(Faulty::new(open(BackendKind::Cpu1).unwrap()))];
+    let failures = teach(Lesson::Saxpy, &mut faulty, 100_000, &mut |l| lines.push(l));
+    assert_eq!(failures.len(), 1, "{failures:?}\n{lines:#?}");
+    assert!(failures.iter().all(|f| f.starts_with("saxpy ") && f.contains("on cpu1")), "{failures:?}");
+    let mut plain = vec![open(BackendKind::Cpu1).unwrap()];
+    assert_eq!(teach(Lesson::Saxpy, &mut plain, 100_000, &mut |_| {}), Vec::<String>::new());
+}
+
+/// The lesson's check seen failing: a backend with one wrong element (`bench::faulty`) is
+/// reported, and the same lesson on the backend itself is not.
+#[test]
+fn the_device_lesson_check_catches_one_wrong_element() {
+    use wavebrot::backend::{BackendKind, open};
+    use wavebrot::bench::faulty::Faulty;
+    use wavebrot::bench::lesson::{Lesson, teach};
+    let mut lines = Vec::new();
+    let mut faulty: Vec<Box<dyn wavebrot::backend::Backend>> =
+        vec![Box::new(Faulty::new(open(BackendKind::Cpu1).unwrap()))];
+    let failures = teach(Lesson::Device, &mut faulty, 100_000, &mut |l| lines.push(l));
+    assert_eq!(failures.len(), 1, "{failures:?}\n{lines:#?}");
+    assert!(failures.iter().all(|f| f.starts_with("saxpy ") && f.contains("on cpu1")), "{failures:?}");
+    let mut plain = vec![open(BackendKind::Cpu1).unwrap()];
+    assert_eq!(teach(Lesson::Device, &mut plain, 100_000, &mut |_| {}), Vec::<String>::new());
+}

@@ -9,6 +9,7 @@ use std::f64::consts::TAU;
 
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::backend::{Backend, WaveSim};
+use wavebrot::bench::verify::reach_steps;
 use wavebrot::sim::wave::scene::{Boundary, Medium, PRESETS, Scene, SceneError, Source, Wall, preset};
 use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, scene_reference_run};
 
@@ -128,6 +129,9 @@ fn sponge_scan() {
     }
 }
 
+/// What a reflecting edge's echo measures in [`EdgeProbe::mirror_echo`] (normal, 45°).
+const MIRROR_ECHO: (f64, f64) = (1.0, 1.0);
+
 #[test]
 fn absorbing_edge_returns_at_most_2_percent_and_reflecting_all() {
     let freq = 0.2;
@@ -138,11 +142,19 @@ fn absorbing_edge_returns_at_most_2_percent_and_reflecting_all() {
         100.0 * n,
         100.0 * d
     );
+    // Measured (CPU, deterministic): 1.47% at normal incidence, 16.75% at 45°. Allowed: 2% (the
+    // README's promise) and 18% (the measurement + 1.25 points, about a tenth of the pulse's own
+    // change between sponge settings in `sponge_scan`).
     assert!(n <= 0.02, "absorbing edge returns {:.2}% of a pulse at normal incidence (freq {freq})", 100.0 * n);
-    assert!(d <= 0.20, "absorbing edge returns {:.2}% of a pulse at 45° (freq {freq})", 100.0 * d);
+    assert!(d <= 0.18, "absorbing edge returns {:.2}% of a pulse at 45° (freq {freq})", 100.0 * d);
     let (rn, rd) = probe.mirror_echo();
-    println!("reflecting edge: echo {:.1}% at normal incidence, {:.1}% at 45°", 100.0 * rn, 100.0 * rd);
-    assert!((rn - 1.0).abs() < 0.05 && (rd - 1.0).abs() < 0.05, "reflecting edge returns {rn:.3}, {rd:.3}");
+    println!("reflecting edge: echo {:.3}% at normal incidence, {:.3}% at 45°", 100.0 * rn, 100.0 * rd);
+    // Measured: MIRROR_ECHO, 100.000% both (the echo over the direct wave that travelled as far).
+    // Allowed: ±0.1 points around it.
+    assert!(
+        (rn - MIRROR_ECHO.0).abs() < 0.001 && (rd - MIRROR_ECHO.1).abs() < 0.001,
+        "reflecting edge returns {rn:.4}, {rd:.4} (measured {MIRROR_ECHO:?})"
+    );
 }
 
 #[test]
@@ -304,6 +316,11 @@ fn orders(
     out
 }
 
+/// A quarter of a cell of peak position on the slit tests' screen, as a relative error of sinθ
+/// at order 1 (sinθ 0.31 at 301.5 cells: d(sinθ)/dy = cos³θ/301.5): the margin each slit
+/// tolerance adds to what was measured.
+const QUARTER_CELL: f64 = 0.0025;
+
 #[test]
 fn double_slit_maxima_obey_d_sin_theta_eq_m_lambda() {
     let (ny, d, freq, screen) = (900, 100, 0.2, 300);
@@ -317,10 +334,15 @@ fn double_slit_maxima_obey_d_sin_theta_eq_m_lambda() {
             sin * d as f64 / lambda,
             100.0 * err
         );
+        // Measured (CPU, deterministic): order ±1 -0.63% / -0.74%, order ±2 -2.21% / -2.23% (the
+        // scheme's dispersion shortens λ, so every error is negative). Allowed: the larger of
+        // each order + a quarter cell.
+        let allowed = if m.abs() == 1 { 0.0074 } else { 0.0223 } + QUARTER_CELL;
         assert!(
-            err.abs() < 0.05,
-            "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
-            100.0 * err
+            err.abs() < allowed,
+            "double slit order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d, allowed {:.2}% (peaks {peaks:.1?})",
+            100.0 * err,
+            100.0 * allowed
         );
     }
 }
@@ -337,10 +359,13 @@ fn grating_orders_obey_d_sin_theta_eq_m_lambda() {
             sin * d as f64 / lambda,
             100.0 * err
         );
+        // Measured (CPU, deterministic): -0.43% at both orders ±1. Allowed: + a quarter cell.
+        let allowed = 0.0043 + QUARTER_CELL;
         assert!(
-            err.abs() < 0.05,
-            "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d (peaks {peaks:.1?})",
-            100.0 * err
+            err.abs() < allowed,
+            "grating order {m}: sinθ {sin:.4} is {:+.2}% from m·λ/d, allowed {:.2}% (peaks {peaks:.1?})",
+            100.0 * err,
+            100.0 * allowed
         );
     }
 }
@@ -429,7 +454,14 @@ fn refraction_obeys_snell() {
         "the incident wave is not at 45°: θ1 {:.2}°",
         sin1.asin().to_degrees()
     );
-    assert!(err.abs() < 0.05, "Snell: sinθ1/sinθ2 = {got:.4}, sqrt(c2_1/c2_2) = {want:.4}: {:+.2}% off", 100.0 * err);
+    // Measured (CPU, deterministic): +0.65%. Allowed: 1.0%, the measurement + 0.35 points (the
+    // phase-gradient fit's spread across the region's rows); a slab of c2 0.11 instead of 0.1 is
+    // 4.6% off and fails.
+    assert!(
+        err.abs() < 0.010,
+        "Snell: sinθ1/sinθ2 = {got:.4}, sqrt(c2_1/c2_2) = {want:.4}: {:+.2}% off (allowed 1.0%)",
+        100.0 * err
+    );
 }
 
 #[test]
@@ -449,7 +481,9 @@ fn energy_is_conserved_without_forcing_and_decays_with_damping() {
         worst = worst.max(((energy(&cells, &f, &g) - e0) / e0).abs());
     }
     println!("energy over 10 000 steps, reflecting, undamped: largest relative change {worst:.2e}");
-    assert!(worst < 1e-3, "energy drifted by {worst:.2e} relative over 10 000 steps");
+    // Measured (CPU, deterministic): 1.38e-6, f32 rounding of the fields. Allowed: 2e-6 (the
+    // measurement + 45%); a scheme that lost energy would drift by orders of magnitude more.
+    assert!(worst < 2e-6, "energy drifted by {worst:.2e} relative over 10 000 steps (allowed 2e-6)");
 
     s.damping = 0.0005;
     let cells = SceneCells::new(&s);
@@ -465,8 +499,48 @@ fn energy_is_conserved_without_forcing_and_decays_with_damping() {
         assert!(e < last, "damped energy rose from {last} to {e}");
         last = e;
     }
-    println!("energy with damping 0.0005: {:.3e} of the start after 2 000 steps", last / start);
-    assert!(last < 0.1 * start, "damped energy kept {:.3} of its start", last / start);
+    // Theory: σ per update takes e^(-2σ) of the energy per update, 4000 updates: e^(-4) = 1.832e-2.
+    // Measured (CPU): 1.832e-2. Allowed: 2% of it (the forced start and the undamped source
+    // cells' share).
+    let want = (-2.0f64 * 0.0005 * 4000.0).exp();
+    println!("energy with damping 0.0005: {:.4e} of the start after 2 000 steps (e^-4 = {want:.4e})", last / start);
+    assert!(
+        ((last / start) / want - 1.0).abs() < 0.02,
+        "damped energy kept {:.4e} of its start, theory {want:.4e}",
+        last / start
+    );
+}
+
+/// The smallest, over the scene's walls, media and the four edges, of the largest |f| in the cells
+/// along that object's outline (one cell outside it, off the walls), relative to the field's
+/// largest |f|: how strongly the least reached object has been reached.
+fn arrival(s: &Scene, f: &[f32]) -> f64 {
+    let peak = f.iter().map(|v| f64::from(v.abs())).fold(0.0, f64::max);
+    let wall_at = |x: i64, y: i64| s.walls.iter().any(|w| w.contains(x, y));
+    let near = |x0: i64, y0: i64, x1: i64, y1: i64| {
+        let mut m = 0.0f64;
+        for x in (x0 - 1).max(1)..=(x1 + 1).min(s.nx as i64 - 2) {
+            for y in (y0 - 1).max(1)..=(y1 + 1).min(s.ny as i64 - 2) {
+                let outline = x == x0 - 1 || x == x1 + 1 || y == y0 - 1 || y == y1 + 1 || x == 1 || y == 1;
+                if outline && !wall_at(x, y) {
+                    m = m.max(f64::from(f[x as usize * s.ny + y as usize].abs()));
+                }
+            }
+        }
+        m
+    };
+    let (nx, ny) = (s.nx as i64, s.ny as i64);
+    let mut objects: Vec<f64> = s.walls.iter().map(|w| near(w.x0, w.y0, w.x1, w.y1)).collect();
+    for m in &s.media {
+        let (x0, y0, x1, y1) = m.bounds(s.nx, s.ny);
+        objects.push(near(x0 as i64, y0 as i64, x1 as i64, y1 as i64));
+    }
+    for (x0, y0, x1, y1) in
+        [(1, 1, 1, ny - 2), (nx - 2, 1, nx - 2, ny - 2), (1, 1, nx - 2, 1), (1, ny - 2, nx - 2, ny - 2)]
+    {
+        objects.push(near(x0 + 1, y0 + 1, x1 - 1, y1 - 1));
+    }
+    objects.into_iter().fold(f64::INFINITY, f64::min) / peak
 }
 
 #[test]
@@ -477,17 +551,33 @@ fn every_preset_is_valid_and_cpu_equals_cpu1_bit_for_bit() {
         let d = &scene.description;
         assert!(!d.is_empty() && !d.contains('\n'), "preset {}: description {d:?}", p.name);
         assert_eq!(Scene::from_toml(&scene.to_toml().unwrap()).unwrap(), scene, "preset {} round trip", p.name);
-        let mut runs = [Threads::One, Threads::All].map(|t| CpuBackend::new(t).new_scene(&scene).unwrap());
-        let steps = 60;
+        // A quarter of the size (CI's time), run until the waves have reached every wall, slit,
+        // medium and edge (`reach_steps`: shortest paths around the walls at each medium's speed).
+        let small = scene.resized(scene.nx / 4, scene.ny / 4);
+        let steps = reach_steps(&small);
+        let mut runs = [Threads::One, Threads::All].map(|t| CpuBackend::new(t).new_scene(&small).unwrap());
         let got: Vec<_> = runs
             .iter_mut()
             .map(|sim| {
-                sim.advance(steps).unwrap();
+                sim.advance(steps / 2).unwrap();
+                sim.advance(steps - steps / 2).unwrap();
                 field(sim.as_mut())
             })
             .collect();
-        assert_eq!(got[0], got[1], "preset {}: cpu and cpu1 differ", p.name);
-        assert!(got[0].iter().any(|&v| v != 0.0), "preset {}: nothing moved", p.name);
+        assert!(got[0] == got[1], "preset {}: cpu and cpu1 differ after {steps} steps", p.name);
+        let reached = arrival(&small, &got[0]);
+        println!(
+            "preset {} {}x{}: {steps} steps, weakest object reached at {reached:.1e} of the peak",
+            p.name, small.nx, small.ny
+        );
+        // Measured: the least reached wall, medium or edge holds 3.3e-3 (grating) to 4.9e-1 of
+        // the field's peak; at a third of the steps the point preset's far edge holds 5e-34 (the
+        // scheme's precursor). Allowed: 1e-4, a factor 33 under the weakest arrival.
+        assert!(
+            reached > 1e-4,
+            "preset {}: some wall, medium or edge is not reached after {steps} steps ({reached:e})",
+            p.name
+        );
     }
     assert!(matches!(preset("nope"), Err(SceneError::UnknownPreset { .. })));
 }
@@ -515,14 +605,27 @@ fn bad_scenes_name_the_entry_and_the_problem() {
             format!("{base}{point}[[medium]]\nshape = \"circle\"\nx = 50\ny = 50\nr = 9.0\nc2 = 0.7\n"),
             "medium 0: c2 0.7 is above the 2D stability limit 0.5",
         ),
-        ("nx = 40\nny = 30\nboundary = \"open\"\n".to_owned(), "unknown variant `open`"),
+        (
+            "nx = 40\nny = 30\nboundary = \"sticky\"\n".to_owned(),
+            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+        ),
+        ("nx = \"wide\"\nny = 30\n".to_owned(), "line 1: nx: invalid type: string \"wide\""),
+        ("nx = 40\nny = 30\nc2 = \"fast\"\n".to_owned(), "line 3: c2: invalid type: string \"fast\""),
+        (
+            format!("{base}{point}[[medium]]\nshape = \"blob\"\nx = 50\ny = 50\nr = 9.0\nc2 = 0.1\n"),
+            "medium 0 (line 9): shape: unknown value \"blob\" (rect or circle)",
+        ),
+        (
+            format!("{base}[[source]]\nkind = \"point\"\nx = \"ten\"\ny = 10\nfreq = 0.2\n"),
+            "source 0 (line 4): x: invalid type: string \"ten\"",
+        ),
         (
             format!("{base}[[source]]\nkind = \"point\"\nx = 10\ny = 10\nfreqq = 0.2\n"),
             "source 0 (line 4): unknown field `freqq`",
         ),
         (
             format!("{base}[[source]]\nkind = \"spiral\"\nx = 10\ny = 10\nfreq = 0.2\n"),
-            "source 0 (line 4): unknown variant `spiral`",
+            "source 0 (line 4): kind: unknown value \"spiral\" (",
         ),
     ];
     for (text, want) in cases {
@@ -541,24 +644,87 @@ fn resizing_keeps_borders_and_overrides_freq() {
     assert!(big.sources.iter().all(|src| src.freq() == 0.3));
 }
 
-#[test]
-#[ignore = "a measurement: the double-slit preset's fringes after a long run"]
-fn preset_fringes() {
-    let s = preset("double-slit").unwrap();
+/// The theory overlay of a preset (`sim::wave::theory`, what the app draws) against the preset's own
+/// simulated steady state: the time-averaged intensity on a screen `L` cells along the overlay's
+/// axis from its origin, each maximum's direction `sinθ = u/hypot(u, L)` (u across the axis)
+/// paired with the nearest predicted order. Every maximum must be an order theory predicts, every
+/// predicted order on the screen must be there, and each within `allowed` of its `sinθ`
+/// (order 0: within `allowed` absolutely). Returns (order, theory sinθ, simulated sinθ).
+fn overlay_against_simulation(name: &str, screen: f64, allowed: f64) -> Vec<(i32, f64, f64)> {
+    use wavebrot::sim::wave::theory::Theory;
+    let s = preset(name).unwrap();
+    let theory = Theory::of(&s).unwrap_or_else(|| panic!("{name}: no overlay"));
+    let axis = theory.axes[0];
+    let (ox, oy) = theory.origin;
+    let (ax, ay) = theory.across;
+    // The screen's cells: origin + L·axis + u·across, kept 40 cells from the absorbing edges
+    // (closer, their small echoes add maxima of their own).
+    let inside = |v: f64, n: usize| (40.0..(n - 40) as f64).contains(&v);
+    let cell = |u: f64| -> Option<usize> {
+        let (x, y) = ((ox + screen * axis.0 + u * ax).round(), (oy + screen * axis.1 + u * ay).round());
+        (inside(x, s.nx) && inside(y, s.ny)).then(|| x as usize * s.ny + y as usize)
+    };
+    let us: Vec<f64> = (-1000..=1000).map(f64::from).filter(|&u| cell(u).is_some()).collect();
     let mut sim = cpu_scene(&s);
+    // Steady state: 5000 steps (the switch-on has left the 640x480 grid through its absorbing
+    // edges; at 2000 the double slit still shows transient fringes), then three periods.
+    sim.advance(5000).unwrap();
+    let freq = s.sources[0].freq();
+    let period_steps = (3.0 * TAU / freq).round() as u32;
+    let mut intensity = vec![0.0; us.len()];
     let mut f = vec![0.0; s.cells()];
-    for settle in [800, 2000, 5000] {
-        sim.advance(settle - sim.tstep()).unwrap();
-        let mut intensity = vec![0.0; s.ny];
-        for _ in 0..94 {
-            sim.advance(1).unwrap();
-            sim.read_field(&mut f).unwrap();
-            for (j, i) in intensity.iter_mut().enumerate() {
-                *i += f64::from(f[413 * s.ny + j]).powi(2);
-            }
+    for _ in 0..period_steps {
+        sim.advance(1).unwrap();
+        sim.read_field(&mut f).unwrap();
+        for (i, &u) in us.iter().enumerate() {
+            intensity[i] += f64::from(f[cell(u).unwrap()]).powi(2);
         }
-        let peaks = maxima(&intensity, 0.2);
-        let offs: Vec<_> = peaks.iter().map(|y| (y - 239.5) / (y - 239.5).hypot(251.5)).collect();
-        println!("t {settle}: peaks {peaks:.1?} sinθ {offs:.3?} (want 0, ±0.393)");
     }
+    let sin_of = |u: f64| u / u.hypot(screen);
+    // Orders up to |sinθ| 0.45 (order 1 of both presets): further out the screen is in the
+    // near field (two sources' order 2 lies 7.5% inside its far-field direction).
+    let peaks: Vec<f64> =
+        maxima(&intensity, 0.2).iter().map(|&k| us[0] + k).filter(|&u| sin_of(u).abs() <= 0.45).collect();
+    let (lo, hi) = (sin_of(us[0] + 3.0).max(-0.45), sin_of(us[us.len() - 1] - 3.0).min(0.45));
+    let predicted: Vec<(i32, f64)> =
+        theory.angles().into_iter().map(|(m, t)| (m, t.sin())).filter(|&(_, s)| s > lo && s < hi).collect();
+    let mut out = Vec::new();
+    for &u in &peaks {
+        let got = sin_of(u);
+        let &(m, want) = predicted
+            .iter()
+            .min_by(|a, b| (a.1 - got).abs().total_cmp(&(b.1 - got).abs()))
+            .unwrap_or_else(|| panic!("{name}: a maximum at sinθ {got:.3} and no order predicted"));
+        out.push((m, want, got));
+    }
+    for &(m, want, got) in &out {
+        let err = if m == 0 { got.abs() } else { (got - want) / want };
+        println!("{name}: order {m:+}: overlay sinθ {want:.4}, simulated {got:.4}, error {:+.2}%", 100.0 * err);
+        assert!(
+            err.abs() <= allowed,
+            "{name} order {m}: simulated sinθ {got:.4}, overlay {want:.4}: {:+.2}% (allowed {:.1}%)",
+            100.0 * err,
+            100.0 * allowed
+        );
+    }
+    let mut orders: Vec<i32> = out.iter().map(|o| o.0).collect();
+    orders.sort_unstable();
+    let want: Vec<i32> = predicted.iter().map(|p| p.0).collect();
+    assert_eq!(orders, want, "{name}: maxima found {out:?}, orders predicted on the screen {predicted:?}");
+    out
+}
+
+/// The overlay is the far field (`d·sinθ = m·λ` from the midpoint); the simulated maxima lie
+/// 250 cells away (Fraunhofer distance d²/λ: 204 cells for the double slit, 318 for the two
+/// sources) on a grid whose dispersion shortens λ a little (tests above: -0.7% at freq 0.2).
+/// Measured (CPU, deterministic): double slit order ±1 -2.01% / -2.82%, order 0 0.20%; two
+/// sources order ±1 -2.58% / -3.05%, order 0 0.23%. Allowed: 3.6%, the largest + half a cell of
+/// peak position (0.55% of sinθ at order 1). The grating preset is left out: 350 cells wide, its
+/// Fraunhofer distance is 5800 cells, so on any screen the grid holds its pattern is near-field
+/// (subsidiary maxima as strong as the orders; `grating_orders_obey_d_sin_theta_eq_m_lambda`
+/// checks gratings in the far field).
+#[test]
+fn the_overlay_points_at_the_simulated_maxima() {
+    overlay_against_simulation("double-slit", 250.0, 0.036);
+    overlay_against_simulation("two-sources", 250.0, 0.036);
 }

@@ -1,7 +1,7 @@
 //! `wavebrot sweep` as a user calls it, at small sizes: every backend asked for is in the JSON
 //! with growing sizes and checked timings, the CSV has a row per record, and the PNG decodes.
-//! wgpu runs on lavapipe in CI (`WAVEBROT_REQUIRE_WGPU=1`); without an adapter it is left out
-//! with a printed reason.
+//! wgpu runs on lavapipe in CI (required there); without an adapter it is left out with a
+//! logged skip (`tests/common`).
 
 #![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
 
@@ -87,4 +87,38 @@ fn sweep_bad_sizes_are_usage_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&out.stderr).trim().lines().count(), 1);
+}
+
+/// The sweep's check seen failing: a backend with one wrong cell or count (`bench::faulty`) gets
+/// a record that is not ok, with the difference in it; the backend itself passes against the
+/// same reference (the scalar rules of `sim`, which no backend runs, so none is checked against
+/// itself).
+#[test]
+fn the_sweep_check_catches_one_wrong_cell_and_one_wrong_count() {
+    use wavebrot::backend::{Backend, BackendKind, open};
+    use wavebrot::bench::faulty::{Faulty, WAVE_FAULT};
+    use wavebrot::bench::runner::Plan;
+    use wavebrot::bench::sweep::{SweepKernel, point};
+    let plan = Plan::new(true, (1, 1), (0, 0));
+    for kind in [BackendKind::Cpu1, BackendKind::Cpu] {
+        for kernel in [SweepKernel::Wave, SweepKernel::Mandelbrot] {
+            let mut faulty: Box<dyn Backend> = Box::new(Faulty::new(open(kind).unwrap()));
+            let (bad, _) = point(kernel, faulty.as_mut(), "test", 64, plan).unwrap();
+            assert!(!bad.ok, "{kind} {kernel:?}: the fault passed the check: {bad:?}");
+            let (good, _) = point(kernel, open(kind).unwrap().as_mut(), "test", 64, plan).unwrap();
+            assert!(good.ok, "{kind} {kernel:?}: {good:?}");
+            match kernel {
+                SweepKernel::Wave => {
+                    // WAVE_FAULT added to one cell, give or take the rounding of the sum.
+                    let d = bad.max_abs_diff.unwrap();
+                    assert!((d - f64::from(WAVE_FAULT)).abs() < 1e-6, "{bad:?}");
+                    assert_eq!(good.max_abs_diff, Some(0.0), "{good:?}");
+                }
+                SweepKernel::Mandelbrot => {
+                    assert_eq!(bad.mismatch_frac, Some(1.0 / (64.0 * 64.0)), "{bad:?}");
+                    assert_eq!(good.mismatch_frac, Some(0.0), "{good:?}");
+                }
+            }
+        }
+    }
 }

@@ -18,6 +18,7 @@ use std::time::Duration;
 use wavebrot::backend::wgpu::wave_blocked::Lanes;
 use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, TimingSource, WaveSim, WaveVariant, cpu};
+use wavebrot::bench::verify::reach_steps;
 use wavebrot::output::read_npy;
 use wavebrot::sim::wave::scene::{self, Scene};
 use wavebrot::sim::wave::scene_cells::{SceneCells, scene_reference, scene_reference_run};
@@ -338,7 +339,7 @@ r = 8.0
 c2 = 0.1
 "#;
 
-/// Every preset for `tmax` steps, and the small scene with a frequency change and a moved source
+/// Every preset for `tmax` steps and, at a quarter of its size, to the walls; and the small scene with a frequency change and a moved source
 /// half way, on `b` against the scalar scene reference: both fields within the wave tolerance
 /// (the CUDA and CPU kernels give the same bits).
 fn scenes_match_the_reference(b: &dyn Backend, tmax: u32) {
@@ -348,14 +349,26 @@ fn scenes_match_the_reference(b: &dyn Backend, tmax: u32) {
 /// [`scenes_match_the_reference`] on `variant`, within `tolerance` (0: the same bits).
 fn scenes_match_the_reference_on(b: &dyn Backend, variant: WaveVariant, tmax: u32, tolerance: f32) {
     for preset in scene::PRESETS {
-        let s = preset.scene().unwrap();
-        let want = scene_reference(&s, tmax);
-        let mut sim = b.new_scene_variant(&s, variant).unwrap();
-        sim.advance(tmax / 2).unwrap();
-        sim.advance(tmax - tmax / 2).unwrap();
-        let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
-        println!("{} {variant} preset {}: max|diff| {d:e}", b.kind(), preset.name);
-        assert!(d <= tolerance, "{} preset {}: max|diff| {d:e}", b.kind(), preset.name);
+        let full = preset.scene().unwrap();
+        // At full size for `tmax` steps, and at a quarter of it until the waves have reached
+        // every wall, slit, medium and edge (`reach_steps`; a quarter to keep CI's time).
+        let small = full.resized(full.nx / 4, full.ny / 4);
+        for (s, steps) in [(full.clone(), tmax), (small.clone(), reach_steps(&small))] {
+            let want = scene_reference(&s, steps);
+            let mut sim = b.new_scene_variant(&s, variant).unwrap();
+            sim.advance(steps / 2).unwrap();
+            sim.advance(steps - steps / 2).unwrap();
+            let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+            println!("{} {variant} preset {} {}x{} {steps} steps: max|diff| {d:e}", b.kind(), preset.name, s.nx, s.ny);
+            assert!(
+                d <= tolerance,
+                "{} preset {} {}x{} {steps} steps: max|diff| {d:e}",
+                b.kind(),
+                preset.name,
+                s.nx,
+                s.ny
+            );
+        }
     }
     let s = Scene::from_toml(EVERYTHING).unwrap();
     assert!(s.plain_params().is_none());

@@ -1,8 +1,8 @@
 //! The wgpu backend itself, on whatever adapter is here (CI: llvmpipe, the software Vulkan of
 //! mesa-vulkan-drivers): errors, limits, lost devices, eframe-style devices, the variant `auto`
 //! picks. Its kernels are compared with the CPU in `tests/wave.rs`, `tests/mandelbrot.rs` and
-//! `tests/colormap.rs`. Without an adapter each test prints "skipped: …" and passes, unless
-//! `WAVEBROT_REQUIRE_WGPU=1` (set by `.ci/run`), which makes the skip a failure.
+//! `tests/colormap.rs`. Without an adapter each test skips (logged: `tests/common`), a failure
+//! where wgpu is required (`.ci/run`).
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
@@ -82,7 +82,7 @@ fn an_eframe_style_device_works_with_wall_clock_and_f32_only() {
     let adapters = pollster::block_on(wgpu::Instance::default().enumerate_adapters(wgpu::Backends::all()));
     let adapter = adapters.into_iter().find(|a| a.get_info() == info).expect("the same adapter");
     if adapter.get_info().backend == wgpu::Backend::Gl {
-        println!("skipped: egui-wgpu gives GL devices no compute limits");
+        common::skip(common::Need::Wgpu, "a GL adapter: egui-wgpu gives GL devices no compute limits");
         return;
     }
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {

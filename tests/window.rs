@@ -4,6 +4,8 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
@@ -109,7 +111,7 @@ fn on_a_display_a_crash_before_the_window_is_survived_and_one_after_is_not_retri
     let d = match display() {
         Ok(d) => d,
         Err(why) => {
-            eprintln!("skipped: {why}");
+            common::skip(common::Need::Display, &why);
             return;
         }
     };
@@ -118,7 +120,7 @@ fn on_a_display_a_crash_before_the_window_is_survived_and_one_after_is_not_retri
     let shot_arg = shot.to_str().unwrap();
     let (out, err) = gui("auto", Some(&d.name), &["--screenshot", shot_arg, "--frames", "3"]);
     if err.contains("no software Vulkan adapter") {
-        eprintln!("skipped: no software Vulkan adapter here (mesa-vulkan-drivers): {err}");
+        common::skip(common::Need::Wgpu, &format!("no software Vulkan adapter here (mesa-vulkan-drivers): {err}"));
         return;
     }
     assert_eq!(out.status.code(), Some(0), "{err}");

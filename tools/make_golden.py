@@ -9,6 +9,11 @@ committed; the tests compare wavebrot's CPU paths with them.
 - hot_lut.npy                   matplotlib's hot colormap as bytes, uint8 (256, 4)
 - wave_41x29_t40_hot.npy        imshow(f.T, cmap='hot', origin='lower', vmin=-.1, vmax=.1)
                                 as matplotlib colours it, uint8 (ny, nx, 4), top row first
+- palette_{name}_lut.npy         matplotlib's viridis, magma (256) and twilight (510) as bytes,
+                                every entry: cmap(np.arange(N), bytes=True), uint8 (N, 4)
+- palette_{name}_data.npy        the same colormaps' float tables (cmap.colors), <f8 (N, 3)
+
+Only the palette files need matplotlib's tables; `--palettes` makes just those.
 """
 import os
 import numpy as np
@@ -49,8 +54,25 @@ def mandel(w, h, iters, minx=-2.0, maxx=1.0, miny=-1.0, maxy=1.0):
     return out
 
 
+def palettes():
+    """matplotlib's listed colormaps, every entry, as bytes and as the float tables."""
+    import matplotlib
+    matplotlib.use('Agg')
+    from matplotlib import colormaps
+    for name in ['viridis', 'magma', 'twilight']:
+        cmap = colormaps[name]
+        n = cmap.N
+        np.save(os.path.join(OUT, f'palette_{name}_lut.npy'), cmap(np.arange(n), bytes=True).astype(np.uint8))
+        np.save(os.path.join(OUT, f'palette_{name}_data.npy'), np.asarray(cmap.colors, dtype='<f8'))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    import sys
+    if '--palettes' in sys.argv:
+        palettes()
+        return
+    palettes()
     for nx, ny, tmax in [(37, 53, 300), (64, 64, 100), (101, 40, 250), (200, 160, 500)]:
         np.save(os.path.join(OUT, f'wave_{nx}x{ny}_t{tmax}.npy'), wave2d(nx, ny, tmax))
     for w, h, iters in [(96, 64, 20), (77, 51, 200)]:

@@ -5,6 +5,7 @@
 //! against problem size.
 
 pub mod cases;
+pub mod faulty;
 pub mod lesson;
 pub mod report;
 pub mod runner;
@@ -117,13 +118,19 @@ fn file_size(opts: &Options) -> Option<usize> {
     }
 }
 
-/// `wavebrot verify`: every backend (and each of its wave variants) against `cpu1`.
+/// `wavebrot verify`: every backend (and each of its wave variants) against `cpu1`; with
+/// `inject_fault`, each backend through [`faulty::Faulty`] (one wrong value per result), which
+/// every check must catch.
 ///
 /// # Errors
 /// A backend asked for by name is unavailable.
-pub fn run_verify(asked: &[BackendKind]) -> Result<ExitCode> {
+pub fn run_verify(asked: &[BackendKind], opts: verify::VerifyOptions, inject_fault: bool) -> Result<ExitCode> {
     let mut backends = open_backends(asked)?;
-    Ok(verify::verify(&mut backends))
+    if inject_fault {
+        backends = backends.into_iter().map(|b| Box::new(faulty::Faulty::new(b)) as Box<dyn Backend>).collect();
+        crate::outln!("fault injected: every backend below returns one wrong value per result");
+    }
+    Ok(report::check_line(&verify::failures(&mut backends, opts)))
 }
 
 /// Every variant `bench --variant` accepts, for help texts.

@@ -1,7 +1,13 @@
 //! `wavebrot verify`: every backend, and every wave kernel variant it has, against the
 //! single-thread CPU reference on odd shapes, a long run and deep iteration counts, and every
-//! scene preset on every backend that runs scenes against `cpu1`; smooth escape values and a
-//! Julia set likewise.
+//! scene preset on every backend that runs scenes against `cpu1`, long enough for the waves to
+//! reach every wall, slit, medium and edge ([`reach_steps`]); smooth escape values and a Julia
+//! set likewise. The CPU backends must give the reference's counts exactly (the Mandelbrot
+//! budgets are for GPUs' fused multiply-adds).
+//!
+//! `--quick` runs small cases only (seconds on a CPU). `--inject-fault` checks each backend
+//! through [`super::faulty::Faulty`], which hands back one wrong value per result: every line
+//! must then say FAIL and verify exit 1, which is how the checks are seen to work.
 
 use std::process::ExitCode;
 
@@ -11,7 +17,7 @@ use crate::sim::fractal::deep::{DeepJob, View};
 use crate::sim::fractal::julia::{self, JuliaParams};
 use crate::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use crate::sim::fractal::perturb::Mantissa;
-use crate::sim::wave::scene::PRESETS;
+use crate::sim::wave::scene::{Medium, PRESETS, Scene};
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -21,62 +27,93 @@ use super::report::check_line;
 const WAVE_CASES: [(usize, usize, u32); 6] =
     [(1000, 800, 500), (37, 53, 300), (257, 129, 200), (3, 3, 10), (1023, 65, 120), (64, 5000, 1000)];
 
+/// The wave cases of `--quick`: an odd shape and a tiny one.
+const QUICK_WAVE_CASES: [(usize, usize, u32); 2] = [(37, 53, 300), (3, 3, 10)];
+
+/// What `verify` runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Small cases only: two wave shapes, the presets at a quarter of their size, two small
+    /// Mandelbrot views, the shallowest deep view, small smooth and Julia images.
+    pub quick: bool,
+}
+
 /// Checks the backends; prints one line per case and backend, then the check line.
 #[must_use]
 pub fn verify(backends: &mut [Box<dyn Backend>]) -> ExitCode {
+    check_line(&failures(backends, VerifyOptions::default()))
+}
+
+/// Checks the backends as [`verify`] does, printing one line per case and backend; returns the
+/// failures (empty: every check passed).
+pub fn failures(backends: &mut [Box<dyn Backend>], opts: VerifyOptions) -> Vec<String> {
     let mut failures = Vec::new();
-    for (nx, ny, tmax) in WAVE_CASES {
+    let wave_cases: &[(usize, usize, u32)] = if opts.quick { &QUICK_WAVE_CASES } else { &WAVE_CASES };
+    for &(nx, ny, tmax) in wave_cases {
         wave_case(backends, (nx, ny, tmax), &mut failures);
     }
     for preset in PRESETS {
-        scene_case(backends, preset, SCENE_TSTEPS, &mut failures);
+        let scene = preset.scene().map(|s| if opts.quick { s.resized(s.nx / 4, s.ny / 4) } else { s });
+        scene_case(backends, preset.name, scene, &mut failures);
     }
     let zoom = Bounds { minx: -0.7530, maxx: -0.7490, miny: 0.0990, maxy: 0.1020 };
-    let mandel_cases = [(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom)];
-    for (width, height, iters, bounds) in mandel_cases {
+    let mandel_cases: &[(usize, usize, u32, Bounds)] = if opts.quick {
+        &[(96, 64, 20, Bounds::SEED), (101, 67, 500, zoom)]
+    } else {
+        &[(1536, 1024, 20, Bounds::SEED), (641, 479, 1000, Bounds::SEED), (512, 384, 2000, zoom)]
+    };
+    for &(width, height, iters, bounds) in mandel_cases {
         for precision in [Precision::F64, Precision::F32] {
             let p = MandelbrotParams { width, height, iters, bounds, precision };
             mandel_case(backends, &p, &mut failures);
         }
     }
-    for (view, iters) in deep_views() {
-        deep_case(backends, &view, iters, &mut failures);
+    let views = deep_views();
+    let views = if opts.quick { &views[..1] } else { &views[..] };
+    for (view, iters) in views {
+        deep_case(backends, view, *iters, &mut failures);
     }
+    let (width, height) = if opts.quick { (96, 64) } else { (768, 512) };
     for precision in [Precision::F64, Precision::F32] {
-        smooth_cases(backends, precision, &mut failures);
+        smooth_cases(backends, precision, (width, height), &mut failures);
     }
-    check_line(&failures)
+    failures
+}
+
+/// The Mandelbrot budget of `kind`: none for the CPU backends (the reference's own rule, exactly),
+/// [`mandelbrot::mismatch_tolerance`] for GPUs.
+fn count_budget(kind: backend::BackendKind, precision: Precision) -> f64 {
+    if kind.is_gpu() { mandelbrot::mismatch_tolerance(precision) } else { 0.0 }
 }
 
 /// Smooth escape values (the seed's view) and a Julia set: counts within the Mandelbrot budgets
 /// of `cpu1`'s, smooth values within [`backend::smooth_tolerance`] where the counts agree.
-fn smooth_cases(backends: &mut [Box<dyn Backend>], precision: Precision, failures: &mut Vec<String>) {
-    let p = MandelbrotParams { width: 768, height: 512, iters: 200, bounds: Bounds::SEED, precision };
+fn smooth_cases(
+    backends: &mut [Box<dyn Backend>],
+    precision: Precision,
+    (width, height): (usize, usize),
+    failures: &mut Vec<String>,
+) {
+    let p = MandelbrotParams { width, height, iters: 200, bounds: Bounds::SEED, precision };
     let (mut want, mut want_smooth) = (vec![0; p.pixels()], vec![0.0; p.pixels()]);
     let mut cpu1 = backend::cpu::CpuBackend::new(backend::cpu::Threads::One);
     if let Err(e) = cpu1.mandelbrot_smooth(&p, &mut want, &mut want_smooth) {
         failures.push(format!("smooth reference: {e}"));
         return;
     }
-    let j = JuliaParams {
-        width: 768,
-        height: 512,
-        iters: 300,
-        bounds: JuliaParams::DEFAULT_BOUNDS,
-        precision,
-        c: [-0.8, 0.156],
-    };
+    let j = JuliaParams { width, height, iters: 300, bounds: JuliaParams::DEFAULT_BOUNDS, precision, c: [-0.8, 0.156] };
     let (jwant, jwant_smooth, _) = julia::reference(&j);
     for b in backends.iter_mut() {
         let kind = b.kind().name();
         let (mut counts, mut smooth) = (vec![0; p.pixels()], vec![0.0; p.pixels()]);
-        let label = format!("mandelbrot smooth 768x512 iters=200   {} {kind:<5}", precision.name());
+        let tol = count_budget(b.kind(), precision);
+        let label = format!("mandelbrot smooth {width}x{height} iters=200   {} {kind:<5}", precision.name());
         let run = b.mandelbrot_smooth(&p, &mut counts, &mut smooth);
-        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&want, &want_smooth), precision, failures);
+        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&want, &want_smooth), tol, failures);
         let (mut counts, mut smooth) = (vec![0; j.pixels()], vec![0.0; j.pixels()]);
-        let label = format!("julia c=-0.8+0.156i 768x512 iters=300 {} {kind:<5}", precision.name());
+        let label = format!("julia c=-0.8+0.156i {width}x{height} iters=300 {} {kind:<5}", precision.name());
         let run = b.julia(&j, &mut counts, Some(&mut smooth));
-        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&jwant, &jwant_smooth), precision, failures);
+        smooth_line(&label, run.map(|_| ()), (&counts, &smooth), (&jwant, &jwant_smooth), tol, failures);
     }
 }
 
@@ -86,13 +123,12 @@ fn smooth_line(
     run: Result<(), BackendError>,
     (counts, smooth): (&[i32], &[f32]),
     (want, want_smooth): (&[i32], &[f32]),
-    precision: Precision,
+    tol: f64,
     failures: &mut Vec<String>,
 ) {
     match run {
         Ok(()) => {
             let m = mandelbrot::mismatch_frac(counts, want);
-            let tol = mandelbrot::mismatch_tolerance(precision);
             let (mut worst, mut bad) = (0.0f32, 0usize);
             for ((&c, &s), (&wc, &ws)) in counts.iter().zip(smooth).zip(want.iter().zip(want_smooth)) {
                 if c == wc {
@@ -160,25 +196,86 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
     }
 }
 
-/// Time steps each preset runs in `verify`: far enough for its waves to reach walls, slits,
-/// media and the absorbing edges.
-const SCENE_TSTEPS: u32 = 300;
+/// Time steps after which a wave from `scene`'s sources has reached every cell that is not a
+/// wall (so every wall, slit, medium and edge), with 10% and 20 steps to spare.
+///
+/// The arrival time of each cell is its shortest path from a source cell around the walls
+/// (Dijkstra over the 8 neighbours, steps of 1 and √2 cells: never shorter than the straight
+/// line), each step taken at the slower of its two cells' speeds. A wave crosses `2·sqrt(c2)`
+/// cells per time step (two updates of at most `sqrt(c2)` cells; 1 cell at `c2 = 0.25`,
+/// DESIGN.md §5).
+#[must_use]
+pub fn reach_steps(scene: &Scene) -> u32 {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let (nx, ny) = (scene.nx, scene.ny);
+    let at = |x: usize, y: usize| x * ny + y;
+    let mut speed = vec![0.0f64; nx * ny];
+    for x in 0..nx {
+        for y in 0..ny {
+            let (xi, yi) = (x as i64, y as i64);
+            if scene.walls.iter().any(|w| w.contains(xi, yi)) {
+                continue;
+            }
+            let c2 = scene.media.iter().rev().find(|m| m.contains(xi, yi)).map_or(scene.c2, Medium::c2);
+            speed[at(x, y)] = 2.0 * c2.sqrt();
+        }
+    }
+    // Times in micro-steps, so the heap orders integers.
+    let mut time = vec![u64::MAX; nx * ny];
+    let mut heap = BinaryHeap::new();
+    for src in &scene.sources {
+        for (x, y) in src.cells() {
+            if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
+                && x < nx
+                && y < ny
+            {
+                time[at(x, y)] = 0;
+                heap.push(Reverse((0u64, x, y)));
+            }
+        }
+    }
+    while let Some(Reverse((t, x, y))) = heap.pop() {
+        if t > time[at(x, y)] {
+            continue;
+        }
+        for (dx, dy) in [(-1i64, -1i64), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
+            let (Ok(x2), Ok(y2)) = (usize::try_from(x as i64 + dx), usize::try_from(y as i64 + dy)) else { continue };
+            if x2 >= nx || y2 >= ny {
+                continue;
+            }
+            let v = speed[at(x, y)].min(speed[at(x2, y2)]);
+            if v <= 0.0 {
+                continue;
+            }
+            let len = if dx != 0 && dy != 0 { std::f64::consts::SQRT_2 } else { 1.0 };
+            let t2 = t + (len / v * 1e6).ceil() as u64;
+            if t2 < time[at(x2, y2)] {
+                time[at(x2, y2)] = t2;
+                heap.push(Reverse((t2, x2, y2)));
+            }
+        }
+    }
+    let latest = time.iter().filter(|&&t| t != u64::MAX).max().copied().unwrap_or(0);
+    (latest as f64 / 1e6 * 1.1).ceil() as u32 + 20
+}
 
 fn scene_case(
     backends: &mut [Box<dyn Backend>],
-    preset: &crate::sim::wave::scene::Preset,
-    tmax: u32,
+    name: &str,
+    scene: Result<Scene, crate::sim::wave::scene::SceneError>,
     failures: &mut Vec<String>,
 ) {
-    let label = format!("scene {:<12} tmax={tmax:<4}", preset.name);
-    let scene = match preset.scene() {
+    let scene = match scene {
         Ok(s) => s,
         Err(e) => {
-            crate::outln!("FAIL  {label} {e}");
-            failures.push(format!("{label}: {e}"));
+            crate::outln!("FAIL  scene {name:<12} {e}");
+            failures.push(format!("scene {name}: {e}"));
             return;
         }
     };
+    let tmax = reach_steps(&scene);
+    let label = format!("scene {name:<12} {}x{} tmax={tmax:<4}", scene.nx, scene.ny);
     let run = |b: &dyn Backend, variant: WaveVariant| -> Result<Vec<f32>, BackendError> {
         let mut sim = b.new_scene_variant(&scene, variant)?;
         sim.advance(tmax / 3)?;
@@ -228,9 +325,9 @@ fn scene_case(
 
 fn mandel_case(backends: &mut [Box<dyn Backend>], p: &MandelbrotParams, failures: &mut Vec<String>) {
     let (reference, ref_total) = mandelbrot::reference(p);
-    let tol = mandelbrot::mismatch_tolerance(p.precision);
     for b in backends.iter_mut() {
         let kind = b.kind();
+        let tol = count_budget(kind, p.precision);
         let mut counts = vec![0; p.pixels()];
         let label = format!(
             "mandelbrot {}x{} iters={:<5} {} {:<5}",

@@ -149,6 +149,13 @@ pub struct SweepArgs {
 pub struct VerifyArgs {
     #[command(flatten)]
     pub backends: BackendsArg,
+    /// Small cases only: seconds on a CPU.
+    #[arg(long)]
+    pub quick: bool,
+    /// To see the checks fail: every backend returns one wrong value per result (a cell, a
+    /// count, an element); verify must report FAIL and exit 1.
+    #[arg(long)]
+    pub inject_fault: bool,
 }
 
 /// Parses the arguments and runs; the process exit status.
@@ -211,7 +218,11 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let opts = bench::Options { quick: args.quick, variants, file_size, deep_suite: args.deep_suite };
             Ok(bench::run_bench(args.suite, &args.backends.backend, args.json.as_deref(), &opts)?)
         }
-        Command::Verify(args) => Ok(bench::run_verify(&args.backends.backend)?),
+        Command::Verify(args) => Ok(bench::run_verify(
+            &args.backends.backend,
+            bench::verify::VerifyOptions { quick: args.quick },
+            args.inject_fault,
+        )?),
         Command::Lesson(a) => Ok(bench::lesson::run_lesson(a.lesson, &a.backends.backend, a.elements)?),
         Command::Sweep(a) => {
             if let Some(max_side) = a.max_side.filter(|&m| m < a.min_side) {

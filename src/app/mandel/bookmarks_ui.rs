@@ -1,5 +1,5 @@
 //! Bookmarks of the Mandelbrot view: the current location (centre, zoom, iterations, colours) saved as
-//! a small TOML file ([`Location`] of `sim::deep`, the file `render mandelbrot --location`
+//! a small TOML file ([`Location`] of `sim::fractal::deep`, the file `render mandelbrot --location`
 //! reads), opened from a file, or picked from the famous places shipped in `assets/locations/`.
 //! A file that cannot be read or is not a location is said in one line; the view stays.
 

@@ -1,7 +1,7 @@
 //! Navigation of the Mandelbrot view at any depth: zoom about a point, pan, zoom to a box, the
 //! view that fits the whole set in a panel of any shape, and iterations chosen by depth.
 //!
-//! The camera is a [`View`] of `sim::deep` (centre as decimal strings, zoom as a decimal), so
+//! The camera is a [`View`] of `sim::fractal::deep` (centre as decimal strings, zoom as a decimal), so
 //! its bounds, precision and perturbation come from there. Moves are done here in arbitrary
 //! precision (`astro-float`, at the bits the deeper of the two views needs for a 16384-pixel
 //! picture) and written back as decimal strings, so the centre never loses a digit however deep

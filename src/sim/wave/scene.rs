@@ -486,9 +486,12 @@ impl Scene {
                 .into_iter()
                 .enumerate()
                 .map(|(k, t)| {
+                    let keys = t.clone();
                     t.try_into().map_err(|e: toml::de::Error| {
                         let line = header_line(text, name, k).map_or_else(String::new, |l| format!(" (line {l})"));
-                        SceneError::Parse(format!("{name} {k}{line}: {}", e.message().trim().replace('\n', " ")))
+                        let message = e.message().trim().replace('\n', " ");
+                        let key = key_holding(&keys, &message);
+                        SceneError::Parse(format!("{name} {k}{line}: {}", keyed(key.as_deref(), &message)))
                     })
                 })
                 .collect()
@@ -536,14 +539,14 @@ impl Scene {
         let bad = |m: String| Err(SceneError::Invalid(m));
         let (nx, ny) = (self.nx, self.ny);
         if nx < 3 || ny < 3 {
-            return bad(format!("grid {nx}x{ny} is too small: each side needs at least 3 cells"));
+            return bad(format!("nx {nx}, ny {ny}: the grid is too small: each side needs at least 3 cells"));
         }
         if nx.checked_mul(ny).and_then(|c| c.checked_mul(8)).is_none() || i64::try_from(nx.max(ny)).is_err() {
-            return bad(format!("grid {nx}x{ny} is too large to address"));
+            return bad(format!("nx {nx}, ny {ny}: the grid is too large to address"));
         }
         if self.boundary == Boundary::Absorbing && (nx < 8 || ny < 8) {
             return bad(format!(
-                "grid {nx}x{ny} is too small for an absorbing boundary: each side needs at least 8 cells"
+                "nx {nx}, ny {ny}: the grid is too small for boundary absorbing: each side needs at least 8 cells"
             ));
         }
         if let Err(m) = check_c2(self.c2) {
@@ -831,12 +834,76 @@ fn is_header(line: &str, name: &str) -> bool {
     line.trim().strip_prefix("[[").and_then(|r| r.split("]]").next()).is_some_and(|n| n.trim() == name)
 }
 
+/// The value a serde message is about: `X` of "unknown variant `X`" or of
+/// "invalid type: string "X"" / "invalid value: integer `X`".
+fn value_in(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown variant `").or_else(|| {
+        let after = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))?;
+        let (_, v) = after.split_once(['`', '"'])?;
+        Some(v)
+    })?;
+    rest.split(['`', '"']).next()
+}
+
+/// The key of `table` whose value the message is about (for entries, where toml gives no span).
+fn key_holding(table: &toml::Table, message: &str) -> Option<String> {
+    let v = value_in(message)?;
+    table
+        .iter()
+        .find(|(_, val)| match val {
+            toml::Value::String(s) => s == v,
+            other => other.to_string() == v,
+        })
+        .map(|(k, _)| k.clone())
+}
+
+/// serde's message with the key in front, and an unknown variant said as a value with its choices:
+/// `boundary: unknown value "sticky" (reflecting or absorbing)`. Messages that already name their
+/// key (unknown or missing fields) stay as they are.
+fn keyed(key: Option<&str>, message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("unknown variant `")
+        && let Some((value, expected)) = rest.split_once("`, expected ")
+    {
+        let choices: Vec<&str> = expected
+            .trim_start_matches("one of ")
+            .split([',', ' '])
+            .filter(|w| !w.is_empty() && *w != "or")
+            .map(|w| w.trim_matches('`'))
+            .collect();
+        let choices = match choices.split_last() {
+            Some((last, [])) => (*last).to_owned(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        let said = format!("unknown value \"{value}\" ({choices})");
+        return key.map_or(said.clone(), |k| format!("{k}: {said}"));
+    }
+    match key {
+        Some(k) if !message.starts_with("unknown field") && !message.starts_with("missing field") => {
+            format!("{k}: {message}")
+        }
+        _ => message.to_owned(),
+    }
+}
+
+/// The key of the `key = value` line holding byte `at` of `text`, where the error is in a value.
+fn key_at(text: &str, at: usize) -> Option<String> {
+    let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let line = &text[start..];
+    let line = line.split('\n').next().unwrap_or_default();
+    let (key, _) = line.split_once('=')?;
+    let key = key.trim().trim_matches('"');
+    let bare = !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.');
+    (bare && at >= start + line.find('=').unwrap_or(0)).then(|| key.to_owned())
+}
+
 /// A TOML error as one line: the entry (`source 1`, found from the `[[source]]` header above the
-/// error), the line, and toml's message.
+/// error), the line, the key (where the error is in a value) and toml's message.
 fn toml_error_line(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim().replace('\n', " ");
     let Some(span) = e.span() else { return message };
     let at = span.start.min(text.len());
+    let message = keyed(key_at(text, at).as_deref(), &message);
     let before = &text[..at];
     let line = before.matches('\n').count() + 1;
     // The table the error is in: the last header line before it.
