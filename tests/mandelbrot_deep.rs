@@ -146,8 +146,7 @@ fn wgpu_deep_counts_equal_the_cpu_twin() {
     for (view, iters) in gpu_cases() {
         let job = DeepJob::prepare(&view, 64, 40, iters).unwrap();
         for mantissa in [Mantissa::F64, Mantissa::F32] {
-            if mantissa == Mantissa::F64 && !b.has_f64() {
-                println!("f64 skipped: the adapter has no SHADER_F64");
+            if mantissa == Mantissa::F64 && !common::has_f64_or_skip(&b) {
                 continue;
             }
             let mut counts = vec![-1; job.pixels()];
