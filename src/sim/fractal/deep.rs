@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::bla::{BlaTable, FloatExp};
+pub use super::location::Location;
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
@@ -319,77 +320,6 @@ impl View {
     }
 }
 
-/// A saved place (bookmark): a view and its iterations, as a small TOML file:
-///
-/// ```toml
-/// name = "Seahorse valley minibrot"
-/// re = "-0.743643887037158704752191506114774"
-/// im = "0.131825904205311970493132056385139"
-/// zoom = "1e17"
-/// iters = 8000
-/// ```
-///
-/// with, optionally, the colours it was saved with (the app writes them):
-///
-/// ```toml
-/// [colour]
-/// palette = "Twilight"
-/// smooth = true
-/// scale = "Log"
-/// offset = 0.25
-/// cycles = 4.0
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Location {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub name: String,
-    pub re: String,
-    pub im: String,
-    pub zoom: String,
-    pub iters: u32,
-    /// Palette, smooth colouring, scale, offset and cycles (`None`: the seed's `hot`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colour: Option<crate::sim::colour::palette::ColourSettings>,
-}
-
-impl Location {
-    /// The location's view.
-    #[must_use]
-    pub fn view(&self) -> View {
-        View { re: self.re.clone(), im: self.im.clone(), zoom: self.zoom.clone() }
-    }
-
-    /// Parses and checks a location file's text.
-    ///
-    /// # Errors
-    /// A one-line message: bad TOML (with where), a missing or unknown key, a bad number.
-    pub fn from_toml(text: &str) -> Result<Self, String> {
-        let loc: Self = toml::from_str(text).map_err(|e| e.message().to_owned() + &span_note(text, e.span()))?;
-        loc.view().validate()?;
-        if loc.iters == 0 || loc.iters > i32::MAX as u32 {
-            return Err(format!("iters {} must be in 1..={}", loc.iters, i32::MAX));
-        }
-        if let Some(c) = &loc.colour {
-            c.validate()?;
-        }
-        Ok(loc)
-    }
-
-    /// The location as TOML text.
-    #[must_use]
-    pub fn to_toml(&self) -> String {
-        toml::to_string(self).unwrap_or_default()
-    }
-}
-
-fn span_note(text: &str, span: Option<std::ops::Range<usize>>) -> String {
-    span.map_or(String::new(), |r| {
-        let line = text[..r.start.min(text.len())].lines().count().max(1);
-        format!(" (line {line})")
-    })
-}
-
 /// A view's centre and bounds in arbitrary precision.
 #[derive(Clone, Debug)]
 pub struct BigBounds {
@@ -661,102 +591,5 @@ pub fn reference_big(view: &View, width: usize, height: usize, iters: u32) -> Re
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn seed_view_is_the_seed_bounds() {
-        let v = View::parse("-0.5,0", "1").unwrap();
-        assert_eq!(v.bounds_f64(3, 2).unwrap(), Bounds::SEED);
-        assert_eq!(v.bounds_f64(1536, 1024).unwrap(), Bounds::SEED);
-    }
-
-    #[test]
-    fn bad_views_are_refused() {
-        assert!(View::parse("a,b", "1").unwrap_err().contains("'a'"));
-        assert!(View::parse("0,0", "0").unwrap_err().contains("above 0"));
-        assert!(View::parse("0,0", "-1").unwrap_err().contains("above 0"));
-        assert!(View::parse("0", "1").unwrap_err().contains("expected 2"));
-        assert!(View::parse("0,0", "1e").is_err());
-        assert!(View::parse("0,0", ".").is_err());
-        assert!(View::parse("1.5e-3,-.25", "1e320").is_ok());
-    }
-
-    #[test]
-    fn conversions_keep_deep_exponents() {
-        let v = parse_decimal("3e-400", "x", 128).unwrap();
-        let (m, e) = mant_exp(&v);
-        assert!((0.5..1.0).contains(&m), "{m}");
-        assert!((log10_abs(&v) + 399.52).abs() < 0.01, "{}", log10_abs(&v));
-        assert_eq!(to_f64(&parse_decimal("-0.75", "x", 128).unwrap()), -0.75);
-        assert_eq!(to_f64(&v), 0.0);
-        let _ = e;
-        assert_eq!(format_zoom(123.0), "1e123");
-        assert_eq!(format_zoom(0.0), "1");
-    }
-
-    #[test]
-    fn locations_round_trip_and_refuse_bad_files() {
-        let loc = Location {
-            name: "x".into(),
-            re: "-0.75".into(),
-            im: "0.1".into(),
-            zoom: "1e300".into(),
-            iters: 500,
-            colour: None,
-        };
-        assert_eq!(Location::from_toml(&loc.to_toml()).unwrap(), loc);
-        let colour = crate::sim::colour::palette::ColourSettings {
-            palette: crate::sim::colour::palette::Palette::Twilight,
-            smooth: true,
-            offset: 0.25,
-            cycles: 4.0,
-            ..Default::default()
-        };
-        let with = Location { colour: Some(colour), ..loc.clone() };
-        assert_eq!(Location::from_toml(&with.to_toml()).unwrap(), with);
-        let bad = with.to_toml().replace("cycles = 4.0", "cycles = 0.5");
-        assert!(Location::from_toml(&bad).unwrap_err().contains("cycles"), "{bad}");
-        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\n").unwrap_err();
-        assert!(e.contains("iters"), "{e}");
-        let e = Location::from_toml("re = \"1\"\nim = \"x\"\nzoom = \"1\"\niters = 5\n").unwrap_err();
-        assert!(e.contains("'x'"), "{e}");
-        let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolor = 1\n").unwrap_err();
-        assert!(e.contains("color"), "{e}");
-        assert!(!Location::from_toml("re = ").unwrap_err().contains('\n'));
-    }
-
-    #[test]
-    fn arith_is_chosen_and_checked() {
-        let shallow = View::parse("-0.5,0", "1").unwrap();
-        assert_eq!(shallow.auto_arith(96, 64, 100), Arith::F64);
-        let deep = View::parse("-0.5,0.5", "1e20").unwrap();
-        assert_eq!(deep.auto_arith(96, 64, 100), Arith::Perturbation);
-        let e = deep.check_arith(Arith::F64, 96, 64, 100).unwrap_err();
-        assert!(e.contains("--precision perturbation"), "{e}");
-        let mid = View::parse("-0.5,0.5", "1e8").unwrap();
-        let e = mid.check_arith(Arith::F32, 96, 64, 100).unwrap_err();
-        assert!(e.contains("f64"), "{e}");
-        assert!(mid.check_arith(Arith::F64, 96, 64, 100).is_ok());
-    }
-    #[test]
-    fn shallow_perturbation_matches_the_direct_rule() {
-        // Seahorse valley at 1e6: f64 perturbation against the direct arbitrary-precision rule.
-        let view = View::parse("-0.743643887037151,0.131825904205330", "1e6").unwrap();
-        let job = DeepJob::prepare(&view, 40, 30, 2000).unwrap();
-        let direct = reference_big(&view, 40, 30, 2000).unwrap();
-        for label in ["f64", "f32"] {
-            let mut counts = vec![0; 1200];
-            for (y, row) in counts.chunks_exact_mut(40).enumerate() {
-                match label {
-                    "f64" => perturb_row(&job, &job.deltas_f64(), y, row),
-                    _ => perturb_row(&job, &job.deltas_f32(), y, row),
-                };
-            }
-            let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&counts, &direct);
-            // f32 deltas carry 24 bits: over 2000 chaotic steps some counts drift (measured: 6.7%).
-            let budget = if label == "f64" { 0.001 } else { crate::sim::fractal::perturb::F32_DEEP_MISMATCH };
-            assert!(bad <= budget, "{label}: {:.3}% differ (budget {}%)", bad * 100.0, budget * 100.0);
-        }
-    }
-}
+#[path = "deep_tests.rs"]
+mod tests;

@@ -4,6 +4,8 @@
 pub mod bla;
 pub mod deep;
 pub mod julia;
+pub mod location;
 pub mod mandelbrot;
 pub mod orbit_fixed;
 pub mod perturb;
+pub mod real;

@@ -28,12 +28,11 @@
 //! The kernels `kernels/mandelbrot_deep.cu` (f64) and `shaders/mandelbrot_deep.wgsl` (f32)
 //! are written operation for operation like [`perturb_count`].
 
-use std::ops::{Add, Mul, Neg, Sub};
-
 use astro_float::{BigFloat, RoundingMode};
 
 use super::bla::{BlaTable, FloatExp};
 use super::orbit_fixed::Fixed;
+pub use super::real::Real;
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -91,116 +90,6 @@ impl Mantissa {
             Self::F32 => F32_DEEP_MISMATCH,
             Self::F64 => F64_DEEP_MISMATCH,
         }
-    }
-}
-
-/// The float a delta's mantissa is held in.
-pub trait Real:
-    Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    const TWO: Self;
-    const FOUR: Self;
-    /// Deltas with a larger exponent are iterated plainly, smaller ones as mantissa and exponent.
-    const PLAIN_MIN_EXP: i32;
-    /// A reference value below `2^TINY_EXP` is held as a mantissa and an exponent in this type
-    /// (`ReferenceOrbit::exp`), and its iterations are done as extended-exponent ones.
-    const TINY_EXP: i32;
-    /// `self * 2^n`, for any `n` (flushes to 0 or infinity outside the range).
-    fn ldexp(self, n: i32) -> Self;
-    /// The exponent `k` with `2^k <= |self| < 2^(k+1)` of a normal number.
-    fn ilogb(self) -> i32;
-    fn abs(self) -> Self;
-    fn max(self, other: Self) -> Self;
-    fn from_f64(v: f64) -> Self;
-    fn to_f64(self) -> f64;
-}
-
-impl Real for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const TWO: Self = 2.0;
-    const FOUR: Self = 4.0;
-    const PLAIN_MIN_EXP: i32 = -560;
-    const TINY_EXP: i32 = -400;
-
-    #[inline]
-    fn ldexp(self, n: i32) -> Self {
-        // As the kernels: n clamped to three times the exponent range, three exact steps.
-        let pow2 = |n: i32| f64::from_bits(((n + 1023) as u64) << 52);
-        let n = n.clamp(-3 * 1022, 3 * 1023);
-        let n1 = n.clamp(-1022, 1023);
-        let n2 = (n - n1).clamp(-1022, 1023);
-        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
-    }
-
-    #[inline]
-    fn ilogb(self) -> i32 {
-        ((self.to_bits() >> 52) & 0x7ff) as i32 - 1023
-    }
-
-    #[inline]
-    fn abs(self) -> Self {
-        f64::abs(self)
-    }
-
-    #[inline]
-    fn max(self, other: Self) -> Self {
-        if self > other { self } else { other }
-    }
-
-    #[inline]
-    fn from_f64(v: f64) -> Self {
-        v
-    }
-
-    #[inline]
-    fn to_f64(self) -> f64 {
-        self
-    }
-}
-
-impl Real for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const TWO: Self = 2.0;
-    const FOUR: Self = 4.0;
-    const PLAIN_MIN_EXP: i32 = -52;
-    const TINY_EXP: i32 = -50;
-
-    #[inline]
-    fn ldexp(self, n: i32) -> Self {
-        let pow2 = |n: i32| f32::from_bits(((n + 127) as u32) << 23);
-        let n = n.clamp(-3 * 126, 3 * 127);
-        let n1 = n.clamp(-126, 127);
-        let n2 = (n - n1).clamp(-126, 127);
-        self * pow2(n1) * pow2(n2) * pow2(n - n1 - n2)
-    }
-
-    #[inline]
-    fn ilogb(self) -> i32 {
-        ((self.to_bits() >> 23) & 0xff) as i32 - 127
-    }
-
-    #[inline]
-    fn abs(self) -> Self {
-        f32::abs(self)
-    }
-
-    #[inline]
-    fn max(self, other: Self) -> Self {
-        if self > other { self } else { other }
-    }
-
-    #[inline]
-    fn from_f64(v: f64) -> Self {
-        v as f32
-    }
-
-    #[inline]
-    fn to_f64(self) -> f64 {
-        f64::from(self)
     }
 }
 
@@ -752,19 +641,5 @@ pub fn escape_count_big(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ldexp_and_ilogb() {
-        assert_eq!(1.5f64.ldexp(-1074 + 1), 1.5 * 2f64.powi(-1073));
-        assert_eq!(3.0f64.ldexp(2000), f64::INFINITY);
-        assert_eq!(3.0f64.ldexp(-2000), 0.0);
-        assert_eq!(3.0f64.ldexp(1500).ldexp(-1500), f64::INFINITY);
-        assert_eq!(3.0f64.ldexp(1100 - 1500), 3.0 * 2f64.powi(-400));
-        assert_eq!(0.75f64.ilogb(), -1);
-        assert_eq!(1024.5f64.ilogb(), 10);
-        assert_eq!(1.5f32.ldexp(-140), 1.5 * 2f32.powi(-140));
-        assert_eq!(0.75f32.ilogb(), -1);
-    }
-}
+#[path = "perturb_tests.rs"]
+mod tests;

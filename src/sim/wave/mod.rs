@@ -11,8 +11,11 @@
 //! per-cell rule), `analysis` (what the lab measures), `theory` (what `d·sin θ = m·λ` predicts).
 
 pub mod analysis;
+pub mod presets;
 pub mod scene;
 pub mod scene_cells;
+pub mod scene_file;
+pub mod scene_items;
 pub mod theory;
 
 use serde::{Deserialize, Serialize};

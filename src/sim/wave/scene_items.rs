@@ -1,0 +1,297 @@
+//! What a scene holds: the edge (`Boundary`), sources, walls and media, each with its checks
+//! and its cells.
+
+use std::f64::consts::TAU;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sim::wave::DEFAULT_C2;
+
+/// What happens at the grid's edge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Boundary {
+    /// The seed's: the border cells are held at 0 and waves reflect (with a sign flip).
+    #[default]
+    Reflecting,
+    /// Waves leave the grid: Mur's first-order absorbing condition on the cells next to the
+    /// border (see [`crate::sim::wave::scene_cells`]); the border row itself still stays 0.
+    Absorbing,
+}
+
+impl Boundary {
+    /// The name in scene files and on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Reflecting => "reflecting",
+            Self::Absorbing => "absorbing",
+        }
+    }
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+pub(super) fn default_c2() -> f64 {
+    f64::from(DEFAULT_C2)
+}
+
+/// A forcing source. Point and line sources force `amplitude * sin(freq*t + phase)` every step;
+/// a pulse forces one Hann-windowed cycle of that sine and then lets its cell go.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Source {
+    /// One cell driven by a continuous sine: circular waves.
+    Point {
+        x: i64,
+        y: i64,
+        freq: f64,
+        #[serde(default = "one")]
+        amplitude: f64,
+        #[serde(default)]
+        phase: f64,
+    },
+    /// The cells of the digital line from `(x0, y0)` to `(x1, y1)` (both ends included), in phase:
+    /// a plane wave travelling away from the line on both sides.
+    Line {
+        x0: i64,
+        y0: i64,
+        x1: i64,
+        y1: i64,
+        freq: f64,
+        #[serde(default = "one")]
+        amplitude: f64,
+        #[serde(default)]
+        phase: f64,
+    },
+    /// One cell driven by one cycle of the sine under a Hann window (`sin²(freq*t/2)`), for
+    /// `t` in `1..=floor(2π/freq)`; after that the cell is free. One ring.
+    Pulse {
+        x: i64,
+        y: i64,
+        freq: f64,
+        #[serde(default = "one")]
+        amplitude: f64,
+        #[serde(default)]
+        phase: f64,
+    },
+}
+
+impl Source {
+    /// A point source of amplitude 1, phase 0.
+    #[must_use]
+    pub fn point(x: i64, y: i64, freq: f64) -> Self {
+        Self::Point { x, y, freq, amplitude: 1.0, phase: 0.0 }
+    }
+
+    /// `"point"`, `"line"` or `"pulse"`.
+    #[must_use]
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Self::Point { .. } => "point",
+            Self::Line { .. } => "line",
+            Self::Pulse { .. } => "pulse",
+        }
+    }
+
+    /// Angular frequency per time step.
+    #[must_use]
+    pub fn freq(&self) -> f64 {
+        match *self {
+            Self::Point { freq, .. } | Self::Line { freq, .. } | Self::Pulse { freq, .. } => freq,
+        }
+    }
+
+    /// Sets the angular frequency.
+    pub fn set_freq(&mut self, new: f64) {
+        match self {
+            Self::Point { freq, .. } | Self::Line { freq, .. } | Self::Pulse { freq, .. } => *freq = new,
+        }
+    }
+
+    pub(super) fn amplitude_phase(&self) -> (f64, f64) {
+        match *self {
+            Self::Point { amplitude, phase, .. }
+            | Self::Line { amplitude, phase, .. }
+            | Self::Pulse { amplitude, phase, .. } => (amplitude, phase),
+        }
+    }
+
+    /// The position that moving the source drags: the cell of a point or pulse, the start of a line.
+    #[must_use]
+    pub fn anchor(&self) -> (i64, i64) {
+        match *self {
+            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => (x, y),
+            Self::Line { x0, y0, .. } => (x0, y0),
+        }
+    }
+
+    /// The same source moved by `(dx, dy)` cells.
+    #[must_use]
+    pub fn moved_by(&self, dx: i64, dy: i64) -> Self {
+        let mut s = self.clone();
+        match &mut s {
+            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => {
+                *x += dx;
+                *y += dy;
+            }
+            Self::Line { x0, y0, x1, y1, .. } => {
+                *x0 += dx;
+                *y0 += dy;
+                *x1 += dx;
+                *y1 += dy;
+            }
+        }
+        s
+    }
+
+    /// The cells it forces, as `(x, y)`, in order along a line.
+    #[must_use]
+    pub fn cells(&self) -> Vec<(i64, i64)> {
+        match *self {
+            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => vec![(x, y)],
+            Self::Line { x0, y0, x1, y1, .. } => line_cells(x0, y0, x1, y1),
+        }
+    }
+
+    /// The value it forces at time step `t` (1-based): computed in `f64`, rounded to `f32` once,
+    /// so every backend writes the same bits. `None`: the source does not force this step.
+    #[must_use]
+    pub fn value(&self, t: u32) -> Option<f32> {
+        let (amplitude, phase) = self.amplitude_phase();
+        let x = self.freq() * f64::from(t);
+        match self {
+            Self::Point { .. } | Self::Line { .. } => Some((amplitude * (x + phase).sin()) as f32),
+            Self::Pulse { .. } => {
+                (t >= 1 && t <= pulse_steps(self.freq())).then(|| (amplitude * (x + phase).sin() * hann(x)) as f32)
+            }
+        }
+    }
+}
+
+/// `sin²(x/2)`: the Hann window over one cycle `x` in `[0, 2π]`.
+fn hann(x: f64) -> f64 {
+    0.5 * (1.0 - x.cos())
+}
+
+/// Time steps a pulse of `freq` forces its cell: `floor(2π/freq)`.
+#[must_use]
+pub fn pulse_steps(freq: f64) -> u32 {
+    let n = (TAU / freq).floor();
+    if n.is_finite() && n >= 1.0 { n.min(f64::from(u32::MAX)) as u32 } else { 1 }
+}
+
+/// The cells of the digital (Bresenham) line from `(x0, y0)` to `(x1, y1)`, both ends included,
+/// each step moving to an 8-neighbour.
+#[must_use]
+pub fn line_cells(x0: i64, y0: i64, x1: i64, y1: i64) -> Vec<(i64, i64)> {
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
+    let (mut x, mut y, mut err) = (x0, y0, dx + dy);
+    let mut out = Vec::with_capacity(usize::try_from(dx.max(-dy)).unwrap_or(0) + 1);
+    loop {
+        out.push((x, y));
+        if x == x1 && y == y1 {
+            return out;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
+    }
+}
+
+/// A rectangle of cells `x0..=x1`, `y0..=y1` held at 0: slits are the gaps between walls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Wall {
+    pub x0: i64,
+    pub y0: i64,
+    pub x1: i64,
+    pub y1: i64,
+}
+
+impl Wall {
+    /// The cells of `self` outside `cut`, as at most four rectangles.
+    #[must_use]
+    pub fn minus(&self, cut: &Wall) -> Vec<Wall> {
+        let (ix0, iy0) = (self.x0.max(cut.x0), self.y0.max(cut.y0));
+        let (ix1, iy1) = (self.x1.min(cut.x1), self.y1.min(cut.y1));
+        if ix0 > ix1 || iy0 > iy1 {
+            return vec![*self];
+        }
+        let mut out = Vec::with_capacity(4);
+        if self.x0 < ix0 {
+            out.push(Wall { x1: ix0 - 1, ..*self });
+        }
+        if ix1 < self.x1 {
+            out.push(Wall { x0: ix1 + 1, ..*self });
+        }
+        if self.y0 < iy0 {
+            out.push(Wall { x0: ix0, x1: ix1, y1: iy0 - 1, ..*self });
+        }
+        if iy1 < self.y1 {
+            out.push(Wall { x0: ix0, x1: ix1, y0: iy1 + 1, ..*self });
+        }
+        out
+    }
+
+    /// True when cell `(x, y)` is part of the wall.
+    #[must_use]
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+    }
+}
+
+/// A region of another medium (its own `c2`): a slab refracts, a circle focuses like a lens.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Medium {
+    /// Cells `x0..=x1`, `y0..=y1`.
+    Rect { x0: i64, y0: i64, x1: i64, y1: i64, c2: f64 },
+    /// Cells with `(x-cx)² + (y-cy)² <= r²` (the part inside the grid).
+    Circle { x: i64, y: i64, r: f64, c2: f64 },
+}
+
+impl Medium {
+    /// The medium's `c2`.
+    #[must_use]
+    pub fn c2(&self) -> f64 {
+        match *self {
+            Self::Rect { c2, .. } | Self::Circle { c2, .. } => c2,
+        }
+    }
+
+    /// True when cell `(x, y)` is inside the region.
+    #[must_use]
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        match *self {
+            Self::Rect { x0, y0, x1, y1, .. } => (x0..=x1).contains(&x) && (y0..=y1).contains(&y),
+            Self::Circle { x: cx, y: cy, r, .. } => {
+                let (dx, dy) = ((x - cx) as f64, (y - cy) as f64);
+                dx * dx + dy * dy <= r * r
+            }
+        }
+    }
+
+    /// The cells `(x0, y0, x1, y1)` (inclusive) that bound the region, clipped to an `nx x ny` grid.
+    #[must_use]
+    pub fn bounds(&self, nx: usize, ny: usize) -> (usize, usize, usize, usize) {
+        let (x0, y0, x1, y1) = match *self {
+            Self::Rect { x0, y0, x1, y1, .. } => (x0, y0, x1, y1),
+            Self::Circle { x, y, r, .. } => {
+                let r = r.ceil() as i64;
+                (x - r, y - r, x + r, y + r)
+            }
+        };
+        let clip = |v: i64, n: usize| usize::try_from(v.max(0)).unwrap_or(0).min(n.saturating_sub(1));
+        (clip(x0, nx), clip(y0, ny), clip(x1, nx), clip(y1, ny))
+    }
+}
