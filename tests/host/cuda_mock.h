@@ -1,5 +1,5 @@
 // Just enough of CUDA's device environment to compile a kernel file as host C++
-// (tests/mandelbrot_deep.rs runs kernels/mandelbrot_deep.cu this way, thread by thread, and
+// (tests/kernels/mandelbrot_deep.rs runs kernels/mandelbrot_deep.cu this way, thread by thread, and
 // compares its counts with the Rust CPU twin: the kernel's logic is checked without a GPU).
 #include <cmath>
 #define __device__

@@ -1,4 +1,4 @@
-// Runs kernels/julia.cu (included by tests/julia.rs through -include) on the host, one "thread"
+// Runs kernels/julia.cu (included by tests/kernels/julia.rs through -include) on the host, one "thread"
 // at a time over the launch grid. Arguments: width height minx miny px py cr ci mandel iters f64.
 // Prints each pixel's count and smooth value (%.9g), one a line.
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Runs kernels/mandelbrot_deep.cu (included by the test through -include) on the host, one
 // "thread" at a time over the launch grid, for the job in argv[1] (written by
-// tests/mandelbrot_deep.rs), and prints each pixel's count and smooth value (hex float), one a line.
+// tests/kernels/mandelbrot_deep.rs), and prints each pixel's count and smooth value (hex float), one a line.
 #include <cstdio>
 #include <vector>
 

@@ -232,13 +232,13 @@ pub const SMOOTH_EXTRA_ITERS: u32 = 32;
 /// Mandelbrot set", continuous colouring) less 1, so that with the seed's bailout it lands
 /// near the integer count: a pixel of count `k` (`|z_{k+1}| >= 2` first) has `ν ≈ k + 1 -
 /// log2(log2 |z_{k+1}|)`, mostly in `[k, k + 1)` (within 1 of `k + 1/2` along the lines of
-/// `tests/mandelbrot.rs`; larger near the tip `c = -2`, where `|c| >= 2` ends the count at 0
+/// `tests/kernels/mandelbrot.rs`; larger near the tip `c = -2`, where `|c| >= 2` ends the count at 0
 /// although the point lies close to the set). Since `log |z|`
 /// nearly doubles at each iteration once `|z|` is large, `ν` hardly depends on `n` when it
 /// is taken far enough out: the caller runs up to [`SMOOTH_EXTRA_ITERS`] more iterations,
 /// until `|z|^2 >= SMOOTH_RADIUS_SQ`, *after* the integer count is fixed (the count itself
 /// is the seed's rule, unchanged). That makes `ν` continuous across the edges of the count's
-/// bands (measured in `tests/mandelbrot.rs`).
+/// bands (measured in `tests/kernels/mandelbrot.rs`).
 #[inline]
 #[must_use]
 pub fn smooth_value(n: u32, mag2: f64, iters: u32) -> f32 {

@@ -32,7 +32,7 @@
 //! where `f_new[n]` is the neighbour's new value by the rule above (0 if it is a wall): compute it
 //! inline from old values, or do edge cells after the others — the bits are the same. The four
 //! corner cells `(1,1)`, `(1,ny-2)`, `(nx-2,1)`, `(nx-2,ny-2)` are held at 0 ([`WALL`]), so an
-//! edge cell never looks at another edge cell. Measured (`tests/scene.rs`, one Hann pulse from a
+//! edge cell never looks at another edge cell. Measured (`tests/kernels/scene.rs`, one Hann pulse from a
 //! point 100 cells away): 1.5% of a mirror's echo at normal incidence for freq 0.2, 17% at 45°
 //! (first-order Mur's `(1 - cos θ)/(1 + cos θ)`). A damping sponge in front of it was measured
 //! too ([`Sponge`]) and only added reflection at these wavelengths, so scenes use none.
@@ -45,7 +45,7 @@ pub const WALL: u16 = u16::MAX;
 /// An absorbing edge: Mur's condition on the cells next to the border (`mur`) and an optional
 /// damping sponge in the outer `cells` cells, `sigma(d) = sigma_max * ((cells + 1 - d)/cells)^power`
 /// at distance `d` from the border (or a bump, `power` 0). [`Sponge::MEASURED`] is what scenes use;
-/// the others are for measuring it (`tests/scene.rs`, `sponge_scan`).
+/// the others are for measuring it (`tests/kernels/scene.rs`, `sponge_scan`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sponge {
     pub cells: usize,

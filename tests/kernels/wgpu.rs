@@ -1,12 +1,12 @@
 //! The wgpu backend itself, on whatever adapter is here (CI: llvmpipe, the software Vulkan of
 //! mesa-vulkan-drivers): errors, limits, lost devices, eframe-style devices, the variant `auto`
-//! picks. Its kernels are compared with the CPU in `tests/wave.rs`, `tests/mandelbrot.rs` and
-//! `tests/colormap.rs`. Without an adapter each test skips (logged: `tests/common`), a failure
+//! picks. Its kernels are compared with the CPU in `tests/kernels/wave.rs`, `tests/kernels/mandelbrot.rs` and
+//! `tests/kernels/colormap.rs`. Without an adapter each test skips (logged: `tests/common`), a failure
 //! where wgpu is required (`.ci/run`).
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use wavebrot::backend::wgpu::{WgpuBackend, wave::default_variant};
 use wavebrot::backend::{Backend, BackendError, BackendKind, TimingSource, WaveVariant};

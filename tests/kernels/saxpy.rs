@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 

@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use wavebrot::backend::Backend;

@@ -109,7 +109,7 @@ impl EdgeProbe {
 }
 
 #[test]
-#[ignore = "a measurement (minutes): cargo test --release --test scene -- --ignored --nocapture sponge_scan"]
+#[ignore = "a measurement (minutes): cargo test --release --test kernels -- --ignored --nocapture scene::sponge_scan"]
 fn sponge_scan() {
     let probes: Vec<_> = [0.1, 0.2, 0.4].into_iter().map(EdgeProbe::new).collect();
     println!("sponge: cells sigma_max power mur | reflection % normal, 45° at freq 0.1 / 0.2 / 0.4");

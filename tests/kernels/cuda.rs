@@ -2,7 +2,7 @@
 //!
 //! The tests that need a GPU are `#[ignore]`d, so a machine without one (CI) reports them as
 //! ignored, never as passed. On the GPU machine run them with
-//! `WAVEBROT_REQUIRE_CUDA=1 cargo test --release --test cuda -- --include-ignored`
+//! `WAVEBROT_REQUIRE_CUDA=1 cargo test --release --test kernels -- --include-ignored cuda::`
 //! (or the carried test binary with `--include-ignored`): there a missing CUDA is a failure.
 //! Run by hand without the variable, a test that finds no CUDA skips, logged as `tests/common` says.
 
@@ -13,7 +13,7 @@ use wavebrot::sim::colour::colormap;
 use wavebrot::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
-mod common;
+use crate::common;
 
 /// The CUDA backend, or `None` after a logged skip (`tests/common`).
 fn cuda(test: &str) -> Option<Box<dyn Backend>> {

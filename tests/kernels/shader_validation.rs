@@ -1,6 +1,6 @@
 //! Every shader the wgpu backend compiles — assembled from `shaders/` as the backend does it
 //! (`src/backend/wgpu/shader.rs`) — parses and validates through naga, with no GPU (as rerun's
-//! `tests/shader_validation.rs` does). The f64 variants are validated with the `FLOAT64`
+//! `tests/kernels/shader_validation.rs` does). The f64 variants are validated with the `FLOAT64`
 //! capability and the blocked wave's subgroup lanes with `SUBGROUP`, every other shader without
 //! them.
 

@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use wavebrot::backend::{Backend, BackendError};
 use wavebrot::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};

@@ -1,5 +1,5 @@
 //! The wave kernel family on every backend against the CPU reference (`cpu1`, itself checked
-//! against the seed's numpy program in `tests/golden.rs`): CUDA (`kernels/wave.cu`,
+//! against the seed's numpy program in `tests/kernels/golden.rs`): CUDA (`kernels/wave.cu`,
 //! `src/backend/cuda/wave.rs`), wgpu (`shaders/wave.wgsl`, `shaders/wave_blocked.wgsl`,
 //! `src/backend/wgpu/wave.rs`, `wave_blocked.rs`), CPU (`src/backend/cpu/wave.rs`), and scenes
 //! (walls, media, damping, absorbing edges, several sources: `shaders/wave_scene.wgsl`, the
@@ -10,7 +10,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

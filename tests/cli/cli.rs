@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -263,7 +263,7 @@ fn bench_quick_writes_json_records() {
 
 #[test]
 fn unavailable_backend_named_explicitly_exits_1_with_reason() {
-    // CI has no CUDA; where CUDA exists this case is covered by tests/cuda.rs instead.
+    // CI has no CUDA; where CUDA exists this case is covered by tests/kernels/cuda.rs instead.
     let info = wavebrot().arg("info").output().unwrap();
     let text = String::from_utf8_lossy(&info.stdout);
     if text.lines().any(|l| l.starts_with("cuda") && l.contains("unavailable")) {

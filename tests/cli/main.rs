@@ -1,0 +1,18 @@
+//! The `wavebrot` binary run as a user runs it, one module per file: the CLI's contracts (cli),
+//! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
+//! the app's window process (window) and GIF output (gif).
+//!
+//! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
+//! crates build much faster. Run one file's tests with its module as a filter:
+//! `cargo test --release --test cli -- files::`.
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod bad_input;
+mod cli;
+mod files;
+mod gif;
+mod window;

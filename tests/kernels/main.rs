@@ -1,0 +1,28 @@
+//! The kernels and their backends, one module per file: every kernel family on the CPU, wgpu and
+//! CUDA compared with `cpu1` (wave, mandelbrot, mandelbrot_deep, julia, colormap, saxpy,
+//! reduction), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
+//! seed's numpy program (golden), the palettes, the scene physics and `wavebrot sweep`.
+//!
+//! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
+//! crates build much faster. Run one file's tests with its module as a filter:
+//! `cargo test --release --test kernels -- wave::`.
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod colormap;
+mod cuda;
+mod golden;
+mod julia;
+mod mandelbrot;
+mod mandelbrot_deep;
+mod palette;
+mod reduction;
+mod saxpy;
+mod scene;
+mod shader_validation;
+mod sweep;
+mod wave;
+mod wgpu;
