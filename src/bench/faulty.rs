@@ -7,7 +7,7 @@
 //!
 //! A check that passes a [`Faulty`] backend cannot tell a right kernel from a wrong one:
 //! `wavebrot verify --inject-fault`, the lessons and the sweep's check are tested with it
-//! (`tests/checkers.rs`). It is never chosen by `auto` or `--backend`; only `--inject-fault`
+//! (`tests/cli/cli.rs`, `tests/kernels/{saxpy,reduction,sweep}.rs`). It is never chosen by `auto` or `--backend`; only `--inject-fault`
 //! and tests build one.
 
 use crate::backend::{
