@@ -33,7 +33,7 @@
 //! binary lifting: level 1, then `+16, +8, +4, +2, +1` (no inner loop: llvmpipe stops a
 //! shader whose inner loops run more than 65 535 iterations in all).
 
-use super::perturb::Real;
+use super::real::Real;
 
 /// `ε` of the validity radius: `2^-53` (an `f64` rounding), halved for safety. The neglected
 /// `dz^2` is then below `2^-54` of the linear term, under the rounding of one plain step.

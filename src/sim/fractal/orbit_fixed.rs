@@ -189,7 +189,7 @@ impl Fixed {
         let rem = (x as i128 - hi_m as u128 as i128) as f64;
         let e = lowest - (64 * n as i64 - INT_BITS) - scale;
         let sign = if self.neg { -1.0 } else { 1.0 };
-        (sign * super::perturb::ldexp64(hi_m, e), sign * super::perturb::ldexp64(rem, e))
+        (sign * super::real::ldexp64(hi_m, e), sign * super::real::ldexp64(rem, e))
     }
 
     /// The value rounded to `f64`.

@@ -32,7 +32,7 @@ use astro_float::{BigFloat, RoundingMode};
 
 use super::bla::{BlaTable, FloatExp};
 use super::orbit_fixed::Fixed;
-pub use super::real::Real;
+pub use super::real::{Real, ldexp64};
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -50,13 +50,6 @@ pub fn mant_exp(v: &BigFloat) -> (f64, i64) {
     let m = top as f64 / 18_446_744_073_709_551_616.0;
     let m = if v.is_negative() { -m } else { m };
     (m, i64::from(e))
-}
-
-/// `m * 2^e` in `f64` for any `e` (0 or infinity outside `f64`'s range).
-#[must_use]
-pub fn ldexp64(m: f64, e: i64) -> f64 {
-    let e = e.clamp(-2200, 2200) as i32;
-    Real::ldexp(m, e)
 }
 
 /// `v` rounded to `f64` (0 below its range).

@@ -112,3 +112,10 @@ impl Real for f32 {
         f64::from(self)
     }
 }
+
+/// `m * 2^e` in `f64` for any `e` (0 or infinity outside `f64`'s range).
+#[must_use]
+pub fn ldexp64(m: f64, e: i64) -> f64 {
+    let e = e.clamp(-2200, 2200) as i32;
+    Real::ldexp(m, e)
+}

@@ -51,33 +51,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use super::presets::{DEFAULT_PRESET, PRESETS, Preset, preset};
+pub use super::scene_file::{C2_LIMIT, DAMPING_LIMIT, SceneError};
 use super::scene_file::{RawScene, check_c2, check_rect, header_line, key_holding, keyed, toml_error_line};
 use super::scene_items::default_c2;
 pub use super::scene_items::{Boundary, Medium, Source, Wall, line_cells, pulse_steps};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
-
-/// The largest stable `c2` of the 2D five-point leapfrog scheme (Courant number `1/sqrt(2)`).
-pub const C2_LIMIT: f64 = 0.5;
-
-/// The largest `damping` accepted (sigma per update; `1 - sigma` must stay well above 0).
-pub const DAMPING_LIMIT: f64 = 0.5;
-
-/// Why a scene cannot run: one line naming the entry and the problem.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SceneError {
-    /// A scene that parses but cannot run (`source 2: (x=500, y=3) is outside the 400x300 grid`).
-    #[error("{0}")]
-    Invalid(String),
-    /// TOML that is not a scene (`source 1 (line 14): unknown field `freqq`, ...`).
-    #[error("{0}")]
-    Parse(String),
-    /// A file that could not be read or written.
-    #[error("{path}: {message}")]
-    File { path: String, message: String },
-    /// `--preset NAME` with no such preset.
-    #[error("unknown preset `{name}`: the presets are {list}")]
-    UnknownPreset { name: String, list: String },
-}
 
 /// The whole set-up of a wave run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

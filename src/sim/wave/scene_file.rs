@@ -2,8 +2,31 @@
 
 use serde::Deserialize;
 
-use super::scene::{Boundary, C2_LIMIT, SceneError};
+use super::scene_items::Boundary;
 use super::scene_items::default_c2;
+
+/// The largest stable `c2` of the 2D five-point leapfrog scheme (Courant number `1/sqrt(2)`).
+pub const C2_LIMIT: f64 = 0.5;
+
+/// The largest `damping` accepted (sigma per update; `1 - sigma` must stay well above 0).
+pub const DAMPING_LIMIT: f64 = 0.5;
+
+/// Why a scene cannot run: one line naming the entry and the problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SceneError {
+    /// A scene that parses but cannot run (`source 2: (x=500, y=3) is outside the 400x300 grid`).
+    #[error("{0}")]
+    Invalid(String),
+    /// TOML that is not a scene (`source 1 (line 14): unknown field `freqq`, ...`).
+    #[error("{0}")]
+    Parse(String),
+    /// A file that could not be read or written.
+    #[error("{path}: {message}")]
+    File { path: String, message: String },
+    /// `--preset NAME` with no such preset.
+    #[error("unknown preset `{name}`: the presets are {list}")]
+    UnknownPreset { name: String, list: String },
+}
 
 pub(super) fn check_c2(c2: f64) -> Result<(), String> {
     if !c2.is_finite() || c2 <= 0.0 {
