@@ -172,7 +172,8 @@ proptest! {
         let text = mutate(&texts[file % texts.len()], &mutations);
         match Location::from_toml(&text) {
             Ok(loc) => prop_assert!(loc.view().validate().is_ok()),
-            Err(msg) => {
+            Err(e) => {
+                let msg = e.to_string();
                 prop_assert!(!msg.contains('\n') && !msg.is_empty(), "not one line: {msg:?}");
                 prop_assert!(names_the_entry(&msg, &text), "{msg:?} names nothing of\n{text}");
             }
