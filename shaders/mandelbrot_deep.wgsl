@@ -120,6 +120,18 @@ fn normalise(nr: real, ni: real, r: i32) -> Delta {
     return Delta(ldexp_twin(nr, -s), ldexp_twin(ni, -s), r + s, true);
 }
 
+// A plain step's result nr + i ni (a plain delta has e = 0): kept plain, or as a mantissa in
+// [1, 2) and an exponent where it fell below plain_min = 2^PLAIN_MIN_EXP (the plain branch of
+// `perturb_count` in src/sim/perturb.rs). Exact: only powers of two scale it.
+fn plain_result(nr: real, ni: real, plain_min: real) -> Delta {
+    let q = max(abs(nr), abs(ni));
+    if q < plain_min && q > real(0.0) {
+        let t = ilogb_of(q);
+        return Delta(ldexp_twin(nr, -t), ldexp_twin(ni, -t), t, true);
+    }
+    return Delta(nr, ni, 0, false);
+}
+
 // `extended_step` of src/sim/perturb.rs: dz' = 2 Z dz + dz^2 + dc with Z = (zr + i zi) 2^ze,
 // dz = (ur0 + i ui0) 2^ue0, dc = (dcr + i dci) 2^dce, each term brought to the largest's exponent.
 fn extended_step(zr: real, zi: real, ze: i32, ur0: real, ui0: real, ue0: i32, dcr: real, dci: real, dce: i32) -> Delta {
@@ -297,16 +309,11 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
                 let bi = ldexp_twin(ab.w, eb);
                 let nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
                 let ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
-                wr = nr;
-                wi = ni;
-                let q = max(abs(nr), abs(ni));
-                if q < plain_min && q > real(0.0) {
-                    let t = ilogb_of(q);
-                    wr = ldexp_twin(nr, -t);
-                    wi = ldexp_twin(ni, -t);
-                    e = t;
-                    scaled = true;
-                }
+                let next = plain_result(nr, ni, plain_min);
+                wr = next.wr;
+                wi = next.wi;
+                e = next.e;
+                scaled = next.scaled;
             }
             m += 1u << l;
             k += 1u << l;
@@ -339,16 +346,11 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             let ti = ri + ri + wi;
             let nr = tr * wr - ti * wi + plain_dcr;
             let ni = tr * wi + ti * wr + plain_dci;
-            wr = nr;
-            wi = ni;
-            let q = max(abs(nr), abs(ni));
-            if q < plain_min && q > real(0.0) {
-                let t = ilogb_of(q);
-                wr = ldexp_twin(nr, -t);
-                wi = ldexp_twin(ni, -t);
-                e = t;
-                scaled = true;
-            }
+            let next = plain_result(nr, ni, plain_min);
+            wr = next.wr;
+            wi = next.wi;
+            e = next.e;
+            scaled = next.scaled;
         }
         m += 1u;
         k += 1u;

@@ -7,6 +7,9 @@ pub mod app;
 pub mod backend;
 pub mod bench;
 pub mod cli;
+pub mod files;
+#[cfg(test)]
+mod house_rules;
 pub mod output;
 pub mod progress;
 pub mod sim;

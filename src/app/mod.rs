@@ -51,7 +51,7 @@ use worker::messages::{Command, WorkerInit};
 use worker::simulation::Worker;
 
 /// Where the screenshot run reports how it went (`None` while not taken).
-pub type Outcome = Arc<Mutex<Option<Result<(), String>>>>;
+pub type Outcome = Arc<Mutex<Option<anyhow::Result<()>>>>;
 
 /// How the app was started.
 #[derive(Clone, Debug, Default)]
@@ -191,8 +191,8 @@ impl WavebrotApp {
         let start = StartOptions { ephemeral: true, freeze_timings: true, ..StartOptions::default() };
         // Fixed probes, so pictures do not depend on the machine's GPUs.
         let probes = vec![
-            (BackendKind::Cuda, Err("not probed in tests".to_owned())),
-            (BackendKind::Wgpu, Err("not probed in tests".to_owned())),
+            (BackendKind::Cuda, Err(crate::backend::NotAvailable("not probed in tests".to_owned()))),
+            (BackendKind::Wgpu, Err(crate::backend::NotAvailable("not probed in tests".to_owned()))),
             (BackendKind::Cpu, Ok(DeviceInfo { name: "CPU".to_owned(), ..DeviceInfo::default() })),
         ];
         let rs = cc.wgpu_render_state.clone();

@@ -29,6 +29,6 @@ pub mod wgpu;
 pub use device::{Backend, DeviceInfo, ReduceMethod, smooth_tolerance};
 pub use error::{BackendError, check_field_sizes, check_fits, check_image_len, check_strided_len, unsupported};
 pub use kind::{BackendChoice, BackendKind, WaveVariant};
-pub use probe::{Probe, open, open_choice, probe_all, probe_all_with_variants};
-pub use timing::{LessonTiming, MandelbrotRun, Timing, TimingSource};
+pub use probe::{NotAvailable, Probe, open, open_choice, probe_all, probe_all_with_variants};
+pub use timing::{LessonTiming, MandelbrotRun, Timing, TimingSource, monotonic_millis};
 pub use wave_sim::{AsAny, BlockedDesign, ByteSink, WaveSim, scene_with_sources};

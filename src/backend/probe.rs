@@ -47,15 +47,20 @@ pub fn open_choice(choice: BackendChoice) -> Result<(Box<dyn Backend>, Vec<Strin
     Ok((Box::new(cpu::CpuBackend::new(cpu::Threads::All)), notes))
 }
 
+/// Why a backend cannot run here: the reason [`open`] gave (no device, no driver, not probed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAvailable(pub String);
+
 /// Whether each backend can run here: its device, or the reason it cannot.
 #[must_use]
-pub fn probe_all() -> Vec<(BackendKind, Result<DeviceInfo, String>)> {
+pub fn probe_all() -> Vec<(BackendKind, Result<DeviceInfo, NotAvailable>)> {
     probe_all_with_variants().into_iter().map(|(k, p)| (k, p.map(|(info, _)| info))).collect()
 }
 
 /// What [`probe_all_with_variants`] finds of one backend: its device and wave kernel
 /// variants, or why it cannot run here.
-pub type Probe = Result<(DeviceInfo, &'static [WaveVariant]), String>;
+pub type Probe = Result<(DeviceInfo, &'static [WaveVariant]), NotAvailable>;
 
 /// [`probe_all`] with the wave kernel variants each available backend offers (`info`).
 #[must_use]
@@ -63,9 +68,11 @@ pub fn probe_all_with_variants() -> Vec<(BackendKind, Probe)> {
     BackendKind::ALL
         .iter()
         .map(|&k| {
-            let probe = open(k).map(|b| (b.device_info(), b.wave_variants())).map_err(|e| match e {
-                BackendError::Unavailable { reason, .. } => reason,
-                other => other.to_string(),
+            let probe = open(k).map(|b| (b.device_info(), b.wave_variants())).map_err(|e| {
+                NotAvailable(match e {
+                    BackendError::Unavailable { reason, .. } => reason,
+                    other => other.to_string(),
+                })
             });
             (k, probe)
         })

@@ -86,3 +86,11 @@ pub struct LessonTiming {
     /// Where `kernel` came from.
     pub source: TimingSource,
 }
+
+/// Milliseconds on the host's monotonic clock since the first call: the [`crate::sim::fractal::deep::Clock`]
+/// the program hands the simulation, which reads no clock itself.
+#[must_use]
+pub fn monotonic_millis() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1e3
+}

@@ -547,10 +547,10 @@ pub fn mandelbrot_deep(
         let mut failed = None;
         for _ in 0..repeats {
             let start = std::time::Instant::now();
-            let prepared = match DeepJob::prepare(view, width, height, iters) {
+            let prepared = match DeepJob::prepare_timed(view, width, height, iters, crate::backend::monotonic_millis) {
                 Ok(j) => j,
                 Err(e) => {
-                    failed = Some(e);
+                    failed = Some(e.to_string());
                     break;
                 }
             };
@@ -560,8 +560,9 @@ pub fn mandelbrot_deep(
                     kernel_secs.extend(run.timing.device.map(|d| d.as_secs_f64()));
                     total = run.total_iters;
                     executed = run.executed();
-                    orbit_ms = prepared.orbit.millis;
-                    bla_ms = prepared.bla.millis;
+                    let millis = prepared.millis.unwrap_or_default();
+                    orbit_ms = millis.orbit;
+                    bla_ms = millis.bla;
                     job = Some(prepared);
                 }
                 Err(e) => {

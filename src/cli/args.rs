@@ -125,5 +125,5 @@ pub fn positive_f64(s: &str) -> Result<f64, String> {
 
 /// `MINX,MAXX,MINY,MAXY`.
 pub fn parse_bounds(s: &str) -> Result<Bounds, String> {
-    s.parse()
+    s.parse().map_err(|e: crate::sim::ParamsError| e.to_string())
 }

@@ -33,10 +33,13 @@ pub struct RenderMandelbrot {
     /// IM ± 1/Z.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "bounds", requires = "center")]
     pub zoom: Option<String>,
-    /// A location file (TOML: re, im, zoom, iters; see assets/locations/) instead of --center/--zoom.
+    /// A location file instead of --center/--zoom: wavebrot's TOML (re, im, zoom, iters; see
+    /// assets/locations/), a Kalles Fraktaler .kfr, or a Fraktaler 3 / rust-fractal TOML
+    /// (their zoom is twice wavebrot's: converted).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["bounds", "center", "zoom"])]
     pub location: Option<PathBuf>,
-    /// Also save the view (centre, zoom, iterations) as a location file.
+    /// Also save the view (centre, zoom, iterations) as a location file: wavebrot's TOML, or a
+    /// Kalles Fraktaler .kfr where FILE ends in .kfr (zoom doubled to KF's convention).
     #[arg(long, value_name = "FILE")]
     pub save_location: Option<PathBuf>,
     /// Arithmetic: f32, f64 (the seed's rule) or perturbation; default f64 where it resolves
@@ -60,11 +63,19 @@ pub struct RenderMandelbrot {
     pub colour: ColourArgs,
 }
 
-/// The location file of `--location`, read and parsed.
+/// The location file of `--location` (wavebrot's, `.kfr`, Fraktaler 3 or rust-fractal), read
+/// and parsed; what it ignored is said on stderr as `note:` lines.
 fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read location file {}: {e}", path.display())))?;
-    Location::from_toml(&text).map_err(|e| CliError::usage(format!("location file {}: {e}", path.display())))
+    let imported = crate::files::read_location(path).map_err(|e| match e {
+        crate::files::LocationFileError::Read(e) => {
+            CliError::usage(format!("cannot read location file {}: {e}", path.display()))
+        }
+        crate::files::LocationFileError::Parse(e) => CliError::usage(format!("location file {}: {e}", path.display())),
+    })?;
+    for note in &imported.notes {
+        eprintln!("note: {}: {note}", path.display());
+    }
+    Ok(imported.location)
 }
 
 /// `wavebrot render mandelbrot`.
@@ -101,7 +112,7 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
         let colour = location.as_ref().and_then(|l| l.colour);
         let loc = Location { name, re: v.re.clone(), im: v.im.clone(), zoom: v.zoom.clone(), iters, colour };
         output::check_writable(path)?;
-        std::fs::write(path, loc.to_toml()).map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        crate::files::write_location(&loc, path)?;
     }
     let arith = match &view {
         Some(v) => {
@@ -193,7 +204,8 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         &picture_job(a, iters, "mandelbrot (perturbation)"),
         |b, counts, smooth| {
             let start = std::time::Instant::now();
-            let job = DeepJob::prepare(view, a.width, a.height, iters).map_err(CliError::usage)?;
+            let job = DeepJob::prepare_timed(view, a.width, a.height, iters, backend::monotonic_millis)
+                .map_err(CliError::usage)?;
             let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, smooth)?;
             Ok((job, run, start.elapsed().as_secs_f64()))
         },
@@ -207,10 +219,10 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
                 format_zoom(job.zoom_log10),
                 b.deep_arith(job),
                 secs * 1e3,
-                job.orbit.millis,
+                job.millis.unwrap_or_default().orbit,
                 job.orbit.steps(),
                 view.bits(a.height),
-                job.bla.millis,
+                job.millis.unwrap_or_default().bla,
                 run.total_iters as f64 / secs / 1e9,
                 b.kind(),
                 run.total_iters,

@@ -63,7 +63,7 @@ pub struct RenderWave {
 fn wave_scene(a: &RenderWave) -> Result<Option<Scene>, SceneError> {
     let scene = match (&a.preset, &a.scene) {
         (Some(name), _) => preset(name)?,
-        (None, Some(path)) => Scene::load(path)?,
+        (None, Some(path)) => crate::files::load_scene(path)?,
         (None, None) => return Ok(None),
     };
     let mut scene = scene.resized(a.nx.unwrap_or(scene.nx), a.ny.unwrap_or(scene.ny));

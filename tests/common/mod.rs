@@ -171,3 +171,32 @@ pub fn field(sim: &mut dyn WaveSim) -> Vec<f32> {
     sim.read_field(&mut f).unwrap();
     f
 }
+
+/// Runs `wavebrot lesson LESSON --elements 300000` on `backend` and expects the seed's check
+/// line and the backend's name (the lessons' harness: `tests/kernels/saxpy.rs`, `reduction.rs`).
+pub fn lesson_ok(lesson: &str, backend: &str) {
+    let out = assert_cmd::Command::cargo_bin("wavebrot")
+        .unwrap()
+        .args(["lesson", lesson, "--elements", "300000", "--backend", backend])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Check result: OK!"), "{text}");
+    assert!(text.contains(backend), "{text}");
+}
+
+/// A lesson's check seen failing: on `bench::faulty`'s cpu1 (one wrong element or sum a call)
+/// `teach` reports `wrong` failures, each starting with the lesson's name and naming cpu1, and
+/// none on cpu1 itself.
+pub fn lesson_check_catches(lesson: wavebrot::bench::lesson::Lesson, name: &str, wrong: usize) {
+    use wavebrot::bench::faulty::Faulty;
+    use wavebrot::bench::lesson::teach;
+    let mut lines = Vec::new();
+    let mut faulty: Vec<Box<dyn Backend>> = vec![Box::new(Faulty::new(backend::open(BackendKind::Cpu1).unwrap()))];
+    let failures = teach(lesson, &mut faulty, 100_000, &mut |l| lines.push(l));
+    assert_eq!(failures.len(), wrong, "{failures:?}\n{lines:#?}");
+    assert!(failures.iter().all(|f| f.starts_with(&format!("{name} ")) && f.contains("on cpu1")), "{failures:?}");
+    let mut plain = vec![backend::open(BackendKind::Cpu1).unwrap()];
+    assert_eq!(teach(lesson, &mut plain, 100_000, &mut |_| {}), Vec::<String>::new());
+}

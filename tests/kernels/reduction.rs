@@ -8,29 +8,16 @@ use crate::common;
 
 use assert_cmd::Command;
 
-/// Runs the lesson on `backend` and expects the seed's check line.
-fn lesson_ok(backend: &str) {
-    let out = Command::cargo_bin("wavebrot")
-        .unwrap()
-        .args(["lesson", "reduction", "--elements", "300000", "--backend", backend])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("Check result: OK!"), "{text}");
-    assert!(text.contains(backend), "{text}");
-}
-
 #[test]
 fn reduction_on_the_cpu() {
-    lesson_ok("cpu1");
-    lesson_ok("cpu");
+    common::lesson_ok("reduction", "cpu1");
+    common::lesson_ok("reduction", "cpu");
 }
 
 #[test]
 fn reduction_on_wgpu() {
     if common::wgpu_device().is_some() {
-        lesson_ok("wgpu");
+        common::lesson_ok("reduction", "wgpu");
     }
 }
 
@@ -38,7 +25,7 @@ fn reduction_on_wgpu() {
 #[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
 fn reduction_on_cuda() {
     if common::cuda_backend("reduction_on_cuda").is_some() {
-        lesson_ok("cuda");
+        common::lesson_ok("reduction", "cuda");
     }
 }
 
@@ -67,15 +54,5 @@ fn a_bad_element_count_is_a_usage_error() {
 /// reported, and the same lesson on the backend itself is not.
 #[test]
 fn the_reduction_check_catches_one_wrong_sum() {
-    use wavebrot::backend::{BackendKind, open};
-    use wavebrot::bench::faulty::Faulty;
-    use wavebrot::bench::lesson::{Lesson, teach};
-    let mut lines = Vec::new();
-    let mut faulty: Vec<Box<dyn wavebrot::backend::Backend>> =
-        vec![Box::new(Faulty::new(open(BackendKind::Cpu1).unwrap()))];
-    let failures = teach(Lesson::Reduction, &mut faulty, 100_000, &mut |l| lines.push(l));
-    assert_eq!(failures.len(), 2, "{failures:?}\n{lines:#?}");
-    assert!(failures.iter().all(|f| f.starts_with("reduction ") && f.contains("on cpu1")), "{failures:?}");
-    let mut plain = vec![open(BackendKind::Cpu1).unwrap()];
-    assert_eq!(teach(Lesson::Reduction, &mut plain, 100_000, &mut |_| {}), Vec::<String>::new());
+    common::lesson_check_catches(wavebrot::bench::lesson::Lesson::Reduction, "reduction", 2);
 }

@@ -32,7 +32,8 @@ pub struct GuiArgs {
     /// Wave scene file (TOML) to start on.
     #[arg(long, value_name = "FILE")]
     pub scene: Option<PathBuf>,
-    /// Mandelbrot location (a bookmark TOML file: centre, zoom, iterations, colours) to start on;
+    /// Mandelbrot location to start on: wavebrot's TOML (centre, zoom, iterations, colours), a
+    /// Kalles Fraktaler .kfr, or a Fraktaler 3 / rust-fractal TOML;
     /// opens the Mandelbrot view unless --demo says otherwise.
     #[arg(long, value_name = "FILE")]
     pub location: Option<PathBuf>,
@@ -58,7 +59,7 @@ impl GuiArgs {
     pub fn start_scene(&self) -> Result<Option<(Scene, String)>, SceneError> {
         match (&self.preset, &self.scene) {
             (Some(name), _) => Ok(Some((scene::preset(name)?, name.clone()))),
-            (None, Some(path)) => Ok(Some((Scene::load(path)?, String::new()))),
+            (None, Some(path)) => Ok(Some((crate::files::load_scene(path)?, String::new()))),
             (None, None) => Ok(None),
         }
     }
@@ -67,12 +68,28 @@ impl GuiArgs {
     ///
     /// # Errors
     /// The file cannot be read or is not a location (the message names it).
-    pub fn start_location(&self) -> Result<Option<crate::sim::fractal::deep::Location>, String> {
+    pub fn start_location(&self) -> Result<Option<crate::sim::fractal::deep::Location>, StartLocationError> {
         let Some(path) = &self.location else { return Ok(None) };
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        crate::sim::fractal::deep::Location::from_toml(&text)
-            .map(Some)
-            .map_err(|e| format!("{} is not a location: {e}", path.display()))
+        crate::files::read_location(path)
+            .map(|imported| Some(imported.location))
+            .map_err(|error| StartLocationError { path: path.display().to_string(), error })
+    }
+}
+
+/// `gui --location FILE` that cannot be opened: `cannot read FILE: ...` or `FILE is not a
+/// location: ...`.
+#[derive(Debug, thiserror::Error)]
+pub struct StartLocationError {
+    pub path: String,
+    pub error: crate::files::LocationFileError,
+}
+
+impl std::fmt::Display for StartLocationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.error {
+            crate::files::LocationFileError::Read(e) => write!(f, "cannot read {}: {e}", self.path),
+            crate::files::LocationFileError::Parse(e) => write!(f, "{} is not a location: {e}", self.path),
+        }
     }
 }
 
@@ -90,13 +107,18 @@ pub enum DisplayAdapter {
     Named(String),
 }
 
-impl std::str::FromStr for DisplayAdapter {
-    type Err = String;
+/// `--display-adapter ""`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the display adapter is empty: give auto, software, gl or part of a name")]
+pub struct EmptyAdapter;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl std::str::FromStr for DisplayAdapter {
+    type Err = EmptyAdapter;
+
+    fn from_str(s: &str) -> Result<Self, EmptyAdapter> {
         let s = s.trim();
         Ok(match s.to_ascii_lowercase().as_str() {
-            "" => return Err("the display adapter is empty: give auto, software, gl or part of a name".to_owned()),
+            "" => return Err(EmptyAdapter),
             "auto" => Self::Auto,
             "software" => Self::Software,
             "gl" => Self::Gl,

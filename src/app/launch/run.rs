@@ -67,7 +67,7 @@ pub fn run(args: &GuiArgs) -> anyhow::Result<()> {
     .map_err(|e| anyhow::anyhow!("cannot open the window: {e}"))?;
     let result = outcome.lock().map(|mut g| g.take()).unwrap_or(None);
     match result {
-        Some(Err(e)) => anyhow::bail!("{e}"),
+        Some(Err(e)) => Err(e),
         Some(Ok(())) => Ok(()),
         None if want_shot => anyhow::bail!("the window closed before the screenshot was taken"),
         None => Ok(()),

@@ -31,9 +31,9 @@ impl WavebrotApp {
         {
             let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
             let r = crate::output::write_png(&path, &rgba, image.size[0], image.size[1]);
-            let outcome = r.map_err(|e| format!("{e:#}"));
+            let outcome = r;
             if let Err(e) = &outcome {
-                log::error!("{e}");
+                log::error!("{e:#}");
             } else {
                 eprintln!("screenshot: {}", path.display());
             }

@@ -3,10 +3,11 @@
 //! reads), opened from a file, or picked from the famous places shipped in `assets/locations/`.
 //! A file that cannot be read or is not a location is said in one line; the view stays.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::app::launch::options::StartLocationError;
 use crate::sim::fractal::deep::Location;
+use crate::sim::fractal::location_formats::Imported;
 
 use crate::app::mandel::view::MandelView;
 
@@ -43,22 +44,21 @@ pub fn location_of(view: &MandelView, aspect: f64, name: &str) -> Location {
     Location { name: name.to_owned(), re: v.re, im: v.im, zoom: v.zoom, iters, colour }
 }
 
-/// Writes `loc` to `path` as TOML, atomically (the file is whole or untouched).
+/// Writes `loc` to `path` atomically (the file is whole or untouched): a Kalles Fraktaler
+/// `.kfr` where the path ends in `.kfr`, else wavebrot's TOML.
 ///
 /// # Errors
 /// The file could not be written.
 pub fn save_location(loc: &Location, path: &Path) -> anyhow::Result<()> {
-    let text = loc.to_toml();
-    crate::output::write_atomically(path, |w| Ok(w.write_all(text.as_bytes())?))
+    crate::files::write_location(loc, path)
 }
 
 /// Reads a location file.
 ///
 /// # Errors
 /// One line: the file cannot be read, or what is wrong in it.
-pub fn open_location(path: &Path) -> Result<Location, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Location::from_toml(&text).map_err(|e| format!("{} is not a location: {e}", path.display()))
+pub fn open_location(path: &Path) -> Result<Imported, StartLocationError> {
+    crate::files::read_location(path).map_err(|error| StartLocationError { path: path.display().to_string(), error })
 }
 
 /// Moves the camera to `loc`: its centre, zoom, iterations (fixed, as saved) and colours
@@ -88,6 +88,19 @@ pub fn bookmarks_ui(
         ui.text_edit_singleline(&mut state.path).labelled_by(label.id);
     });
     ui.horizontal(|ui| {
+        // Save's format, as the file's extension (Open reads any format, by its keys).
+        ui.label("save as");
+        let kfr = crate::files::wants_kfr(Path::new(state.path.trim()));
+        let toml = ui.selectable_label(!kfr, "TOML").on_hover_text("wavebrot's location, with its colours");
+        let kf = ui
+            .selectable_label(kfr, ".kfr")
+            .on_hover_text("Kalles Fraktaler: the same framing (KF's zoom is twice wavebrot's); colours are not saved");
+        let ext = if toml.clicked() { Some("toml") } else { kf.clicked().then_some("kfr") };
+        if let Some(ext) = ext {
+            state.path = Path::new(state.path.trim()).with_extension(ext).display().to_string();
+        }
+    });
+    ui.horizontal(|ui| {
         let label = ui.label("name");
         ui.text_edit_singleline(&mut state.name).labelled_by(label.id);
     });
@@ -102,11 +115,16 @@ pub fn bookmarks_ui(
         }
         if ui.button("Open location").clicked() {
             match open_location(&path) {
-                Ok(loc) => {
+                Ok(imported) => {
+                    let loc = imported.location;
                     go_to(view, &loc);
                     state.name = loc.name;
                     moved = true;
-                    message = Some(format!("opened {}", path.display()));
+                    let mut said = format!("opened {} ({})", path.display(), imported.format.name());
+                    for note in &imported.notes {
+                        said += &format!("; {note}");
+                    }
+                    message = Some(said);
                 }
                 Err(e) => message = Some(format!("{e}; the view is kept")),
             }
@@ -153,9 +171,15 @@ mod tests {
         let loc = Location::from_toml(SHIPPED[3].1).unwrap();
         go_to(&mut view, &loc);
         save_location(&location_of(&view, 1.5, &loc.name), &path).unwrap();
-        assert_eq!(open_location(&path).unwrap(), Location { colour: Some(view.colour), ..loc });
+        assert_eq!(open_location(&path).unwrap().location, Location { colour: Some(view.colour), ..loc.clone() });
+        // As a .kfr: the same place (colours are not in KF's file).
+        let kfr = dir.path().join("here.kfr");
+        save_location(&location_of(&view, 1.5, &loc.name), &kfr).unwrap();
+        let back = open_location(&kfr).unwrap();
+        assert_eq!(back.format, crate::sim::fractal::location_formats::LocationFormat::Kfr);
+        assert_eq!((back.location.view(), back.location.iters), (loc.view(), loc.iters));
         std::fs::write(&path, "re = \"1\"\n").unwrap();
-        let e = open_location(&path).unwrap_err();
+        let e = open_location(&path).unwrap_err().to_string();
         assert!(e.contains("here.toml") && !e.contains('\n'), "{e}");
     }
 }

@@ -11,7 +11,7 @@
 
 use astro_float::{BigFloat, Consts, Radix};
 
-use crate::sim::fractal::deep::{RM, View, parse_decimal};
+use crate::sim::fractal::deep::{RM, View, ViewError, parse_decimal};
 
 /// Smallest zoom (`log10`): the whole set about 10 times over.
 pub const MIN_ZOOM_LOG10: f64 = -1.0;
@@ -69,6 +69,17 @@ pub fn zoom_string(log10: f64) -> String {
     if e == 0.0 { digits.to_owned() } else { format!("{digits}e{e}") }
 }
 
+/// Why a move was not made (never expected of a view made by the app).
+#[derive(Debug, thiserror::Error)]
+pub enum NavError {
+    /// The view's centre or zoom does not parse.
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// The moved centre could not be written as a decimal.
+    #[error("formatting the centre: {0}")]
+    Format(String),
+}
+
 /// Bits the centre is kept in for `view` (a picture up to [`NAV_HEIGHT`] pixels high).
 fn nav_bits(view: &View) -> usize {
     view.bits(NAV_HEIGHT)
@@ -76,9 +87,9 @@ fn nav_bits(view: &View) -> usize {
 
 /// `v` as a decimal string with the significant digits that place it to 1e-8 of a pixel of a
 /// 16384-pixel picture at `zoom_log10` (at least 17), trailing zeros trimmed.
-fn decimal(v: &BigFloat, zoom_log10: f64) -> Result<String, String> {
-    let mut cc = Consts::new().map_err(|e| format!("arbitrary precision unavailable: {e}"))?;
-    let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| format!("formatting the centre: {e:?}"))?;
+fn decimal(v: &BigFloat, zoom_log10: f64) -> Result<String, NavError> {
+    let mut cc = Consts::new().map_err(|e| ViewError::Precision(e.to_string()))?;
+    let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| NavError::Format(format!("{e:?}")))?;
     let magnitude = if v.is_zero() { 0.0 } else { crate::sim::fractal::deep::log10_abs(v) };
     let keep = ((magnitude + zoom_log10.max(0.0) + (NAV_HEIGHT as f64).log10()).ceil() + 8.0).max(17.0) as usize;
     Ok(positional(&significant(&s, keep)))
@@ -132,12 +143,12 @@ fn positional(s: &str) -> String {
 ///
 /// # Errors
 /// A view that does not parse (never one made here).
-pub fn moved(view: &View, dx: f64, dy: f64, zoom_log10: f64) -> Result<View, String> {
+pub fn moved(view: &View, dx: f64, dy: f64, zoom_log10: f64) -> Result<View, NavError> {
     let zoom_log10 = zoom_log10.clamp(MIN_ZOOM_LOG10, MAX_ZOOM_LOG10);
     let next = View { zoom: zoom_string(zoom_log10), ..view.clone() };
     let bits = nav_bits(view).max(nav_bits(&next));
     let z = parse_decimal(&view.zoom, "zoom", bits)?;
-    let shift = |c: &str, d: f64| -> Result<String, String> {
+    let shift = |c: &str, d: f64| -> Result<String, NavError> {
         if d == 0.0 || !d.is_finite() {
             return Ok(c.to_owned());
         }
@@ -159,7 +170,7 @@ pub fn offset_of(at: [f64; 2], aspect: f64) -> (f64, f64) {
 ///
 /// # Errors
 /// A view that does not parse.
-pub fn zoomed_about(view: &View, factor: f64, at: [f64; 2], aspect: f64) -> Result<View, String> {
+pub fn zoomed_about(view: &View, factor: f64, at: [f64; 2], aspect: f64) -> Result<View, NavError> {
     let old = view.zoom_log10();
     let new = (old + factor.log10()).clamp(MIN_ZOOM_LOG10, MAX_ZOOM_LOG10);
     let f = 10f64.powf(new - old);
@@ -172,7 +183,7 @@ pub fn zoomed_about(view: &View, factor: f64, at: [f64; 2], aspect: f64) -> Resu
 ///
 /// # Errors
 /// A view that does not parse.
-pub fn panned(view: &View, delta: [f64; 2], height: f64) -> Result<View, String> {
+pub fn panned(view: &View, delta: [f64; 2], height: f64) -> Result<View, NavError> {
     let per_pixel = 2.0 / height.max(1.0);
     moved(view, -delta[0] * per_pixel, delta[1] * per_pixel, view.zoom_log10())
 }
@@ -182,7 +193,7 @@ pub fn panned(view: &View, delta: [f64; 2], height: f64) -> Result<View, String>
 ///
 /// # Errors
 /// A view that does not parse.
-pub fn zoomed_to_box(view: &View, a: [f64; 2], b: [f64; 2], aspect: f64) -> Result<View, String> {
+pub fn zoomed_to_box(view: &View, a: [f64; 2], b: [f64; 2], aspect: f64) -> Result<View, NavError> {
     let centre = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
     let (ox, oy) = offset_of(centre, aspect);
     let (w, h) = ((a[0] - b[0]).abs().max(1e-6), (a[1] - b[1]).abs().max(1e-6));
@@ -194,7 +205,7 @@ pub fn zoomed_to_box(view: &View, a: [f64; 2], b: [f64; 2], aspect: f64) -> Resu
 ///
 /// # Errors
 /// A view that does not parse.
-pub fn point_at(view: &View, at: [f64; 2], aspect: f64) -> Result<(String, String), String> {
+pub fn point_at(view: &View, at: [f64; 2], aspect: f64) -> Result<(String, String), NavError> {
     let (ox, oy) = offset_of(at, aspect);
     let p = moved(view, ox, oy, view.zoom_log10())?;
     Ok((p.re, p.im))

@@ -134,7 +134,7 @@ impl MandelView {
     }
 
     /// Applies a move made by [`mandel_nav`]; a failed one (never expected) leaves the view.
-    fn apply(&mut self, moved: Result<View, String>) -> bool {
+    fn apply(&mut self, moved: Result<View, nav::NavError>) -> bool {
         match moved {
             Ok(v) => {
                 match &mut self.julia {

@@ -8,7 +8,7 @@ use crate::backend::BackendKind;
 use crate::bench::lesson::Lesson;
 
 use crate::app::pages::lessons::{LessonProgress, LessonRun};
-use crate::app::shell::controls::Probes;
+use crate::app::shell::controls::{Probes, available};
 
 /// Element counts offered (per array).
 const SIZES: [usize; 5] = [1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24];
@@ -43,15 +43,6 @@ pub struct LessonsView {
 impl Default for LessonsView {
     fn default() -> Self {
         Self { lesson: Lesson::Saxpy, backend: None, elements: 1 << 22, run: None }
-    }
-}
-
-fn available(kind: BackendKind, probes: &Probes) -> Result<(), String> {
-    let k = if kind == BackendKind::Cpu1 { BackendKind::Cpu } else { kind };
-    match probes.iter().find(|(p, _)| *p == k) {
-        Some((_, Ok(_))) => Ok(()),
-        Some((_, Err(why))) => Err(why.clone()),
-        None => Err("not probed".to_owned()),
     }
 }
 

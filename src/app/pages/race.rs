@@ -132,18 +132,20 @@ fn side_thread(kind: BackendKind, n: usize, rx: &Receiver<RaceCmd>, shared: &Mut
     };
     let mut rgba = vec![0u8; params.cells() * 4];
     let mut seq = 0u64;
-    let mut picture = |sim: &mut dyn backend::WaveSim, rgba: &mut Vec<u8>, status: SideStatus| -> Result<(), String> {
-        sim.render_rgba(RANGE.0, RANGE.1, rgba).map_err(|e| e.to_string())?;
-        seq += 1;
-        let p = rgba.clone();
-        set(&mut |g| {
-            g.status = SideStatus { picture_seq: seq, ..status.clone() };
-            g.picture = Some(p.clone());
-        });
-        Ok(())
-    };
+    let mut picture =
+        |sim: &mut dyn backend::WaveSim, rgba: &mut Vec<u8>, status: SideStatus| -> Result<(), backend::BackendError> {
+            sim.render_rgba(RANGE.0, RANGE.1, rgba)?;
+            seq += 1;
+            let p = rgba.clone();
+            set(&mut |g| {
+                g.status = SideStatus { picture_seq: seq, ..status.clone() };
+                g.picture = Some(p.clone());
+            });
+            Ok(())
+        };
     let mut status = SideStatus { device: Some(device), ..SideStatus::default() };
     if let Err(e) = picture(sim.as_mut(), &mut rgba, status.clone()) {
+        let e = e.to_string();
         set(&mut |g| g.status.error = Some(e.clone()));
         return;
     }
@@ -205,6 +207,7 @@ fn side_thread(kind: BackendKind, n: usize, rx: &Receiver<RaceCmd>, shared: &Mut
         if last_picture.elapsed() >= PICTURE_EVERY {
             last_picture = Instant::now();
             if let Err(e) = picture(sim.as_mut(), &mut rgba, status.clone()) {
+                let e = e.to_string();
                 set(&mut |g| g.status.error = Some(e.clone()));
                 return;
             }

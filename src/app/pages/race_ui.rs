@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::backend::BackendKind;
 
 use crate::app::pages::race::RaceState;
-use crate::app::shell::controls::Probes;
+use crate::app::shell::controls::{Probes, available};
 
 /// The race view: its threads and the textures of their pictures.
 #[derive(Default)]
@@ -18,16 +18,6 @@ pub struct RaceView {
 
 /// Grid sides offered.
 const SIDES: [usize; 6] = [128, 256, 512, 1024, 2048, 4096];
-
-/// Whether `kind` can run here (cpu1 whenever the CPU backend can).
-fn available(kind: BackendKind, probes: &Probes) -> Result<(), String> {
-    let k = if kind == BackendKind::Cpu1 { BackendKind::Cpu } else { kind };
-    match probes.iter().find(|(p, _)| *p == k) {
-        Some((_, Ok(_))) => Ok(()),
-        Some((_, Err(why))) => Err(why.clone()),
-        None => Err("not probed".to_owned()),
-    }
-}
 
 impl RaceView {
     /// Picks the default sides from what is available: the fastest GPU against the CPU (or cpu

@@ -1,12 +1,25 @@
 //! Small shared widgets: the backend picker, the `hot` colour bar and the colour bar of a
 //! palette colouring (Mandelbrot and Julia views).
 
-use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
+use crate::backend::{BackendChoice, BackendKind, DeviceInfo, NotAvailable};
 use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE};
 use crate::sim::colour::palette::Colouring;
 
 /// Whether each backend can run here: its device or the reason it cannot.
-pub type Probes = Vec<(BackendKind, Result<DeviceInfo, String>)>;
+pub type Probes = Vec<(BackendKind, Result<DeviceInfo, NotAvailable>)>;
+
+/// Whether `kind` can run here by `probes` (cpu1 whenever the CPU backend can), or why not.
+///
+/// # Errors
+/// The probe's reason, or "not probed".
+pub fn available(kind: BackendKind, probes: &Probes) -> Result<(), NotAvailable> {
+    let k = if kind == BackendKind::Cpu1 { BackendKind::Cpu } else { kind };
+    match probes.iter().find(|(p, _)| *p == k) {
+        Some((_, Ok(_))) => Ok(()),
+        Some((_, Err(why))) => Err(why.clone()),
+        None => Err(NotAvailable("not probed".to_owned())),
+    }
+}
 
 /// The picker's choices and their labels.
 pub const CHOICES: [(BackendChoice, &str); 4] = [
@@ -26,7 +39,7 @@ pub fn backend_picker_ui(ui: &mut egui::Ui, choice: &mut BackendChoice, probes: 
         let (enabled, tip) = match probe {
             None => (true, "the fastest available: CUDA, then wgpu, then the CPU".to_owned()),
             Some(Ok(d)) => (true, d.name.clone()),
-            Some(Err(why)) => (false, why.clone()),
+            Some(Err(why)) => (false, why.to_string()),
         };
         let r = ui.add_enabled(enabled, egui::Button::selectable(*choice == c, name));
         let r = if enabled { r.on_hover_text(tip) } else { r.on_disabled_hover_text(format!("unavailable: {tip}")) };

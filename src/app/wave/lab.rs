@@ -420,6 +420,6 @@ mod tests {
         let mut s = settings();
         s.scene.paint_wall(50, 0, 52, 30);
         crate::app::wave::lab_ui::save_scene(&s.scene, &path).expect("saved");
-        assert_eq!(Scene::load(&path).expect("opened"), s.scene);
+        assert_eq!(crate::files::load_scene(&path).expect("opened"), s.scene);
     }
 }

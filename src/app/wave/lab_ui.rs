@@ -224,7 +224,7 @@ impl LabState {
                 });
             }
             if ui.button("Open").clicked() {
-                match Scene::load(&path) {
+                match crate::files::load_scene(&path) {
                     Ok(scene) => {
                         s.load_scene(scene, "");
                         self.selected = None;

@@ -256,12 +256,12 @@ pub fn check_mandelbrot(
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new().name("wavebrot-mandel-check".into()).spawn(move || {
         let against = BackendKind::Cpu1;
-        let run = || -> Result<f64, String> {
+        let run = || -> Result<f64, backend::BackendError> {
             let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let mut got = vec![0i32; params.pixels()];
             let mut want = vec![0i32; params.pixels()];
-            backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got)).map_err(|e| e.to_string())?;
-            backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want)).map_err(|e| e.to_string())?;
+            backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got))?;
+            backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want))?;
             if fault {
                 // Test seam: a reference wrong on every pixel.
                 want.iter_mut().for_each(|c| *c += 1);
@@ -275,7 +275,7 @@ pub fn check_mandelbrot(
             params,
             share: r.as_ref().map_or(f64::NAN, |s| *s),
             budget: mandelbrot::mismatch_tolerance(params.precision),
-            error: r.err(),
+            error: r.err().map(|e| e.to_string()),
         });
         wake();
     })?;

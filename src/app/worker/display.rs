@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::backend::{self, Backend, BackendChoice, BackendKind, Timing, WaveSim};
 
-use crate::app::worker::messages::FrameSource;
+use crate::app::worker::messages::{FrameSource, WorkerError};
 
 /// Longest a displayed frame may be on a side; bigger grids are shown subsampled
 /// (the simulation still runs at full size).
@@ -110,7 +110,12 @@ impl Display {
     ///
     /// # Errors
     /// Colouring or copying failed (the message says which).
-    pub fn wave_frame(&mut self, sim: &mut dyn WaveSim, vmin: f32, vmax: f32) -> Result<(FrameSource, Timing), String> {
+    pub fn wave_frame(
+        &mut self,
+        sim: &mut dyn WaveSim,
+        vmin: f32,
+        vmax: f32,
+    ) -> Result<(FrameSource, Timing), WorkerError> {
         match self.native_frame(sim, vmin, vmax) {
             Some(Ok(frame)) => return Ok(frame),
             Some(Err(e)) => {
@@ -125,8 +130,9 @@ impl Display {
         let stride = display_stride(nx, ny);
         let (w, h) = crate::sim::colour::colormap::strided_size(nx, ny, stride);
         let mut rgba = self.buffer(w * h * 4);
-        let render =
-            sim.render_rgba_strided(vmin, vmax, stride, &mut rgba).map_err(|e| format!("drawing failed: {e}"))?;
+        let render = sim
+            .render_rgba_strided(vmin, vmax, stride, &mut rgba)
+            .map_err(|error| WorkerError { what: "drawing", error })?;
         Ok((FrameSource::Rgba { rgba, width: w, height: h }, render))
     }
 
@@ -152,7 +158,7 @@ impl Display {
         sim: &mut dyn WaveSim,
         vmin: f32,
         vmax: f32,
-    ) -> Option<Result<(FrameSource, Timing), String>> {
+    ) -> Option<Result<(FrameSource, Timing), backend::BackendError>> {
         if !self.shares_display {
             return None;
         }
@@ -187,10 +193,7 @@ impl Display {
         puffin::profile_scope!("colour");
         let start = Instant::now();
         let r = wave.colormap_into_strided(vmin, vmax, stride, &n.texture);
-        Some(
-            r.map(|()| (FrameSource::Native { id: n.id, width: w, height: h }, Timing::wall(start.elapsed())))
-                .map_err(|e| e.to_string()),
-        )
+        Some(r.map(|()| (FrameSource::Native { id: n.id, width: w, height: h }, Timing::wall(start.elapsed()))))
     }
 
     /// Unregisters the zero-copy texture.

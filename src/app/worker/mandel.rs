@@ -9,7 +9,7 @@ use astro_float::BigFloat;
 
 use crate::backend::tiles::{self, Picture};
 use crate::backend::{Backend, BackendError, MandelbrotRun};
-use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View};
+use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View, ViewError};
 use crate::sim::fractal::julia::JuliaParams;
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::fractal::perturb::ReferenceOrbit;
@@ -27,6 +27,34 @@ struct Reference {
     bits: usize,
     iters: u32,
     orbit: Arc<ReferenceOrbit>,
+}
+
+/// Why a picture was not computed: one line for the status bar.
+#[derive(Debug, thiserror::Error)]
+pub enum MandelError {
+    /// The view cannot be computed (its bounds, its size).
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// The backend failed on the direct rule.
+    #[error("Mandelbrot failed: {0}")]
+    Direct(BackendError),
+    /// The backend failed on perturbation.
+    #[error("Mandelbrot (perturbation) failed: {0}")]
+    Deep(BackendError),
+    /// The backend failed on a Julia set.
+    #[error("Julia set failed: {0}")]
+    Julia(BackendError),
+}
+
+impl MandelError {
+    /// True when the backend does not compute what was asked (smooth values on some backends).
+    #[must_use]
+    pub fn not_implemented(&self) -> bool {
+        match self {
+            Self::Direct(e) | Self::Deep(e) | Self::Julia(e) => e.to_string().contains("not implemented"),
+            Self::View(_) => false,
+        }
+    }
 }
 
 /// A computed picture.
@@ -84,7 +112,7 @@ impl MandelWork {
         counts: &mut Vec<i32>,
         smooth: &mut Vec<f32>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Result<Computed, String> {
+    ) -> Result<Computed, MandelError> {
         let want_smooth = req.colour.smooth;
         let mut c = self.compute_once(
             backend,
@@ -95,7 +123,7 @@ impl MandelWork {
             want_smooth.then_some(smooth),
             progress,
         );
-        if want_smooth && matches!(&c, Err(e) if e.contains("not implemented")) {
+        if want_smooth && matches!(&c, Err(e) if e.not_implemented()) {
             // Smooth values not on this backend yet: the counts, coloured by their integers.
             c = self.compute_once(backend, req, (width, height), tile_pixels, counts, None, progress).map(|mut c| {
                 c.notes.push(format!("smooth colour is not available on {} yet: integer counts", backend.kind()));
@@ -115,7 +143,7 @@ impl MandelWork {
         counts: &mut Vec<i32>,
         mut smooth: Option<&mut Vec<f32>>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
-    ) -> Result<Computed, String> {
+    ) -> Result<Computed, MandelError> {
         counts.clear();
         counts.resize(width * height, 0);
         if let Some(s) = smooth.as_deref_mut() {
@@ -146,14 +174,14 @@ impl MandelWork {
                     notes.push(format!("{why}; computed by perturbation instead"));
                     arith = Arith::Perturbation;
                 }
-                Err(e) => return Err(format!("Mandelbrot failed: {e}")),
+                Err(e) => return Err(MandelError::Direct(e)),
             }
         }
         debug_assert_eq!(arith, Arith::Perturbation);
         let job = self.deep_job(&req.view, width, height, req.iters)?;
         let sm = smooth.map(Vec::as_mut_slice);
         let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
-            .map_err(|e| format!("Mandelbrot (perturbation) failed: {e}"))?;
+            .map_err(MandelError::Deep)?;
         let arith = backend.deep_arith(&job);
         Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, notes })
     }
@@ -161,9 +189,9 @@ impl MandelWork {
     /// The perturbation job of `view`: the reference orbit of the last job when its point is
     /// still in the picture, its precision enough and it is long enough; else the orbit of the
     /// view's centre, computed on its own thread.
-    fn deep_job(&mut self, view: &View, width: usize, height: usize, iters: u32) -> Result<DeepJob, String> {
+    fn deep_job(&mut self, view: &View, width: usize, height: usize, iters: u32) -> Result<DeepJob, ViewError> {
         if width == 0 || height == 0 || width > 1 << 16 || height > 1 << 16 {
-            return Err(format!("image {width}x{height} must be 1..=65536 pixels a side"));
+            return Err(ViewError::ImageSize { width, height });
         }
         let bits = view.bits(ORBIT_HEIGHT);
         let mut b = view.bounds_big(width, height, bits)?;
@@ -183,13 +211,13 @@ impl MandelWork {
             let orbit = std::thread::Builder::new()
                 .name("wavebrot-reference".into())
                 .spawn(move || ReferenceOrbit::compute(&cr, &ci, iters, bits))
-                .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
+                .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
                 .join()
-                .map_err(|_| "the reference-orbit thread panicked".to_owned())?;
+                .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))?;
             self.orbits_computed += 1;
             self.reference = Some(Reference { re, im, bits, iters, orbit: Arc::new(orbit) });
         }
-        let r = self.reference.as_ref().ok_or("no reference orbit")?;
+        let r = self.reference.as_ref().ok_or_else(|| ViewError::Thread("no reference orbit".to_owned()))?;
         // The pixels' offsets are taken from the reference's point, wherever it lies.
         b.re = r.re.clone();
         b.im = r.im.clone();
@@ -197,7 +225,16 @@ impl MandelWork {
         // The BLA table depends on the grid's |dc|max: built for each job (about 2 complex
         // multiplies per orbit step).
         let bla = Arc::new(r.orbit.bla_table(grid.dc_max(width, height)));
-        Ok(DeepJob { width, height, iters, orbit: Arc::clone(&r.orbit), bla, grid, zoom_log10: view.zoom_log10() })
+        Ok(DeepJob {
+            width,
+            height,
+            iters,
+            orbit: Arc::clone(&r.orbit),
+            bla,
+            grid,
+            zoom_log10: view.zoom_log10(),
+            millis: None,
+        })
     }
 }
 
@@ -211,7 +248,7 @@ fn julia(
     counts: &mut [i32],
     smooth: Option<&mut Vec<f32>>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<Computed, String> {
+) -> Result<Computed, MandelError> {
     let bounds = req.view.bounds_f64(width, height)?;
     let mut p = JuliaParams { width, height, iters: req.iters, bounds, precision: Precision::F32, c };
     p.precision = match req.arith {
@@ -221,7 +258,7 @@ fn julia(
         None => Precision::F32,
     };
     let has_smooth = smooth.is_some();
-    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(|e| format!("Julia set failed: {e}"))?;
+    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?;
     let run = progress(height, height).then_some(run);
     let arith = p.precision.name().to_owned();
     Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, notes: Vec::new() })

@@ -122,7 +122,7 @@ impl SimLoop {
                 c.run.map(|run| (c, run))
             }
             Err(e) => {
-                self.send(Msg::Error(e));
+                self.send(Msg::Error(e.to_string()));
                 None
             }
         };
@@ -245,7 +245,7 @@ impl SimLoop {
                     Err(e) => ExportStatus::Failed(format!("{e:#}")),
                 }
             }
-            Err(e) => ExportStatus::Failed(e),
+            Err(e) => ExportStatus::Failed(e.to_string()),
         };
         self.send(Msg::Export(status));
     }

@@ -200,6 +200,15 @@ pub struct MandelbrotFrame {
     pub timing: Timing,
 }
 
+/// A backend call of the worker that failed, said with what it was doing
+/// (`reading the field failed: ...`), for the status bar.
+#[derive(Debug, thiserror::Error)]
+#[error("{what} failed: {error}")]
+pub struct WorkerError {
+    pub what: &'static str,
+    pub error: crate::backend::BackendError,
+}
+
 /// What the simulation worker tells the UI.
 #[derive(Debug)]
 pub enum Msg {

@@ -18,7 +18,7 @@ use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{SceneCells, energy_parallel};
 
 use crate::app::wave::view::{INTENSITY_DECADES, WaveLook};
-use crate::app::worker::messages::Measured;
+use crate::app::worker::messages::{Measured, WorkerError};
 
 /// Samples per source period for the intensity and the probes.
 pub const SAMPLES_PER_PERIOD: f64 = 8.0;
@@ -83,7 +83,7 @@ impl Meter {
     ///
     /// # Errors
     /// The read failed.
-    pub fn sample(&mut self, sim: &mut dyn WaveSim, look: &WaveLook, every: u32) -> Result<(), String> {
+    pub fn sample(&mut self, sim: &mut dyn WaveSim, look: &WaveLook, every: u32) -> Result<(), WorkerError> {
         puffin::profile_scope!("measure");
         let start = Instant::now();
         let tstep = sim.tstep();
@@ -104,13 +104,13 @@ impl Meter {
         Ok(())
     }
 
-    fn read_f(&mut self, sim: &mut dyn WaveSim) -> Result<(), String> {
+    fn read_f(&mut self, sim: &mut dyn WaveSim) -> Result<(), WorkerError> {
         let tstep = sim.tstep();
         if self.f_at == Some(tstep) && self.f.len() == sim.params().cells() {
             return Ok(());
         }
         self.f.resize(sim.params().cells(), 0.0);
-        sim.read_field(&mut self.f).map_err(|e| format!("reading the field failed: {e}"))?;
+        sim.read_field(&mut self.f).map_err(|error| WorkerError { what: "reading the field", error })?;
         self.f_at = Some(tstep);
         Ok(())
     }
@@ -129,7 +129,7 @@ impl Meter {
         manual: (f32, f32),
         sample_every: u32,
         still: bool,
-    ) -> Result<Measured, String> {
+    ) -> Result<Measured, WorkerError> {
         puffin::profile_scope!("measure");
         let start = Instant::now();
         let cells = sim.params().cells();
@@ -143,7 +143,8 @@ impl Meter {
         if look.energy && due {
             self.g.resize(cells, 0.0);
             self.f.resize(cells, 0.0);
-            sim.read_fields(&mut self.f, &mut self.g).map_err(|e| format!("reading the fields failed: {e}"))?;
+            sim.read_fields(&mut self.f, &mut self.g)
+                .map_err(|error| WorkerError { what: "reading the fields", error })?;
             self.f_at = Some(sim.tstep());
             if self.cells.as_ref().is_none_or(|(s, _)| !Arc::ptr_eq(s, scene)) {
                 self.cells = Some((Arc::clone(scene), SceneCells::new(scene)));

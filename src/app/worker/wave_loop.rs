@@ -222,7 +222,7 @@ impl SimLoop {
             && self.wave.meter.next_sample() <= sim.tstep()
             && let Err(m) = self.wave.meter.sample(sim, &self.wave.look, e)
         {
-            return Msg::Error(m);
+            return Msg::Error(m.to_string());
         }
         let mut done = 0;
         while done < steps {
@@ -254,7 +254,7 @@ impl SimLoop {
                 && sim.tstep() >= self.wave.meter.next_sample()
                 && let Err(m) = self.wave.meter.sample(sim, &self.wave.look, e)
             {
-                return Msg::Error(m);
+                return Msg::Error(m.to_string());
             }
             if done < steps && start.elapsed() > SLICE {
                 // Look at the commands between slices so a long frame never locks the controls.
@@ -278,7 +278,7 @@ impl SimLoop {
             !self.wave.playing,
         ) {
             Ok(m) => m,
-            Err(e) => return Msg::Error(e),
+            Err(e) => return Msg::Error(e.to_string()),
         };
         let (lo, hi) = measured.range;
         let shown = if measured.intensity && !self.wave.meter.intensity().is_empty() {
@@ -301,7 +301,7 @@ impl SimLoop {
                 dram_bytes_per_update: sim.dram_bytes_per_update(done.max(1)),
                 large_call_update_secs: self.wave.large_call.map(|(_, s)| s),
             }),
-            Err(e) => Msg::Error(e),
+            Err(e) => Msg::Error(e.to_string()),
         }
     }
 }

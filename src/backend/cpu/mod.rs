@@ -166,13 +166,7 @@ impl Backend for CpuBackend {
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
         params.validate()?;
-        if counts.len() != params.pixels() {
-            return Err(BackendError::Invalid(format!(
-                "counts hold {} values, image has {}",
-                counts.len(),
-                params.pixels()
-            )));
-        }
+        super::check_image_len(counts, None, params.pixels())?;
         Ok(mandelbrot::mandelbrot(self.threads, params, counts))
     }
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 use cudarc::driver::{CudaFunction, CudaStream, PushKernelArg};
 
 use super::launch::launch;
-use super::saxpy::{lesson_cfg, lesson_fn};
+use super::saxpy::{LessonLog, lesson_cfg, lesson_fn};
 use super::{Device, Events, check_free, runtime};
 use crate::backend::{BackendError, LessonTiming, ReduceMethod, TimingSource};
 
@@ -20,8 +20,8 @@ pub(super) fn run(
     x: &[u32],
     method: ReduceMethod,
 ) -> Result<(u32, LessonTiming), BackendError> {
-    static TREE: OnceLock<Result<CudaFunction, String>> = OnceLock::new();
-    static ATOMIC: OnceLock<Result<CudaFunction, String>> = OnceLock::new();
+    static TREE: OnceLock<Result<CudaFunction, LessonLog>> = OnceLock::new();
+    static ATOMIC: OnceLock<Result<CudaFunction, LessonLog>> = OnceLock::new();
     if x.len() > i32::MAX as usize {
         return Err(BackendError::Invalid(format!("reduction: {} values is more than 2^31", x.len())));
     }

@@ -29,20 +29,25 @@ pub(super) fn load_lesson(dev: &Device, name: &str, src: &str) -> Result<Arc<Cud
     dev.ctx.load_module(ptx).map_err(|e| runtime(&format!("loading {name}"), e))
 }
 
+/// Why a lesson kernel could not be made: its compile or load log, kept for every later call.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct LessonLog(String);
+
 /// A kernel of a lesson module, compiled once per process.
 pub(super) fn lesson_fn(
-    cell: &'static OnceLock<Result<CudaFunction, String>>,
+    cell: &'static OnceLock<Result<CudaFunction, LessonLog>>,
     dev: &Device,
     file: &str,
     src: &str,
     name: &str,
 ) -> Result<CudaFunction, BackendError> {
     cell.get_or_init(|| {
-        let m = load_lesson(dev, file, src).map_err(|e| e.to_string())?;
-        m.load_function(name).map_err(|e| format!("kernel {name}: {e}"))
+        let m = load_lesson(dev, file, src).map_err(|e| LessonLog(e.to_string()))?;
+        m.load_function(name).map_err(|e| LessonLog(format!("kernel {name}: {e}")))
     })
     .clone()
-    .map_err(|log| BackendError::Compile { kind: KIND, log })
+    .map_err(|LessonLog(log)| BackendError::Compile { kind: KIND, log })
 }
 
 /// Launch shape of the lessons: 256 threads a block, grid-stride, at most 65535 blocks.
@@ -62,7 +67,7 @@ pub(super) fn run(
     x: &[f32],
     y: &mut [f32],
 ) -> Result<LessonTiming, BackendError> {
-    static SAXPY: OnceLock<Result<CudaFunction, String>> = OnceLock::new();
+    static SAXPY: OnceLock<Result<CudaFunction, LessonLog>> = OnceLock::new();
     if x.len() != y.len() || x.len() > i32::MAX as usize {
         return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));
     }

@@ -169,8 +169,6 @@ pub struct BlaTable {
     pub levels: u32,
     /// `last - 1`: level `l` holds `n >> l` entries.
     pub n: u32,
-    /// Wall time of the build.
-    pub millis: f64,
 }
 
 /// First entry of level `l` in a table whose level 0 holds `n` entries:
@@ -188,7 +186,6 @@ impl BlaTable {
     /// up to `last`, its `|Z|^2 - 4` in `mag4`, and pixels with `|dc| <= dc_max`.
     #[must_use]
     pub fn build(re: &[f64], im: &[f64], exp: &[i32], mag4: &[f64], last: usize, dc_max: FloatExp) -> Self {
-        let start = std::time::Instant::now();
         let n = last.saturating_sub(1).min(u32::MAX as usize / 2) as u32;
         if n < 2 {
             return Self::default();
@@ -235,7 +232,6 @@ impl BlaTable {
             let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
             t.r2.push(if plain { r.to_f64() * r.to_f64() } else { 0.0 });
         }
-        t.millis = start.elapsed().as_secs_f64() * 1e3;
         t
     }
 

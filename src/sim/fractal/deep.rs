@@ -24,20 +24,16 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::bla::{BlaTable, FloatExp};
-pub use super::location::Location;
+pub use super::location::{Location, LocationError};
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
+pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
-
-/// The deepest zoom a view may have (`log10`): 1e1000000, 3.3 million bits a coordinate. The
-/// deltas' integer exponents (`i32`, with [`super::perturb::extended_step`]'s zero term at
-/// `-2^24`) hold views far deeper; the arbitrary-precision orbit is what grows slow.
-pub const MAX_ZOOM_LOG10: f64 = 1e6;
 
 /// Bytes a reference-orbit step takes on the host: the orbit in `f64` and `f32` (68) and its
 /// BLA table (two entries a step, 64 bytes each), with the table's build beside it.
@@ -81,9 +77,9 @@ impl Arith {
 ///
 /// # Errors
 /// A one-line message naming `what` and the text.
-pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, String> {
+pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, ViewError> {
     let t = text.trim();
-    let bad = || format!("{what} '{text}' is not a decimal number (such as -0.75, 1e300 or 2.5e-12)");
+    let bad = || ViewError::NotDecimal { what: what.to_owned(), text: text.to_owned() };
     let (mant, exp) = match t.find(['e', 'E']) {
         Some(i) => (&t[..i], Some(&t[i + 1..])),
         None => (t, None),
@@ -100,10 +96,10 @@ pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, St
             return Err(bad());
         }
     }
-    let mut cc = Consts::new().map_err(|e| format!("arbitrary precision unavailable: {e}"))?;
+    let mut cc = Consts::new().map_err(|e| ViewError::Precision(e.to_string()))?;
     let v = BigFloat::parse(t, Radix::Dec, bits.max(64), RM, &mut cc);
     if v.is_nan() || v.is_inf() {
-        return Err(format!("{what} '{text}' is out of the range arbitrary precision can hold"));
+        return Err(ViewError::OutOfRange { what: what.to_owned(), text: text.to_owned() });
     }
     Ok(v)
 }
@@ -165,10 +161,10 @@ impl View {
     ///
     /// # Errors
     /// A one-line message naming the bad value.
-    pub fn parse(center: &str, zoom: &str) -> Result<Self, String> {
+    pub fn parse(center: &str, zoom: &str) -> Result<Self, ViewError> {
         let parts: Vec<&str> = center.split(',').map(str::trim).collect();
         if parts.len() != 2 {
-            return Err(format!("centre '{center}' has {} values; expected 2: RE,IM", parts.len()));
+            return Err(ViewError::Centre { center: center.to_owned(), count: parts.len() });
         }
         let v = Self { re: parts[0].to_owned(), im: parts[1].to_owned(), zoom: zoom.trim().to_owned() };
         v.validate()?;
@@ -179,20 +175,28 @@ impl View {
     ///
     /// # Errors
     /// A one-line message naming the bad value.
-    pub fn validate(&self) -> Result<(), String> {
-        parse_decimal(&self.re, "centre's real part", 64)?;
-        parse_decimal(&self.im, "centre's imaginary part", 64)?;
-        let z = parse_decimal(&self.zoom, "zoom", 64)?;
+    pub fn validate(&self) -> Result<(), ViewError> {
+        self.validate_named(ValueNames::WORDS)
+    }
+
+    /// [`Self::validate`] with the values called by `names` in the messages (a location file's
+    /// keys).
+    ///
+    /// # Errors
+    /// A one-line message naming the bad value.
+    pub fn validate_named(&self, names: ValueNames) -> Result<(), ViewError> {
+        parse_decimal(&self.re, names.re, 64)?;
+        parse_decimal(&self.im, names.im, 64)?;
+        let z = parse_decimal(&self.zoom, names.zoom, 64)?;
         if z.is_zero() || z.is_negative() {
-            return Err(format!("zoom '{}' must be above 0 (1 is the whole set, 1e300 is deep)", self.zoom));
+            return Err(ViewError::ZoomNotPositive { what: names.zoom.to_owned(), zoom: self.zoom.clone() });
         }
         if log10_abs(&z) > MAX_ZOOM_LOG10 {
-            return Err(format!(
-                "zoom '{}' is beyond the deepest wavebrot computes, 1e{MAX_ZOOM_LOG10} (its coordinates would need \
-                 {:.0} million bits)",
-                self.zoom,
-                log10_abs(&z) / std::f64::consts::LOG10_2 / 1e6
-            ));
+            return Err(ViewError::TooDeep {
+                what: names.zoom.to_owned(),
+                zoom: self.zoom.clone(),
+                million_bits: log10_abs(&z) / std::f64::consts::LOG10_2 / 1e6,
+            });
         }
         Ok(())
     }
@@ -241,7 +245,7 @@ impl View {
     ///
     /// # Errors
     /// A bad centre or zoom.
-    pub fn bounds_big(&self, width: usize, height: usize, bits: usize) -> Result<BigBounds, String> {
+    pub fn bounds_big(&self, width: usize, height: usize, bits: usize) -> Result<BigBounds, ViewError> {
         let re = parse_decimal(&self.re, "centre's real part", bits)?;
         let im = parse_decimal(&self.im, "centre's imaginary part", bits)?;
         let zoom = parse_decimal(&self.zoom, "zoom", bits)?;
@@ -268,15 +272,12 @@ impl View {
     ///
     /// # Errors
     /// A bad centre or zoom, or bounds beyond `f64`.
-    pub fn bounds_f64(&self, width: usize, height: usize) -> Result<Bounds, String> {
+    pub fn bounds_f64(&self, width: usize, height: usize) -> Result<Bounds, ViewError> {
         let b = self.bounds_big(width, height, self.bits(height))?;
         let bounds =
             Bounds { minx: to_f64(&b.minx), maxx: to_f64(&b.maxx), miny: to_f64(&b.miny), maxy: to_f64(&b.maxy) };
         if bounds.validate().is_err() {
-            return Err(format!(
-                "the view at zoom {} is wider than f64 can hold; use a zoom of at least 1e-300",
-                format_zoom(self.zoom_log10())
-            ));
+            return Err(ViewError::TooWide(format_zoom(self.zoom_log10())));
         }
         Ok(bounds)
     }
@@ -301,7 +302,7 @@ impl View {
     ///
     /// # Errors
     /// A one-line message saying what would work.
-    pub fn check_arith(&self, arith: Arith, width: usize, height: usize, iters: u32) -> Result<(), String> {
+    pub fn check_arith(&self, arith: Arith, width: usize, height: usize, iters: u32) -> Result<(), ViewError> {
         let Some(precision) = arith.direct() else { return Ok(()) };
         if self.direct_resolves(precision, width, height, iters) {
             return Ok(());
@@ -311,12 +312,13 @@ impl View {
         } else {
             "--precision perturbation"
         };
-        Err(format!(
-            "zoom {} at {width}x{height} is too deep for {}: its pixels are below what it resolves; use {better} \
-             (or leave --precision out)",
-            format_zoom(self.zoom_log10()),
-            precision.name()
-        ))
+        Err(ViewError::ArithTooWeak {
+            zoom: format_zoom(self.zoom_log10()),
+            width,
+            height,
+            precision: precision.name(),
+            better,
+        })
     }
 }
 
@@ -425,6 +427,22 @@ pub struct DeepJob {
     pub grid: PixelGrid,
     /// `log10` of the zoom, for readouts.
     pub zoom_log10: f64,
+    /// How long the orbit and the table took, where the caller gave a clock
+    /// ([`DeepJob::prepare_timed`]).
+    pub millis: Option<PrepareMillis>,
+}
+
+/// A monotonic clock in milliseconds from any fixed start, given by the caller: `sim` reads no
+/// clock itself (`backend::timing::monotonic_millis` is the program's).
+pub type Clock = fn() -> f64;
+
+/// Wall times of a job's preparation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PrepareMillis {
+    /// The arbitrary-precision reference orbit.
+    pub orbit: f64,
+    /// The BLA table.
+    pub bla: f64,
 }
 
 impl DeepJob {
@@ -433,12 +451,36 @@ impl DeepJob {
     ///
     /// # Errors
     /// A bad view or size.
-    pub fn prepare(view: &View, width: usize, height: usize, iters: u32) -> Result<Self, String> {
+    pub fn prepare(view: &View, width: usize, height: usize, iters: u32) -> Result<Self, ViewError> {
+        Self::prepare_with(view, width, height, iters, None)
+    }
+
+    /// [`Self::prepare`], timing the orbit and the table with `clock` ([`DeepJob::millis`]).
+    ///
+    /// # Errors
+    /// A bad view or size.
+    pub fn prepare_timed(
+        view: &View,
+        width: usize,
+        height: usize,
+        iters: u32,
+        clock: Clock,
+    ) -> Result<Self, ViewError> {
+        Self::prepare_with(view, width, height, iters, Some(clock))
+    }
+
+    fn prepare_with(
+        view: &View,
+        width: usize,
+        height: usize,
+        iters: u32,
+        clock: Option<Clock>,
+    ) -> Result<Self, ViewError> {
         if width == 0 || height == 0 || width > 1 << 16 || height > 1 << 16 {
-            return Err(format!("image {width}x{height} must be 1..=65536 pixels a side"));
+            return Err(ViewError::ImageSize { width, height });
         }
         if iters == 0 || iters > i32::MAX as u32 {
-            return Err(format!("iterations {iters} must be in 1..={}", i32::MAX));
+            return Err(ViewError::Iterations(iters));
         }
         view.validate()?;
         let bits = view.bits(height);
@@ -449,16 +491,19 @@ impl DeepJob {
         // The orbit stops with an error rather than outgrow the memory (it ends early where the
         // centre escapes, so only the steps it takes count).
         let max_steps = max_orbit_steps();
-        let (orbit, bla) = std::thread::Builder::new()
+        let (orbit, bla, millis) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
             .spawn(move || {
+                let t0 = clock.map(|c| c());
                 let orbit = ReferenceOrbit::compute_limited(&re, &im, iters, bits, max_steps)?;
+                let t1 = clock.map(|c| c());
                 let bla = orbit.bla_table(dc_max);
-                Ok::<_, String>((orbit, bla))
+                let millis = clock.zip(t0.zip(t1)).map(|(c, (t0, t1))| PrepareMillis { orbit: t1 - t0, bla: c() - t1 });
+                Ok::<_, ViewError>((orbit, bla, millis))
             })
-            .map_err(|e| format!("starting the reference-orbit thread: {e}"))?
+            .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
             .join()
-            .map_err(|_| "the reference-orbit thread panicked".to_owned())??;
+            .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))??;
         Ok(Self {
             width,
             height,
@@ -467,6 +512,7 @@ impl DeepJob {
             bla: Arc::new(bla),
             grid,
             zoom_log10: view.zoom_log10(),
+            millis,
         })
     }
 
@@ -578,7 +624,7 @@ pub fn perturb_row_smooth<T: Real>(
 ///
 /// # Errors
 /// A bad view.
-pub fn reference_big(view: &View, width: usize, height: usize, iters: u32) -> Result<Vec<i32>, String> {
+pub fn reference_big(view: &View, width: usize, height: usize, iters: u32) -> Result<Vec<i32>, ViewError> {
     let bits = view.bits(height);
     let b = view.bounds_big(width, height, bits)?;
     Ok((0..width * height)

@@ -11,10 +11,10 @@ fn seed_view_is_the_seed_bounds() {
 
 #[test]
 fn bad_views_are_refused() {
-    assert!(View::parse("a,b", "1").unwrap_err().contains("'a'"));
-    assert!(View::parse("0,0", "0").unwrap_err().contains("above 0"));
-    assert!(View::parse("0,0", "-1").unwrap_err().contains("above 0"));
-    assert!(View::parse("0", "1").unwrap_err().contains("expected 2"));
+    assert!(View::parse("a,b", "1").unwrap_err().to_string().contains("'a'"));
+    assert!(View::parse("0,0", "0").unwrap_err().to_string().contains("above 0"));
+    assert!(View::parse("0,0", "-1").unwrap_err().to_string().contains("above 0"));
+    assert!(View::parse("0", "1").unwrap_err().to_string().contains("expected 2"));
     assert!(View::parse("0,0", "1e").is_err());
     assert!(View::parse("0,0", ".").is_err());
     assert!(View::parse("1.5e-3,-.25", "1e320").is_ok());
@@ -54,14 +54,20 @@ fn locations_round_trip_and_refuse_bad_files() {
     let with = Location { colour: Some(colour), ..loc.clone() };
     assert_eq!(Location::from_toml(&with.to_toml()).unwrap(), with);
     let bad = with.to_toml().replace("cycles = 4.0", "cycles = 0.5");
-    assert!(Location::from_toml(&bad).unwrap_err().contains("cycles"), "{bad}");
-    let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\n").unwrap_err();
+    assert!(Location::from_toml(&bad).unwrap_err().to_string().contains("cycles"), "{bad}");
+    let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\n").unwrap_err().to_string();
     assert!(e.contains("iters"), "{e}");
-    let e = Location::from_toml("re = \"1\"\nim = \"x\"\nzoom = \"1\"\niters = 5\n").unwrap_err();
-    assert!(e.contains("'x'"), "{e}");
-    let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolor = 1\n").unwrap_err();
+    let e = Location::from_toml("re = \"1\"\nim = \"x\"\nzoom = \"1\"\niters = 5\n").unwrap_err().to_string();
+    // The key, not words: `im 'x' is not a decimal number ...`.
+    assert!(e.starts_with("im 'x' "), "{e}");
+    let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"-1\"\niters = 5\n").unwrap_err().to_string();
+    assert!(e.starts_with("zoom '-1' must be above 0"), "{e}");
+    let e = Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = \"many\"\n").unwrap_err().to_string();
+    assert!(e.starts_with("iters: ") && e.ends_with("(line 4)"), "{e}");
+    let e =
+        Location::from_toml("re = \"1\"\nim = \"0\"\nzoom = \"1\"\niters = 5\ncolor = 1\n").unwrap_err().to_string();
     assert!(e.contains("color"), "{e}");
-    assert!(!Location::from_toml("re = ").unwrap_err().contains('\n'));
+    assert!(!Location::from_toml("re = ").unwrap_err().to_string().contains('\n'));
 }
 
 #[test]
@@ -70,10 +76,10 @@ fn arith_is_chosen_and_checked() {
     assert_eq!(shallow.auto_arith(96, 64, 100), Arith::F64);
     let deep = View::parse("-0.5,0.5", "1e20").unwrap();
     assert_eq!(deep.auto_arith(96, 64, 100), Arith::Perturbation);
-    let e = deep.check_arith(Arith::F64, 96, 64, 100).unwrap_err();
+    let e = deep.check_arith(Arith::F64, 96, 64, 100).unwrap_err().to_string();
     assert!(e.contains("--precision perturbation"), "{e}");
     let mid = View::parse("-0.5,0.5", "1e8").unwrap();
-    let e = mid.check_arith(Arith::F32, 96, 64, 100).unwrap_err();
+    let e = mid.check_arith(Arith::F32, 96, 64, 100).unwrap_err().to_string();
     assert!(e.contains("f64"), "{e}");
     assert!(mid.check_arith(Arith::F64, 96, 64, 100).is_ok());
 }

@@ -1,8 +1,40 @@
 //! Locations: a deep-zoom view with its iterations and colours, as a bookmark file (TOML).
+//! The community's formats (Kalles Fraktaler `.kfr`, Fraktaler 3 and rust-fractal TOML) are
+//! read and written by [`super::location_formats`].
 
 use serde::{Deserialize, Serialize};
 
 use super::deep::View;
+use super::view_error::{ValueNames, ViewError};
+use crate::sim::ParamsError;
+
+/// Why a location file cannot be used: one line naming the key (`re`, `im`, `zoom`, `iters`,
+/// a colour's key) or the line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LocationError {
+    /// TOML that is not a location (a syntax error, a missing, unknown or mistyped key), with
+    /// the key and the line where TOML says them.
+    #[error("{0}")]
+    Toml(String),
+    /// A centre or zoom that is not a usable number (the message names its key).
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// Iterations out of range (`key` as the file names it).
+    #[error("{key} {value} must be in 1..={max}", max = i32::MAX)]
+    Iters { key: &'static str, value: String },
+    /// A key the format needs is missing.
+    #[error("{key}: missing (a {format} needs it)")]
+    Missing { key: &'static str, format: &'static str },
+    /// A value of the wrong kind.
+    #[error("{key}: expected {expected}, found {found}")]
+    WrongType { key: &'static str, found: &'static str, expected: &'static str },
+    /// A text that is none of the formats (the message says which are expected).
+    #[error("not a location: {0}")]
+    NotALocation(&'static str),
+    /// Colours that cannot be used.
+    #[error(transparent)]
+    Colour(#[from] ParamsError),
+}
 
 /// A saved place (bookmark): a view and its iterations, as a small TOML file:
 ///
@@ -49,11 +81,11 @@ impl Location {
     ///
     /// # Errors
     /// A one-line message: bad TOML (with where), a missing or unknown key, a bad number.
-    pub fn from_toml(text: &str) -> Result<Self, String> {
-        let loc: Self = toml::from_str(text).map_err(|e| e.message().to_owned() + &span_note(text, e.span()))?;
-        loc.view().validate()?;
+    pub fn from_toml(text: &str) -> Result<Self, LocationError> {
+        let loc: Self = toml::from_str(text).map_err(|e| LocationError::Toml(keyed_message(text, &e)))?;
+        loc.view().validate_named(ValueNames::KEYS)?;
         if loc.iters == 0 || loc.iters > i32::MAX as u32 {
-            return Err(format!("iters {} must be in 1..={}", loc.iters, i32::MAX));
+            return Err(LocationError::Iters { key: "iters", value: loc.iters.to_string() });
         }
         if let Some(c) = &loc.colour {
             c.validate()?;
@@ -68,9 +100,22 @@ impl Location {
     }
 }
 
-fn span_note(text: &str, span: Option<std::ops::Range<usize>>) -> String {
-    span.map_or(String::new(), |r| {
-        let line = text[..r.start.min(text.len())].lines().count().max(1);
-        format!(" (line {line})")
-    })
+/// TOML's message with the key it is about in front where the message does not name it
+/// (`iters: invalid type: string "x", expected u32 (line 5)`), and the line.
+fn keyed_message(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim_end();
+    let Some(span) = e.span() else { return message.to_owned() };
+    let start = span.start.min(text.len());
+    let line = text[..start].lines().count().max(1);
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let key = text[line_start..]
+        .lines()
+        .next()
+        .and_then(|l| l.split_once('='))
+        .map(|(k, _)| k.trim().trim_matches('"'))
+        .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-'));
+    match key {
+        Some(k) if !message.contains(&format!("`{k}`")) => format!("{k}: {message} (line {line})"),
+        _ => format!("{message} (line {line})"),
+    }
 }

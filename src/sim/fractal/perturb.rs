@@ -121,8 +121,17 @@ pub struct ReferenceOrbit {
     pub last_f64: usize,
     /// The same for `f32` deltas (equal to `last_f64`).
     pub last_f32: usize,
-    /// Wall time of the arbitrary-precision iteration.
-    pub millis: f64,
+}
+
+/// A reference orbit still going after the steps the memory holds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "iterations {iters}: the centre's reference orbit is still going after {steps} steps, as many as half of the \
+     memory available holds; lower the iterations"
+)]
+pub struct OrbitTooLong {
+    pub iters: u32,
+    pub steps: usize,
 }
 
 /// `2^k <= |Z| < 2^(k+1)` of the larger part of `Z = zr + i zi` (`None` for 0).
@@ -158,14 +167,8 @@ impl ReferenceOrbit {
         iters: u32,
         bits: usize,
         max_steps: usize,
-    ) -> Result<Self, String> {
-        let start = std::time::Instant::now();
-        let too_long = |steps: usize| {
-            format!(
-                "iterations {iters}: the centre's reference orbit is still going after {steps} steps, as many as \
-                 half of the memory available holds; lower the iterations"
-            )
-        };
+    ) -> Result<Self, OrbitTooLong> {
+        let too_long = |steps: usize| OrbitTooLong { iters, steps };
         let mut o = Self::default();
         let n = Fixed::limbs_for(bits);
         let small = |v: &BigFloat| v.is_zero() || v.exponent().is_some_and(|e| e <= 2);
@@ -229,7 +232,6 @@ impl ReferenceOrbit {
         let last = o.re.len() - 1;
         o.last_f64 = last;
         o.last_f32 = last;
-        o.millis = start.elapsed().as_secs_f64() * 1e3;
         Ok(o)
     }
 

@@ -46,13 +46,12 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 pub use super::presets::{DEFAULT_PRESET, PRESETS, Preset, preset};
 pub use super::scene_file::{C2_LIMIT, DAMPING_LIMIT, SceneError};
-use super::scene_file::{RawScene, check_c2, check_rect, header_line, key_holding, keyed, toml_error_line};
+use super::scene_file::{RawScene, c2_problem, check_rect, header_line, key_holding, keyed, toml_error_line};
 use super::scene_items::default_c2;
 pub use super::scene_items::{Boundary, Medium, Source, Wall, line_cells, pulse_steps};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
@@ -212,16 +211,6 @@ impl Scene {
         toml::to_string(self).map_err(|e| SceneError::Invalid(format!("cannot write the scene as TOML: {e}")))
     }
 
-    /// Reads and validates a scene file.
-    ///
-    /// # Errors
-    /// [`SceneError::File`] naming the file and the entry with the problem.
-    pub fn load(path: &Path) -> Result<Self, SceneError> {
-        let file_error = |message: String| SceneError::File { path: path.display().to_string(), message };
-        let text = std::fs::read_to_string(path).map_err(|e| file_error(e.to_string()))?;
-        Self::from_toml(&text).map_err(|e| file_error(e.to_string()))
-    }
-
     /// Checks that the scene can run; the message names the entry (`source 2`, `wall 0`,
     /// `medium 1`, numbered from 0 in file order) and the problem.
     ///
@@ -241,7 +230,7 @@ impl Scene {
                 "nx {nx}, ny {ny}: the grid is too small for boundary absorbing: each side needs at least 8 cells"
             ));
         }
-        if let Err(m) = check_c2(self.c2) {
+        if let Some(m) = c2_problem(self.c2) {
             return bad(format!("c2 {m}"));
         }
         if !(self.damping.is_finite() && (0.0..=DAMPING_LIMIT).contains(&self.damping)) {
@@ -284,7 +273,7 @@ impl Scene {
                     }
                 }
             }
-            if let Err(m) = check_c2(m.c2()) {
+            if let Some(m) = c2_problem(m.c2()) {
                 return bad(format!("{entry}: c2 {m}"));
             }
         }

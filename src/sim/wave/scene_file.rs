@@ -28,13 +28,15 @@ pub enum SceneError {
     UnknownPreset { name: String, list: String },
 }
 
-pub(super) fn check_c2(c2: f64) -> Result<(), String> {
+/// What is wrong with `c2` (`0.7 is above the 2D stability limit 0.5`), if anything; the
+/// caller puts the entry and key in front.
+pub(super) fn c2_problem(c2: f64) -> Option<String> {
     if !c2.is_finite() || c2 <= 0.0 {
-        Err(format!("{c2} must be a finite number > 0"))
+        Some(format!("{c2} must be a finite number > 0"))
     } else if c2 > C2_LIMIT {
-        Err(format!("{c2} is above the 2D stability limit {C2_LIMIT}"))
+        Some(format!("{c2} is above the 2D stability limit {C2_LIMIT}"))
     } else {
-        Ok(())
+        None
     }
 }
 

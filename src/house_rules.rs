@@ -1,0 +1,188 @@
+//! Checks that two of ARCHITECTURE.md's "Rules the code keeps" hold, read from the sources so
+//! no list is kept by hand:
+//! - errors are typed: no `Result<_, String>` (nor `type Err = String`) anywhere in `src/`
+//!   but the clap value parsers of [`STRING_ERRORS_ALLOWED`];
+//! - `src/sim/` reads no clock and no file: none of [`SIM_FORBIDDEN`] (the caller times, and
+//!   reads the file the simulation parses).
+//!
+//! Each check is a function over a file's text, tested on a sample that breaks the rule.
+
+use std::path::{Path, PathBuf};
+
+/// Functions (or closures, `let NAME = |...|`) that may return `Result<_, String>`: clap value
+/// parsers, whose message clap prints after `invalid value 'X' for '--flag'`.
+const STRING_ERRORS_ALLOWED: &[(&str, &str)] = &[
+    ("src/cli/args.rs", "colour_offset"),
+    ("src/cli/args.rs", "colour_cycle"),
+    ("src/cli/args.rs", "elements"),
+    ("src/cli/args.rs", "grid_side"),
+    ("src/cli/args.rs", "image_side"),
+    ("src/cli/args.rs", "positive_f64"),
+    ("src/cli/args.rs", "parse_bounds"),
+    ("src/cli/julia.rs", "complex"),
+    ("src/cli/julia.rs", "num"),
+];
+
+/// What `src/sim/` may not name: clocks and the file system.
+const SIM_FORBIDDEN: &[&str] = &["std::time", "Instant", "SystemTime", "std::fs", "File::", "OpenOptions"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`, as paths relative to the root (`src/...`), sorted.
+fn rust_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![root().join(dir)];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("the source folder is readable").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let rel = p.strip_prefix(root()).expect("under the root").to_string_lossy().replace('\\', "/");
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A line without its `//` comment (good enough for these checks: no `//` in the strings
+/// that matter).
+fn code(line: &str) -> &str {
+    line.find("//").map_or(line, |i| &line[..i])
+}
+
+/// The top-level arguments of the generic list that starts after `open` (the text after `<`).
+fn generic_args(after_open: &str) -> Option<Vec<String>> {
+    let mut depth = 0usize;
+    let mut args = vec![String::new()];
+    for ch in after_open.chars() {
+        match ch {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' if depth == 0 => return (ch == '>').then_some(args),
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = args.last_mut() {
+            last.push(ch);
+        }
+    }
+    None
+}
+
+/// The function or closure a line defines, if any: `fn NAME` or `let NAME =`.
+fn defined_name(line: &str) -> Option<&str> {
+    let ident = |s: &str| s.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().map(str::to_owned);
+    if let Some(i) = line.find("fn ") {
+        return ident(&line[i + 3..]).and_then(|n| line[i + 3..].get(..n.len()));
+    }
+    let rest = line.trim_start().strip_prefix("let ")?;
+    let rest = rest.strip_prefix("mut ").unwrap_or(rest);
+    ident(rest).and_then(|n| rest.get(..n.len()))
+}
+
+/// Lines of `text` (from 1) whose code returns or holds a `Result<_, String>` or says
+/// `type Err = String`, with the name they define (if any).
+fn string_errors(text: &str) -> Vec<(usize, Option<String>)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let c = code(line);
+        let mut hit = c.replace(' ', "").contains("typeErr=String;");
+        let mut rest = c;
+        while let Some(i) = rest.find("Result<") {
+            rest = &rest[i + "Result<".len()..];
+            if let Some(args) = generic_args(rest)
+                && args.len() == 2
+                && args[1].trim() == "String"
+            {
+                hit = true;
+            }
+        }
+        if hit {
+            out.push((n + 1, defined_name(c).map(str::to_owned)));
+        }
+    }
+    out
+}
+
+/// Lines of `text` (from 1) naming one of [`SIM_FORBIDDEN`] in code, with the word found.
+fn clock_or_file_uses(text: &str) -> Vec<(usize, &'static str)> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let c = code(line);
+        if let Some(word) = SIM_FORBIDDEN.iter().find(|w| c.contains(**w)) {
+            out.push((n + 1, *word));
+        }
+    }
+    out
+}
+
+#[test]
+fn errors_are_typed_outside_clap_value_parsers() {
+    let mut found = Vec::new();
+    for file in rust_files(Path::new("src")) {
+        if file == "src/house_rules.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(root().join(&file)).expect("readable");
+        for (line, name) in string_errors(&text) {
+            let allowed = name.as_deref().is_some_and(|n| STRING_ERRORS_ALLOWED.contains(&(file.as_str(), n)));
+            if !allowed {
+                found.push(format!("{file}:{line} ({})", name.as_deref().unwrap_or("no name")));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} Result<_, String> outside the clap value parsers (ARCHITECTURE.md: errors are typed; give the module a \
+         thiserror enum): {found:?}",
+        found.len()
+    );
+}
+
+#[test]
+fn sim_reads_no_clock_and_no_file() {
+    let mut found = Vec::new();
+    for file in rust_files(Path::new("src/sim")) {
+        let text = std::fs::read_to_string(root().join(&file)).expect("readable");
+        found.extend(clock_or_file_uses(&text).into_iter().map(|(line, w)| format!("{file}:{line} ({w})")));
+    }
+    assert!(
+        found.is_empty(),
+        "src/sim/ names a clock or the file system (ARCHITECTURE.md: the caller times and reads files): {found:?}"
+    );
+}
+
+#[test]
+fn the_checks_catch_what_they_are_for() {
+    // A String error, nested generics, a closure, a FromStr: all found, with their names.
+    let sample = "pub fn parse(s: &str) -> Result<Vec<(u8, u8)>, String> {\n\
+                  let f = |x: &str| -> Result<f64, String> { todo!() };\n\
+                  type Err = String;\n\
+                  fn ok() -> Result<Option<Result<u8, String>>, ParamsError> {}\n\
+                  fn fine() -> Result<(), ViewError> {}\n\
+                  // fn commented() -> Result<(), String>\n";
+    let hits = string_errors(sample);
+    let lines: Vec<usize> = hits.iter().map(|(l, _)| *l).collect();
+    assert_eq!(lines, [1, 2, 3, 4], "{hits:?}");
+    assert_eq!(hits[0].1.as_deref(), Some("parse"));
+    assert_eq!(hits[1].1.as_deref(), Some("f"));
+    // The allow-list names functions that exist (a renamed parser must not leave a stale entry).
+    for (file, name) in STRING_ERRORS_ALLOWED {
+        let text = std::fs::read_to_string(root().join(file)).expect("readable");
+        assert!(
+            string_errors(&text).iter().any(|(_, n)| n.as_deref() == Some(*name)),
+            "{file}: {name} is allowed a String error but has none"
+        );
+    }
+    let sim = "use std::time::Instant;\nlet t = Instant::now();\nlet s = std::fs::read_to_string(p);\n// Instant\n";
+    let uses: Vec<usize> = clock_or_file_uses(sim).iter().map(|(l, _)| *l).collect();
+    assert_eq!(uses, [1, 2, 3]);
+}

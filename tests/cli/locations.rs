@@ -1,0 +1,135 @@
+//! `--location` with the community's files (Kalles Fraktaler `.kfr`, Fraktaler 3 and
+//! rust-fractal TOML) and `--save-location FILE.kfr`: the same place gives the same counts as
+//! wavebrot's own file, and a `.kfr` read and written again keeps every digit.
+
+#![allow(clippy::unwrap_used, reason = "tests: a failed unwrap is a failed test")]
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use wavebrot::output::read_npy;
+
+/// wavebrot's own file of the place (`assets/locations/seahorse-minibrot.toml`: zoom 1e17).
+const OWN: &str = "assets/locations/seahorse-minibrot.toml";
+const RE: &str = "-0.743643887037158704752191506114774";
+const IM: &str = "0.131825904205311970493132056385139";
+
+fn wavebrot() -> Command {
+    let mut c = Command::cargo_bin("wavebrot").unwrap();
+    c.env("RUST_BACKTRACE", "0");
+    c
+}
+
+/// `render mandelbrot --location FILE` at 48x27 on cpu1: the counts, and stderr.
+fn counts_of(location: &Path, dir: &Path) -> (Vec<i32>, String) {
+    let npy = dir.join("counts.npy");
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--width", "48", "--height", "27", "--backend", "cpu1", "--location"])
+        .arg(location)
+        .arg("--npy")
+        .arg(&npy)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{}: {err}", location.display());
+    let (counts, shape) = read_npy::<i32>(&npy).unwrap();
+    assert_eq!(shape, [27, 48]);
+    (counts, err)
+}
+
+#[test]
+fn kfr_fraktaler3_and_rust_fractal_files_render_the_counts_of_wavebrot_s_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN);
+    let (want, _) = counts_of(&own, dir.path());
+    let distinct = {
+        let mut v = want.clone();
+        v.sort_unstable();
+        v.dedup();
+        v.len()
+    };
+    assert!(distinct > 20, "the picture holds {distinct} distinct counts: too flat to compare");
+    // Their zoom is 4/height: twice wavebrot's 1e17.
+    let files = [
+        ("place.kfr", format!("Re: {RE}\r\nIm: {IM}\r\nZoom: 2E17\r\nIterations: 8000\r\nColorMethod: 7\r\n")),
+        (
+            "place.f3.toml",
+            format!(
+                "[location]\nreal = \"{RE}\"\nimag = \"{IM}\"\nzoom = \"2e17\"\n[bailout]\niterations = 8000\n\
+                 [render]\nfilename = \"x\"\n"
+            ),
+        ),
+        ("place-rf.toml", format!("real = \"{RE}\"\nimag = \"{IM}\"\nzoom = \"2.00E17\"\niterations = 8000\n")),
+    ];
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let (got, err) = counts_of(&path, dir.path());
+        let differ = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 0, "{name}: {differ} of {} pixels differ from {OWN}", want.len());
+        if name != "place-rf.toml" {
+            assert!(err.contains("note:") && err.contains("ignored"), "{name}: the unused keys are noted: {err}");
+        }
+    }
+}
+
+#[test]
+fn a_kfr_read_and_saved_again_keeps_every_digit() {
+    let dir = tempfile::tempdir().unwrap();
+    // rust-fractal-core's 1e1086 centre (its digits), in KF's own layout.
+    let kfr = "Re: -1.768610493014677074503175653270226520239677907588665494837677257575304640978808475274635707362\r\n\
+               Im: 0.00126661350386871770206641119224260157619394056047140981718501017176252479258890361669150134\r\n\
+               Zoom: 4.00000000000E533\r\nIterations: 1000\r\n";
+    let (src, back) = (dir.path().join("in.kfr"), dir.path().join("out.kfr"));
+    std::fs::write(&src, kfr).unwrap();
+    // 4x4 pixels and 1000 iterations: the render is quick, the file is the point.
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--width", "4", "--height", "4", "--backend", "cpu1", "--location"])
+        .arg(&src)
+        .arg("--save-location")
+        .arg(&back)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), kfr);
+    // Saved as wavebrot's TOML, the zoom is half KF's, digit for digit.
+    let toml = dir.path().join("out.toml");
+    let out = wavebrot()
+        .args(["render", "mandelbrot", "--width", "4", "--height", "4", "--backend", "cpu1", "--location"])
+        .arg(&src)
+        .arg("--save-location")
+        .arg(&toml)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("zoom = \"2.00000000000e533\""), "{text}");
+}
+
+#[test]
+fn a_file_of_no_known_format_is_one_line_naming_what_was_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in
+        [("notes.txt", &b"just some notes\n"[..]), ("image.kfr", &[0x89, b'P', b'N', b'G', 0, 0xff][..])]
+    {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let out = wavebrot()
+            .args(["render", "mandelbrot", "--width", "4", "--height", "4", "--location"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name) && err.contains("not a location: expected a wavebrot location"), "{name}: {err}");
+        assert!(err.contains(".kfr") && err.contains("Fraktaler 3"), "{name}: {err}");
+    }
+    // A .kfr without its zoom names the key.
+    let path = dir.path().join("short.kfr");
+    std::fs::write(&path, "Re: -0.5\r\nIm: 0\r\nIterations: 100\r\n").unwrap();
+    let out = wavebrot().args(["render", "mandelbrot", "--location"]).arg(&path).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("Zoom: missing"), "{err}");
+}
