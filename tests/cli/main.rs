@@ -11,6 +11,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../support/gif.rs"]
+mod gif_support;
 
 mod bad_input;
 mod cli;

@@ -70,6 +70,7 @@ impl EdgeProbe {
                 freq,
                 amplitude: 1.0,
                 phase: 0.0,
+                start: 1,
             }],
             walls: Vec::new(),
             media: Vec::new(),
@@ -467,7 +468,7 @@ fn refraction_obeys_snell() {
 #[test]
 fn energy_is_conserved_without_forcing_and_decays_with_damping() {
     let mut s = Scene::seed(64, 48, 0.5);
-    s.sources = vec![Source::Pulse { x: 20, y: 17, freq: 0.5, amplitude: 1.0, phase: 0.0 }];
+    s.sources = vec![Source::Pulse { x: 20, y: 17, freq: 0.5, amplitude: 1.0, phase: 0.0, start: 1 }];
     s.media.push(Medium::Circle { x: 44, y: 26, r: 9.0, c2: 0.15 });
     let cells = SceneCells::new(&s);
     let mut sim = cpu_scene(&s);

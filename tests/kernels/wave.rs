@@ -543,3 +543,70 @@ fn cuda_scene_variants_give_the_cpu_bits() {
         assert!(df == 0.0 && dg == 0.0, "cuda blocked scene {nx}x{ny}: max|diff| f {df:e}, g {dg:e}");
     }
 }
+
+/// A pulse added at step `S` of a run (the app's "add pulse": the waves carried into the scene
+/// with the pulse, which starts on step `S + 1`) rings exactly as one that starts at step 1,
+/// shifted by `S` steps: the same bits on `cpu1` and `cpu`, within the wave tolerance on wgpu.
+/// Before the pulse the open grid stays at rest, so the two runs see the same numbers.
+fn a_pulse_added_mid_run_rings_like_one_at_the_start(b: &dyn Backend, tolerance: f32) {
+    use wavebrot::sim::wave::scene::{Boundary, Source, pulse_steps};
+    let (s_added, n) = (37u32, 60u32);
+    let open = Scene {
+        description: String::new(),
+        nx: 70,
+        ny: 53,
+        c2: 0.25,
+        damping: 0.0,
+        boundary: Boundary::Absorbing,
+        tmax: None,
+        sources: Vec::new(),
+        walls: Vec::new(),
+        media: Vec::new(),
+    };
+    let with = |start| Scene { sources: vec![Source::pulse(31, 22, 0.4, start)], ..open.clone() };
+    // From the start: n steps.
+    let mut early = b.new_scene(&with(1)).unwrap();
+    early.advance(n).unwrap();
+    let want = common::field(early.as_mut());
+    // Running S steps, then the pulse added with the waves carried over, n more steps.
+    let mut before = b.new_scene(&open).unwrap();
+    before.advance(s_added).unwrap();
+    let cells = open.cells();
+    let (mut f, mut g) = (vec![0.0f32; cells], vec![0.0f32; cells]);
+    before.read_fields(&mut f, &mut g).unwrap();
+    let mut late = b.new_scene(&with(s_added + 1)).unwrap();
+    late.write_fields(&f, &g, before.tstep()).unwrap();
+    late.advance(n).unwrap();
+    assert_eq!(late.tstep(), s_added + n);
+    let got = common::field(late.as_mut());
+    let peak = want.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let d = wave::max_abs_diff(&got, &want);
+    println!(
+        "{}: pulse added at step {s_added} ({} forcing steps), {n} steps later: max|diff| {d:e} against one from step 1 (peak {peak:e})",
+        b.kind(),
+        pulse_steps(0.4)
+    );
+    // The pulse rang (a ring of amplitude ~0.1 after 60 steps, measured 1e-1 on cpu1).
+    assert!(peak > 1e-2, "{}: the pulse made no ring (peak {peak:e})", b.kind());
+    assert!(d <= tolerance, "{}: pulse added at step {s_added}: max|diff| {d:e} (allowed {tolerance:e})", b.kind());
+}
+
+#[test]
+fn a_pulse_added_mid_run_rings_alike_on_the_cpus() {
+    for threads in [cpu::Threads::One, cpu::Threads::All] {
+        a_pulse_added_mid_run_rings_like_one_at_the_start(&cpu::CpuBackend::new(threads), 0.0);
+    }
+}
+
+#[test]
+fn a_pulse_added_mid_run_rings_alike_on_wgpu() {
+    let Some(b) = common::wgpu_backend() else { return };
+    a_pulse_added_mid_run_rings_like_one_at_the_start(&b, WAVE_TOLERANCE);
+}
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn a_pulse_added_mid_run_rings_alike_on_cuda() {
+    let Some(b) = common::cuda_backend("a_pulse_added_mid_run_rings_alike_on_cuda") else { return };
+    a_pulse_added_mid_run_rings_like_one_at_the_start(b.as_ref(), 0.0);
+}

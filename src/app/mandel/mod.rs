@@ -3,6 +3,7 @@
 
 pub mod bookmarks_ui;
 pub mod export;
+pub mod goto_ui;
 pub mod nav;
 mod panel;
 pub mod state;

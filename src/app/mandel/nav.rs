@@ -230,6 +230,16 @@ pub fn relative(shown: &View, current: &View) -> Option<(f64, f64, f64)> {
     Some((d(&shown.re, &current.re)?, d(&shown.im, &current.im)?, scale))
 }
 
+/// Slowest and fastest continuous zoom, in factors per second.
+pub const ZOOM_RATES: std::ops::RangeInclusive<f64> = 1.5..=1000.0;
+
+/// The zoom factor for `secs` of continuous zoom at `rate` per second in direction `dir` (+1 in,
+/// -1 out, 0 none: 1); a stalled frame counts at most a quarter of a second.
+#[must_use]
+pub fn held_factor(rate: f64, dir: i8, secs: f64) -> f64 {
+    rate.clamp(*ZOOM_RATES.start(), *ZOOM_RATES.end()).powf(f64::from(dir) * secs.clamp(0.0, 0.25))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

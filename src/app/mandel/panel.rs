@@ -20,6 +20,14 @@ impl WavebrotApp {
         ui.separator();
         view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect, self.mandel.hover);
         ui.label("Wheel: zoom about the pointer. Drag: pan. Right drag or Ctrl drag: zoom to the box.");
+        let view = &mut self.settings.mandelbrot;
+        let (message, moved) = crate::app::mandel::goto_ui::goto_ui(ui, &mut self.mandel.goto, view, aspect);
+        if moved {
+            ui.ctx().request_repaint();
+        }
+        if let Some(m) = message {
+            self.say(m);
+        }
         self.mandel_check_ui(ui);
         ui.separator();
         let view = &mut self.settings.mandelbrot;
@@ -45,7 +53,7 @@ impl WavebrotApp {
         let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
         let tex = self.mandel.tex.as_ref().map(|s| s.id).zip(shown.as_ref());
         let (size, _, hover) =
-            view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
+            view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture, self.mandel.goto.held);
         self.mandel.window = size;
         self.mandel.hover = hover;
         let r = self.settings.mandelbrot.request(size[0], size[1]);
@@ -61,7 +69,7 @@ impl WavebrotApp {
             self.mandel.bar = Some((key, Colouring::new(&r.colour, counts, r.iters)));
         }
         if let Some((_, colouring)) = &self.mandel.bar {
-            controls::palette_bar_ui(ui, bar_rect, colouring, r.iters, "iterations");
+            controls::palette_bar_ui(ui, bar_rect, colouring, "iterations");
         }
     }
 
@@ -96,6 +104,11 @@ impl WavebrotApp {
         self.mandel.export.running = true;
         self.mandel.export.progress = Some((0, job.request.height));
         self.worker.send(Command::Export(job));
+    }
+
+    /// The typed centre and zoom of the explorer (tests type into it as a user does).
+    pub fn goto_mut(&mut self) -> &mut crate::app::mandel::goto_ui::GoTo {
+        &mut self.mandel.goto
     }
 
     /// The export settings and state (size, file, tile size, progress).
@@ -153,7 +166,7 @@ impl WavebrotApp {
         }
         self.content_frames += 1;
         if f.coarse == 1 {
-            self.record_mandelbrot(&f.pixels, f.request.colour.palette.lut());
+            self.record_mandelbrot(&f.pixels, &f.request.colour.picture_table());
         }
         Self::show(&mut self.mandel.tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
     }

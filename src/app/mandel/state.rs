@@ -21,6 +21,8 @@ pub struct MandelUi {
     pub sent: Option<MandelRequest>,
     pub picture: PictureState,
     pub bookmarks: Bookmarks,
+    /// The typed centre and zoom, and the held zoom buttons.
+    pub goto: crate::app::mandel::goto_ui::GoTo,
     pub export: ExportState,
     /// The picture's size on screen in pixels (last frame).
     pub window: [usize; 2],

@@ -18,6 +18,13 @@ impl WavebrotApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        // Ctrl+S saves the wave picture (taken before S, which steps).
+        if self.pages.page.is_none()
+            && self.settings.view == Demo::Wave
+            && ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::S))
+        {
+            self.save_wave_picture();
+        }
         let (space, r, s, one, two, delete) = ctx.input(|i| {
             (
                 i.key_pressed(egui::Key::Space),
@@ -132,6 +139,10 @@ impl WavebrotApp {
                 None => ui.label("opening backend…"),
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
+            ui.separator();
+            if ui.button("Getting started").on_hover_text("what the demos are, the keys, how to read the timing panel").clicked() {
+                self.getting_started = true;
+            }
         });
         if let Some(n) = &self.start.display_note {
             ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
@@ -210,6 +221,13 @@ impl WavebrotApp {
         }
         self.check_ui(ui);
         self.record_ui(ui);
+        ui.horizontal(|ui| {
+            if ui.button("Save picture").on_hover_text("the field or intensity as shown, one pixel per cell, as PNG (Ctrl+S)").clicked() {
+                self.save_wave_picture();
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.wave.picture_path).desired_width(140.0))
+                .on_hover_text("the PNG file");
+        });
         ui.separator();
         let lab = self.wave.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
@@ -268,6 +286,21 @@ impl WavebrotApp {
             let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
             ui.colored_label(colour, text);
         }
+    }
+
+    /// Saves the wave picture as shown to the file named beside "Save picture" (Ctrl+S).
+    pub fn save_wave_picture(&mut self) {
+        let path = self.wave.picture_path.trim();
+        if path.is_empty() {
+            self.say("name the PNG file beside \"Save picture\" first".to_owned());
+            return;
+        }
+        self.worker.send(Command::SaveWavePicture(std::path::PathBuf::from(path)));
+    }
+
+    /// The file "Save picture" writes in the wave view (tests).
+    pub fn wave_picture_path_mut(&mut self) -> &mut String {
+        &mut self.wave.picture_path
     }
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
@@ -378,6 +411,8 @@ impl WavebrotApp {
                 self.wave.lab.preview_ui(&child, w, &map);
                 self.wave.field_map = Some(map);
                 if scene {
+                    let step = self.wave.running.map_or(0, |(_, t)| t);
+                    let pointer = wave_view::FieldPointer { step, ..pointer };
                     let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
@@ -406,7 +441,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 19] = [
+    const KEYS: [(&str, &str); 20] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -423,8 +458,9 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Arrows", "move a focused slider"),
         ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
         ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
-        ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
+        ("Ctrl S", "save the picture (PNG): the waves as shown, or the Mandelbrot export"),
         ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
+        ("I / O (hold)", "Mandelbrot: zoom in / out smoothly at the rate set beside Go"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

@@ -223,7 +223,7 @@ impl LabState {
                 let freq = s.freq;
                 let new = match self.new_source {
                     NewSource::Point => Source::point(x, y, freq),
-                    NewSource::Pulse => Source::Pulse { x, y, freq, amplitude: 1.0, phase: 0.0 },
+                    NewSource::Pulse => Source::pulse(x, y, freq, p.step + 1),
                 };
                 let before = s.scene.sources.len();
                 try_edit(s, out, |scene| {

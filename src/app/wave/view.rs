@@ -11,6 +11,8 @@ use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::{self, Medium, Scene, Source};
 use crate::sim::wave::theory::Theory;
 
+use crate::app::widgets::stepped_slider;
+
 /// Grid sides the slider offers.
 pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
 
@@ -214,11 +216,9 @@ pub fn wave_controls_ui(
     // each slider takes a typed value.
     ui.spacing_mut().slider_width = 150.0;
     let (nx0, ny0) = (s.nx, s.ny);
-    let typed = "drag, or type a number in the field";
-    let moved_x =
-        ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).on_hover_text(typed).changed();
-    let moved_y =
-        ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).on_hover_text(typed).changed();
+    let typed = "drag (steps of two significant digits), or type any number in the field";
+    let moved_x = stepped_slider(ui, &mut s.nx, GRID_SIDES, "nx").on_hover_text(typed).changed();
+    let moved_y = stepped_slider(ui, &mut s.ny, GRID_SIDES, "ny").on_hover_text(typed).changed();
     if s.keep_aspect {
         let follow = |v: usize, from: usize, to: usize| {
             ((v as f64 * to as f64 / from.max(1) as f64).round() as usize).clamp(*GRID_SIDES.start(), *GRID_SIDES.end())
@@ -239,9 +239,8 @@ pub fn wave_controls_ui(
         .on_hover_text("every source's angular frequency, radians per time step")
         .changed();
     ui.add_enabled_ui(!s.fastest, |ui| {
-        a.steps |= ui
-            .add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame"))
-            .on_hover_text("time steps (two updates each) advanced for every displayed frame")
+        a.steps |= stepped_slider(ui, &mut s.steps_per_frame, 1..=1000, "steps / frame")
+            .on_hover_text("time steps (two updates each) advanced for every displayed frame; drag in steps of two significant digits or type any number")
             .changed();
     });
     a.steps |= ui
@@ -306,6 +305,8 @@ pub struct FieldPointer {
     pub drag_stopped: Option<(f64, f64)>,
     /// Cells per screen point (for pick radii in cells).
     pub cells_per_point: f64,
+    /// The time step the field shows: a pulse added now starts on the next one.
+    pub step: u32,
 }
 
 impl FieldPointer {
@@ -396,6 +397,7 @@ pub fn wave_image_ui(
         dragging: at(pointer.filter(|_| response.dragged_by(egui::PointerButton::Primary))),
         drag_stopped: at(pointer.or(hover).filter(|_| response.drag_stopped_by(egui::PointerButton::Primary))),
         cells_per_point: grid.0 as f64 / f64::from(rect.width().max(1.0)),
+        step: 0,
     };
     (fp, map)
 }

@@ -56,6 +56,10 @@ pub enum Command {
     Export(ExportJob),
     /// Stop the export under way (the file is left untouched).
     CancelExport,
+    /// Save the wave picture as shown (the field or the intensity, with the colour range of the
+    /// last frame) at the grid's size, one pixel per cell, to a PNG file, written whole or not
+    /// at all; answered by [`Msg::Saved`] or [`Msg::Error`].
+    SaveWavePicture(std::path::PathBuf),
     /// Answered by [`Msg::Pong`] once every command before it is done (tests).
     Ping(u64),
     Quit,
@@ -224,6 +228,8 @@ pub enum Msg {
     Export(ExportStatus),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
+    /// A file was written: the line to show.
+    Saved(String),
     /// The result of a [`Command::Check`].
     Check(CheckResult),
     /// A grid is in place: the one asked for, or, when `refused`, the one that kept running.

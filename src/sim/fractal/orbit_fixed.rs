@@ -185,8 +185,10 @@ impl Fixed {
                 x |= if sh >= 0 { w << sh } else { w >> (-sh) };
             }
         }
-        let hi_m = x as f64; // below 2^127: exact as u128 again
-        let rem = (x as i128 - hi_m as u128 as i128) as f64;
+        let hi_m = x as f64; // at most 2^127 (x rounded up): exact as u128 again
+        // x - hi_m exactly, either sign (as i128, a round-up to 2^127 overflowed).
+        let h = hi_m as u128;
+        let rem = if h >= x { -((h - x) as f64) } else { (x - h) as f64 };
         let e = lowest - (64 * n as i64 - INT_BITS) - scale;
         let sign = if self.neg { -1.0 } else { 1.0 };
         (sign * super::real::ldexp64(hi_m, e), sign * super::real::ldexp64(rem, e))

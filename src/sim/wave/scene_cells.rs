@@ -480,7 +480,7 @@ mod tests {
     #[test]
     fn energy_is_conserved_without_forcing_or_damping() {
         let mut s = Scene::seed(40, 30, 0.6);
-        s.sources = vec![Source::Pulse { x: 13, y: 11, freq: 0.6, amplitude: 1.0, phase: 0.0 }];
+        s.sources = vec![Source::Pulse { x: 13, y: 11, freq: 0.6, amplitude: 1.0, phase: 0.0, start: 1 }];
         s.media.push(Medium::Circle { x: 25, y: 15, r: 6.0, c2: 0.12 });
         let cells = SceneCells::new(&s);
         let (mut f, mut g) = (vec![0.0; s.cells()], vec![0.0; s.cells()]);

@@ -66,8 +66,10 @@ pub enum Source {
         #[serde(default)]
         phase: f64,
     },
-    /// One cell driven by one cycle of the sine under a Hann window (`sin²(freq*t/2)`), for
-    /// `t` in `1..=floor(2π/freq)`; after that the cell is free. One ring.
+    /// One cell driven by one cycle of the sine under a Hann window (`sin²(freq*τ/2)`), for
+    /// the pulse's own steps `τ = t - start + 1` in `1..=floor(2π/freq)`; before and after, the
+    /// cell is free. One ring, the same whenever it starts: a pulse of `start = S` rings as one
+    /// of `start = 1` shifted by `S - 1` steps (the app's "add pulse" starts it on the next step).
     Pulse {
         x: i64,
         y: i64,
@@ -76,6 +78,9 @@ pub enum Source {
         amplitude: f64,
         #[serde(default)]
         phase: f64,
+        /// The first time step it forces (1-based; files without it start at 1).
+        #[serde(default = "first_step", skip_serializing_if = "is_first_step")]
+        start: u32,
     },
 }
 
@@ -156,19 +161,48 @@ impl Source {
         }
     }
 
+    /// A pulse of amplitude 1, phase 0, that first forces step `start`.
+    #[must_use]
+    pub fn pulse(x: i64, y: i64, freq: f64, start: u32) -> Self {
+        Self::Pulse { x, y, freq, amplitude: 1.0, phase: 0.0, start }
+    }
+
     /// The value it forces at time step `t` (1-based): computed in `f64`, rounded to `f32` once,
     /// so every backend writes the same bits. `None`: the source does not force this step.
     #[must_use]
     pub fn value(&self, t: u32) -> Option<f32> {
         let (amplitude, phase) = self.amplitude_phase();
-        let x = self.freq() * f64::from(t);
-        match self {
-            Self::Point { .. } | Self::Line { .. } => Some((amplitude * (x + phase).sin()) as f32),
-            Self::Pulse { .. } => {
-                (t >= 1 && t <= pulse_steps(self.freq())).then(|| (amplitude * (x + phase).sin() * hann(x)) as f32)
+        match *self {
+            Self::Point { .. } | Self::Line { .. } => {
+                Some((amplitude * (self.freq() * f64::from(t) + phase).sin()) as f32)
+            }
+            Self::Pulse { start, freq, .. } => {
+                // The pulse's own step τ = t - start + 1: the same values whenever it starts.
+                let tau = (t + 1).checked_sub(start.max(1)).filter(|&tau| tau >= 1 && tau <= pulse_steps(freq))?;
+                let x = freq * f64::from(tau);
+                Some((amplitude * (x + phase).sin() * hann(x)) as f32)
             }
         }
     }
+
+    /// The same source, ignoring when a pulse starts (a pulse the app added and the one the
+    /// worker runs, whose start it may have moved to its own next step).
+    #[must_use]
+    pub fn same_but_start(&self, other: &Self) -> bool {
+        let mut a = self.clone();
+        if let (Self::Pulse { start: s, .. }, Self::Pulse { start, .. }) = (&mut a, other) {
+            *s = *start;
+        }
+        a == *other
+    }
+}
+
+fn first_step() -> u32 {
+    1
+}
+
+fn is_first_step(t: &u32) -> bool {
+    *t == 1
 }
 
 /// `sin²(x/2)`: the Hann window over one cycle `x` in `[0, 2π]`.
