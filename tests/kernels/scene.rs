@@ -119,6 +119,12 @@ fn sponge_scan() {
             configs.push(Sponge { cells, sigma_max, power: 0, mur: true });
         }
     }
+    // Wider polynomial sponges (still damped at the border, where Mur's condition assumes none).
+    for cells in [48, 64, 96] {
+        for sigma_max in [0.01, 0.02, 0.04] {
+            configs.push(Sponge { cells, sigma_max, power: 3, mur: true });
+        }
+    }
     for sponge in configs {
         let mut line = format!("{:3} {:5.3} {} {} |", sponge.cells, sponge.sigma_max, sponge.power, sponge.mur);
         for p in &probes {

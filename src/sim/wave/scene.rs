@@ -20,7 +20,9 @@
 //! boundary = "absorbing"   # or "reflecting" (the seed's: the border held at 0)
 //! tmax = 1200          # optional: time steps `render` runs
 //! [[source]]
-//! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1) or "pulse" (x, y)
+//! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1), "pulse" (x, y), "moving"
+//!                      # (x0, y0, x1, y1, speed), "array" (x, y, count, spacing, phase_step)
+//!                      # or "multipole" (x, y, poles, radius, angle): see `sources.rs`
 //! x0 = 60
 //! y0 = 0
 //! x1 = 60
