@@ -206,9 +206,10 @@ fn verify_with_an_injected_fault_fails_every_check_and_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("\nCheck result: FAILED\n"), "{text}");
     let checks: Vec<&str> = text.lines().filter(|l| l.starts_with("ok ") || l.starts_with("FAIL ")).collect();
-    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), 10 presets x 2, 4 Mandelbrot x 2,
+    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), every preset x 2, 4 Mandelbrot x 2,
     // 1 deep view x 2, 2 precisions x (smooth + Julia) x 2.
-    assert_eq!(checks.len(), 6 + 20 + 8 + 2 + 8, "{text}");
+    let presets = wavebrot::sim::wave::scene::PRESETS.len();
+    assert_eq!(checks.len(), 6 + 2 * presets + 8 + 2 + 8, "{text}");
     for line in &checks {
         if line.contains("zoom 1e20") {
             assert!(line.contains("mismatch"), "{line}");

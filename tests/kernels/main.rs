@@ -23,6 +23,7 @@ mod reduction;
 mod saxpy;
 mod scene;
 mod shader_validation;
+mod sources;
 mod sweep;
 mod wave;
 mod wgpu;

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene, Source};
+use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene};
 use crate::sim::wave::theory::Theory;
 
 use crate::app::wave::lab::{LabOutcome, LabState, NewSource, Tool};
@@ -96,11 +96,7 @@ impl LabState {
         ui.group(|ui| {
             let (x, y) = src.anchor();
             ui.label(format!("source {k}: {} at ({x}, {y})", src.kind_name()));
-            let (freq, amplitude, phase) = match &mut src {
-                Source::Point { freq, amplitude, phase, .. }
-                | Source::Line { freq, amplitude, phase, .. }
-                | Source::Pulse { freq, amplitude, phase, .. } => (freq, amplitude, phase),
-            };
+            let (freq, amplitude, phase) = src.wave_mut();
             ui.add(egui::Slider::new(freq, 0.005..=1.0).logarithmic(true).text("freq"));
             ui.add(egui::Slider::new(amplitude, 0.0..=2.0).text("amplitude"));
             ui.add(egui::Slider::new(phase, 0.0..=std::f64::consts::TAU).text("phase (rad)"));

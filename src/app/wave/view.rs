@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::{self, Medium, Scene, Source};
+use crate::sim::wave::sources::Moving;
 use crate::sim::wave::theory::Theory;
 
 use crate::app::widgets::stepped_slider;
@@ -431,11 +432,16 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
                 Source::Point { x, y, .. } | Source::Pulse { x, y, .. } => {
                     painter.circle_stroke(map.point(x as f64 + 0.5, y as f64 + 0.5), 6.0, stroke);
                 }
-                Source::Line { x0, y0, x1, y1, .. } => {
+                Source::Line { x0, y0, x1, y1, .. } | Source::Moving(Moving { x0, y0, x1, y1, .. }) => {
                     let a = map.point(x0 as f64 + 0.5, y0 as f64 + 0.5);
                     let b = map.point(x1 as f64 + 0.5, y1 as f64 + 0.5);
                     painter.line_segment([a, b], stroke);
                     painter.circle_stroke(a, 5.0, stroke);
+                }
+                Source::Array(_) | Source::Multipole(_) => {
+                    for (x, y) in s.cells() {
+                        painter.circle_stroke(map.point(x as f64 + 0.5, y as f64 + 0.5), 4.0, stroke);
+                    }
                 }
             }
         }

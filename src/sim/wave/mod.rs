@@ -16,6 +16,7 @@ pub mod scene;
 pub mod scene_cells;
 pub mod scene_file;
 pub mod scene_items;
+pub mod sources;
 pub mod theory;
 
 use serde::{Deserialize, Serialize};
