@@ -24,6 +24,7 @@ mod julia;
 mod mandelbrot;
 mod picture;
 mod wave;
+mod wave_screen;
 mod zoom_gif;
 
 pub use args::{BackendArg, BackendsArg, ColourArgs, PictureFiles};

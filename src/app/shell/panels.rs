@@ -238,6 +238,16 @@ impl WavebrotApp {
         out.message = lab.message;
         self.apply_lab(out);
         ui.separator();
+        ui.label("Measure");
+        let tstep = self.wave.running.map(|(_, t)| t);
+        self.wave.lab.measure_ui(ui, &mut self.settings.wave, tstep);
+        let w = &self.settings.wave;
+        if let Some(m) =
+            self.wave.meters.last.as_ref().and_then(|m| m.screen.as_ref()).filter(|_| w.look.screen.is_some())
+        {
+            crate::app::wave::tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
+        }
+        ui.separator();
         let scene = &self.settings.wave.scene;
         self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
     }
@@ -406,9 +416,11 @@ impl WavebrotApp {
                     probes: &w.look.probes,
                     selected_source: self.wave.lab.selected,
                     theory: theory.as_ref(),
+                    screen: w.look.screen,
                 };
                 let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
                 self.wave.lab.preview_ui(&child, w, &map);
+                self.wave.lab.tools_overlay_ui(&child, &map);
                 self.wave.field_map = Some(map);
                 if scene {
                     let step = self.wave.running.map_or(0, |(_, t)| t);

@@ -11,6 +11,7 @@ use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::{self, Medium, Scene, Source};
 use crate::sim::wave::sources::Moving;
 use crate::sim::wave::theory::Theory;
+use crate::sim::wave::units;
 
 use crate::app::widgets::stepped_slider;
 
@@ -52,6 +53,8 @@ pub struct WaveLook {
     pub energy: bool,
     /// Cells `(x, y)` whose value is plotted over time.
     pub probes: Vec<(usize, usize)>,
+    /// The screen: the column `x` whose time-averaged intensity is plotted beside the picture.
+    pub screen: Option<usize>,
 }
 
 impl Default for WaveLook {
@@ -63,6 +66,7 @@ impl Default for WaveLook {
             auto_contrast: false,
             energy: false,
             probes: Vec::new(),
+            screen: None,
         }
     }
 }
@@ -93,6 +97,8 @@ pub struct WaveSettings {
     pub check_often: bool,
     /// The grid sliders keep the grid's shape: moving one moves the other.
     pub keep_aspect: bool,
+    /// The medium the readouts are also given in (centimetres and hertz beside cells and steps).
+    pub medium: units::Medium,
 }
 
 impl Default for WaveSettings {
@@ -125,6 +131,7 @@ impl WaveSettings {
             theory,
             check_often: false,
             keep_aspect: false,
+            medium: units::Medium::default(),
             preset: preset.to_owned(),
             scene,
         }
@@ -140,6 +147,7 @@ impl WaveSettings {
             playing: self.playing,
             check_often: self.check_often,
             keep_aspect: self.keep_aspect,
+            medium: self.medium,
             look,
             ..fresh
         };
@@ -359,6 +367,8 @@ pub struct Overlay<'a> {
     pub probes: &'a [(usize, usize)],
     pub selected_source: Option<usize>,
     pub theory: Option<&'a Theory>,
+    /// The screen's column.
+    pub screen: Option<usize>,
 }
 
 /// Draws the field (or a placeholder) fitted into the space left, with the overlay; returns
@@ -455,7 +465,15 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
     if let Some(t) = o.theory {
         draw_theory(&painter, map, t);
     }
+    if let Some(x) = o.screen {
+        let (a, b) = (map.point(x as f64 + 0.5, 0.0), map.point(x as f64 + 0.5, map.grid.1 as f64));
+        painter.line_segment([a, b], egui::Stroke::new(4.0, egui::Color32::from_rgba_unmultiplied(0, 0, 0, 190)));
+        painter.line_segment([a, b], egui::Stroke::new(2.0, SCREEN_COLOUR));
+    }
 }
+
+/// The screen's colour on the field and in its plot.
+pub const SCREEN_COLOUR: egui::Color32 = egui::Color32::from_rgb(255, 210, 60);
 
 /// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
 /// dashes over a dark casing and labels on a dark plate, so they read on a bright intensity

@@ -105,6 +105,19 @@ pub struct Measured {
     /// How often the energy and the auto-contrast range are measured now: `MEASURE_EVERY`, or
     /// longer where a measurement takes long (big grids; see `meter.rs`).
     pub measure_every: Duration,
+    /// The screen's time-averaged intensity, where a screen is placed.
+    pub screen: Option<ScreenMeasure>,
+}
+
+/// The time-averaged intensity (mean of `f²`) along the screen's column.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScreenMeasure {
+    /// The column.
+    pub x: usize,
+    /// One value per cell `y = 0..ny`.
+    pub intensity: Vec<f32>,
+    /// Time steps the average covers so far.
+    pub averaged_steps: f64,
 }
 
 /// One wave frame: the picture and how long its steps took.

@@ -304,6 +304,9 @@ impl SimLoop {
             Command::SetLook(look) => {
                 if look.intensity != self.wave.look.intensity || look.probes != self.wave.look.probes {
                     self.wave.meter.clear();
+                } else if look.screen != self.wave.look.screen {
+                    // A moved screen starts its own average; the picture's goes on.
+                    self.wave.meter.clear_screen();
                 }
                 self.wave.look = look;
                 self.wave.redraw = true;
