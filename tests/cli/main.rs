@@ -1,6 +1,6 @@
 //! The `wavebrot` binary run as a user runs it, one module per file: the CLI's contracts (cli),
 //! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
-//! the app's window process (window) and GIF output (gif).
+//! the app's window process (window), GIF output (gif) and find-minibrot against mpmath (minibrot).
 //!
 //! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
 //! crates build much faster. Run one file's tests with its module as a filter:
@@ -15,4 +15,5 @@ mod bad_input;
 mod cli;
 mod files;
 mod gif;
+mod minibrot;
 mod window;

@@ -19,6 +19,7 @@ mod julia;
 mod mandelbrot;
 mod mandelbrot_deep;
 mod palette;
+mod periodic_reference;
 mod reduction;
 mod saxpy;
 mod scene;

@@ -406,7 +406,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 19] = [
+    const KEYS: [(&str, &str); 20] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -425,6 +425,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
         ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
         ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
+        ("N", "Mandelbrot: find the minibrot near the pointer and frame it (again: deeper)"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

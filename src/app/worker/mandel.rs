@@ -197,7 +197,16 @@ impl MandelWork {
         // The BLA table depends on the grid's |dc|max: built for each job (about 2 complex
         // multiplies per orbit step).
         let bla = Arc::new(r.orbit.bla_table(grid.dc_max(width, height)));
-        Ok(DeepJob { width, height, iters, orbit: Arc::clone(&r.orbit), bla, grid, zoom_log10: view.zoom_log10() })
+        Ok(DeepJob {
+            width,
+            height,
+            iters,
+            orbit: Arc::clone(&r.orbit),
+            bla,
+            grid,
+            zoom_log10: view.zoom_log10(),
+            reference: crate::sim::fractal::deep::Reference::Centre { period: None, fallback: false },
+        })
     }
 }
 
