@@ -34,7 +34,14 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     println!("{cores} hardware threads; minimum of {repeats} runs");
     for name in locations.split(',') {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("assets/locations/rfc-{name}.toml"));
+        // From the working folder (a binary carried to another machine), else the source tree.
+        let file = format!("assets/locations/rfc-{name}.toml");
+        let here = std::path::Path::new(&file);
+        let path = if here.exists() {
+            here.to_path_buf()
+        } else {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)
+        };
         let loc = Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let view = loc.view();
         let bits = view.bits(height);
