@@ -20,6 +20,7 @@ mod julia;
 mod mandelbrot;
 mod mandelbrot_deep;
 mod palette;
+mod periodic_reference;
 mod reduction;
 mod saxpy;
 mod scene;

@@ -1,5 +1,5 @@
 //! The Mandelbrot view's panels in the app: the controls, readouts, bookmarks and picture
-//! export on the left, the picture in the middle, and its keys (R, Ctrl+S).
+//! export on the left, the picture in the middle, and its keys (R, Ctrl+S, J, N).
 
 use crate::app::WavebrotApp;
 use crate::app::mandel::bookmarks_ui;
@@ -28,6 +28,7 @@ impl WavebrotApp {
         if let Some(m) = message {
             self.say(m);
         }
+        self.find_minibrot_ui(ui);
         self.mandel_check_ui(ui);
         ui.separator();
         let view = &mut self.settings.mandelbrot;
@@ -73,13 +74,75 @@ impl WavebrotApp {
         }
     }
 
-    /// R: the whole set; Ctrl+S: save the picture; J: the Julia set of the point under the
-    /// pointer (of the centre when the pointer is elsewhere), and back.
-    pub(crate) fn mandel_keys(&mut self, ctx: &egui::Context) {
-        let (r, save, j) = ctx.input_mut(|i| {
-            let save = i.consume_key(egui::Modifiers::COMMAND, egui::Key::S);
-            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J))
+    /// The Find minibrot button, its progress and the last minibrot found (its period).
+    fn find_minibrot_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let running = self.mandel.find.running();
+            let b = ui
+                .add_enabled(!running && self.settings.mandelbrot.julia.is_none(), egui::Button::new("Find minibrot"));
+            if b.on_hover_text("N: the lowest-period minibrot near the pointer (or the centre), framed; again: deeper")
+                .clicked()
+            {
+                self.start_find_minibrot();
+            }
+            if running {
+                ui.spinner();
+            } else if let Some(f) = &self.mandel.find.last {
+                ui.label(format!("period {}, size {}", f.period, f.size));
+            }
         });
+    }
+
+    /// Starts the minibrot search about the pointer (the centre when it is off the picture).
+    fn start_find_minibrot(&mut self) {
+        if self.settings.mandelbrot.julia.is_some() {
+            return;
+        }
+        let aspect = self.mandel.aspect();
+        let view = self.settings.mandelbrot.current(aspect);
+        // Enough steps for the periods of minibrots a picture at this depth shows.
+        let iters = self.settings.mandelbrot.iters_for(&view).saturating_mul(100).clamp(10_000, 10_000_000);
+        let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
+        if let Err(e) = self.mandel.find.start(&view, at, aspect, iters) {
+            self.say(e);
+        }
+    }
+
+    /// Takes the search's result in: the camera framed on the minibrot, its period said.
+    fn poll_find_minibrot(&mut self, ctx: &egui::Context) {
+        if self.mandel.find.running() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        match self.mandel.find.poll() {
+            Some(Ok(f)) => {
+                let m = &mut self.settings.mandelbrot;
+                let mut said = format!("minibrot of period {} (size {}): framed", f.period, f.size);
+                // Its inside needs several periods of iterations to show; the user's own count wins.
+                let need = f.period.saturating_mul(10);
+                if m.auto_iters && m.iters_for(&f.view) < need {
+                    m.auto_iters = false;
+                    m.iters = need;
+                    said.push_str(&format!("; iterations {need} (10 periods) to show it"));
+                }
+                m.view = Some(f.view);
+                self.say(said);
+            }
+            Some(Err(e)) => self.say(format!("no minibrot: {e}")),
+            None => {}
+        }
+    }
+
+    /// R: the whole set; Ctrl+S: save the picture; J: the Julia set of the point under the
+    /// pointer (of the centre when the pointer is elsewhere), and back; N: find the minibrot.
+    pub(crate) fn mandel_keys(&mut self, ctx: &egui::Context) {
+        self.poll_find_minibrot(ctx);
+        let (r, save, j, n) = ctx.input_mut(|i| {
+            let save = i.consume_key(egui::Modifiers::COMMAND, egui::Key::S);
+            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J), i.key_pressed(egui::Key::N))
+        });
+        if n {
+            self.start_find_minibrot();
+        }
         if r {
             self.settings.mandelbrot.reset_camera();
         }

@@ -7,6 +7,7 @@ use std::sync::mpsc::Receiver;
 use crate::app::Shown;
 use crate::app::mandel::bookmarks_ui::Bookmarks;
 use crate::app::mandel::export::ExportState;
+use crate::app::mandel::find::FindMinibrot;
 use crate::app::mandel::view::{MandelShown, PictureState};
 use crate::app::worker::compare::MandelCheck;
 use crate::app::worker::messages::MandelRequest;
@@ -37,6 +38,8 @@ pub struct MandelUi {
     /// The Mandelbrot check: the last result and the one running.
     pub check: Option<MandelCheck>,
     pub check_rx: Option<Receiver<MandelCheck>>,
+    /// Find minibrot (key N): the search running and the last one found.
+    pub find: FindMinibrot,
 }
 
 impl MandelUi {

@@ -473,6 +473,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Ctrl S", "save the picture (PNG): the waves as shown, or the Mandelbrot export"),
         ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
         ("I / O (hold)", "Mandelbrot: zoom in / out smoothly at the rate set beside Go"),
+        ("N", "Mandelbrot: find the minibrot near the pointer and frame it (again: deeper)"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {
