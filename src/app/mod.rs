@@ -408,7 +408,7 @@ impl WavebrotApp {
                 let text = mandel::bookmarks_ui::SHIPPED.iter().find(|(n, _)| n.starts_with("spiral-at-i-1e100"));
                 match text.map(|(_, t)| crate::sim::fractal::location::Location::from_toml(t)) {
                     Some(Ok(loc)) => mandel::bookmarks_ui::go_to(&mut self.settings.mandelbrot, &loc),
-                    Some(Err(e)) => self.say(e),
+                    Some(Err(e)) => self.say(e.to_string()),
                     None => self.say("the spiral at i is not among the shipped places".to_owned()),
                 }
             }

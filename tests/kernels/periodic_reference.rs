@@ -32,8 +32,8 @@ fn nucleus_and_centre_references_give_the_same_counts() {
     let cases = [shipped("rfc-5e113.toml"), shipped("rfc-4e533.toml")];
     for (view, iters) in cases {
         let (w, h) = (32, 18);
-        let nucleus = DeepJob::prepare_with(&view, w, h, iters, ReferenceChoice::Nucleus).unwrap();
-        let centre = DeepJob::prepare_with(&view, w, h, iters, ReferenceChoice::Centre).unwrap();
+        let nucleus = DeepJob::prepare_with(&view, w, h, iters, ReferenceChoice::Nucleus, None).unwrap();
+        let centre = DeepJob::prepare_with(&view, w, h, iters, ReferenceChoice::Centre, None).unwrap();
         let Reference::Nucleus { period, .. } = nucleus.reference else {
             panic!("zoom {}: no nucleus found ({})", view.zoom, nucleus.reference.label())
         };

@@ -10,7 +10,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::app::mandel::nav;
 use crate::sim::fractal::bla::FloatExp;
-use crate::sim::fractal::deep::View;
+use crate::app::mandel::nav::NavError;
+use crate::sim::fractal::deep::{View, ViewError};
 use crate::sim::fractal::minibrot::{find_minibrot, format_size};
 
 /// Picture height the search's precision is chosen for.
@@ -25,10 +26,26 @@ pub struct Found {
     pub size: String,
 }
 
+/// Why no minibrot was framed.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error(transparent)]
+    View(#[from] ViewError),
+    #[error(transparent)]
+    Nav(#[from] NavError),
+    /// The search's own one line (no period, Newton did not converge, ...).
+    #[error("{0}")]
+    Search(String),
+    #[error("starting the minibrot search: {0}")]
+    Thread(std::io::Error),
+    #[error("the minibrot search stopped")]
+    Stopped,
+}
+
 /// The search running, and what the last one found.
 #[derive(Debug, Default)]
 pub struct FindMinibrot {
-    rx: Option<Receiver<Result<Found, String>>>,
+    rx: Option<Receiver<Result<Found, FindError>>>,
     /// The last minibrot found (shown under the button).
     pub last: Option<Found>,
 }
@@ -45,7 +62,7 @@ impl FindMinibrot {
     ///
     /// # Errors
     /// The thread could not start.
-    pub fn start(&mut self, view: &View, at: [f64; 2], aspect: f64, iters: u32) -> Result<(), String> {
+    pub fn start(&mut self, view: &View, at: [f64; 2], aspect: f64, iters: u32) -> Result<(), FindError> {
         if self.running() {
             return Ok(());
         }
@@ -60,17 +77,17 @@ impl FindMinibrot {
             .spawn(move || {
                 let _ = tx.send(search(&about, aspect, scale, iters));
             })
-            .map_err(|e| format!("starting the minibrot search: {e}"))?;
+            .map_err(FindError::Thread)?;
         self.rx = Some(rx);
         Ok(())
     }
 
     /// The search's result once it is done.
-    pub fn poll(&mut self) -> Option<Result<Found, String>> {
+    pub fn poll(&mut self) -> Option<Result<Found, FindError>> {
         let r = match self.rx.as_ref()?.try_recv() {
             Ok(r) => r,
             Err(TryRecvError::Empty) => return None,
-            Err(TryRecvError::Disconnected) => Err("the minibrot search stopped".to_owned()),
+            Err(TryRecvError::Disconnected) => Err(FindError::Stopped),
         };
         self.rx = None;
         if let Ok(f) = &r {
@@ -81,14 +98,14 @@ impl FindMinibrot {
 }
 
 /// The minibrot nearest the centre of `view` within `scale` of its disk, framed.
-fn search(view: &View, aspect: f64, scale: f64, iters: u32) -> Result<Found, String> {
+fn search(view: &View, aspect: f64, scale: f64, iters: u32) -> Result<Found, FindError> {
     let width = (SEARCH_HEIGHT as f64 * aspect).round().max(1.0) as usize;
     let bits = view.bits(SEARCH_HEIGHT);
     let b = view.bounds_big(width, SEARCH_HEIGHT, bits)?;
     let r = view.radius(width, SEARCH_HEIGHT);
     let radius = FloatExp::new(r.m * scale, r.e);
-    let m = find_minibrot(&b.re, &b.im, radius, iters, bits).map_err(|e| e.to_string())?;
-    let (re, im) = m.decimals()?;
+    let m = find_minibrot(&b.re, &b.im, radius, iters, bits).map_err(|e| FindError::Search(e.to_string()))?;
+    let (re, im) = m.decimals().map_err(FindError::Search)?;
     let zoom = nav::zoom_string(m.framing_zoom_log10().min(nav::MAX_ZOOM_LOG10));
     Ok(Found { view: View { re, im, zoom }, period: m.period, size: format_size(m.size_abs()) })
 }

@@ -6,7 +6,7 @@
 
 use crate::app::mandel::nav::ZOOM_RATES;
 use crate::app::mandel::view::MandelView;
-use crate::sim::fractal::deep::View;
+use crate::sim::fractal::deep::{View, ViewError};
 
 /// The typed fields and the held zoom.
 #[derive(Clone, Debug, Default)]
@@ -38,7 +38,7 @@ impl GoTo {
     ///
     /// # Errors
     /// The location parser's one-line message (a bad number, a zoom not above 0).
-    pub fn parsed(&self) -> Result<View, String> {
+    pub fn parsed(&self) -> Result<View, ViewError> {
         View::parse(&format!("{},{}", self.re.trim(), self.im.trim()), &self.zoom)
     }
 
@@ -47,7 +47,7 @@ impl GoTo {
     ///
     /// # Errors
     /// As [`Self::parsed`].
-    pub fn go(&self, view: &mut MandelView) -> Result<(), String> {
+    pub fn go(&self, view: &mut MandelView) -> Result<(), ViewError> {
         let v = self.parsed()?;
         match &mut view.julia {
             Some(j) => j.view = Some(v),
@@ -114,11 +114,11 @@ mod tests {
         let good = view.view.clone().unwrap();
         assert_eq!((good.re.as_str(), good.zoom.as_str()), ("-0.7436438870371587", "1e50"));
         g.zoom = "-3".into();
-        let e = g.go(&mut view).unwrap_err();
+        let e = g.go(&mut view).unwrap_err().to_string();
         assert!(e.contains("zoom '-3' must be above 0"), "{e}");
         g.zoom = "1e50".into();
         g.im = "0.13x".into();
-        let e = g.go(&mut view).unwrap_err();
+        let e = g.go(&mut view).unwrap_err().to_string();
         assert!(e.contains("'0.13x' is not a decimal number"), "{e}");
         assert_eq!(view.view.as_ref(), Some(&good), "a bad entry keeps the last good view");
     }

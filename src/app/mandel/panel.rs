@@ -104,7 +104,7 @@ impl WavebrotApp {
         let iters = self.settings.mandelbrot.iters_for(&view).saturating_mul(100).clamp(10_000, 10_000_000);
         let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
         if let Err(e) = self.mandel.find.start(&view, at, aspect, iters) {
-            self.say(e);
+            self.say(e.to_string());
         }
     }
 

@@ -453,7 +453,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 20] = [
+    const KEYS: [(&str, &str); 21] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use crate::sim::wave::barrier::Slits;
-use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene, Source};
+use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene};
 use crate::sim::wave::theory::Theory;
 
 use crate::app::wave::lab::{LabOutcome, LabState, NewSource, Tool, try_edit};

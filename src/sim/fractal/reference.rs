@@ -10,7 +10,7 @@ use astro_float::BigFloat;
 
 use super::bla::FloatExp;
 use super::minibrot::{Ball, Derivative, cx_of, near_set, shorter, stepped};
-use super::perturb::ReferenceOrbit;
+use super::perturb::{OrbitTooLong, ReferenceOrbit};
 
 /// The point a `DeepJob`'s orbit is computed at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
