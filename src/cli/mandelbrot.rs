@@ -209,8 +209,9 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         &picture_job(a, iters, "mandelbrot (perturbation)"),
         |b, counts, smooth| {
             let start = std::time::Instant::now();
-            let job = DeepJob::prepare_with(view, a.width, a.height, iters, a.reference, Some(backend::monotonic_millis))
-                .map_err(CliError::usage)?;
+            let job =
+                DeepJob::prepare_with(view, a.width, a.height, iters, a.reference, Some(backend::monotonic_millis))
+                    .map_err(CliError::usage)?;
             let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, smooth)?;
             Ok((job, run, start.elapsed().as_secs_f64()))
         },

@@ -9,8 +9,8 @@
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use crate::app::mandel::nav;
-use crate::sim::fractal::bla::FloatExp;
 use crate::app::mandel::nav::NavError;
+use crate::sim::fractal::bla::FloatExp;
 use crate::sim::fractal::deep::{View, ViewError};
 use crate::sim::fractal::minibrot::{find_minibrot, format_size};
 
@@ -105,7 +105,7 @@ fn search(view: &View, aspect: f64, scale: f64, iters: u32) -> Result<Found, Fin
     let r = view.radius(width, SEARCH_HEIGHT);
     let radius = FloatExp::new(r.m * scale, r.e);
     let m = find_minibrot(&b.re, &b.im, radius, iters, bits).map_err(|e| FindError::Search(e.to_string()))?;
-    let (re, im) = m.decimals().map_err(FindError::Search)?;
+    let (re, im) = m.decimals().map_err(|e| FindError::Search(e.to_string()))?;
     let zoom = nav::zoom_string(m.framing_zoom_log10().min(nav::MAX_ZOOM_LOG10));
     Ok(Found { view: View { re, im, zoom }, period: m.period, size: format_size(m.size_abs()) })
 }

@@ -3,8 +3,8 @@
 
 pub mod bookmarks_ui;
 pub mod export;
-pub mod goto_ui;
 pub mod find;
+pub mod goto_ui;
 pub mod nav;
 mod panel;
 pub mod state;

@@ -5,13 +5,22 @@ use astro_float::{BigFloat, Consts, Radix};
 
 use super::perturb::RM;
 
+/// Why a big value could not be written in decimal.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DecimalError {
+    #[error("arbitrary precision unavailable: {0}")]
+    Unavailable(String),
+    #[error("formatting a number: {0}")]
+    Format(String),
+}
+
 /// `v` as a decimal string of `keep` significant digits (written plainly where short).
 ///
 /// # Errors
 /// astro-float's constants cannot be made (out of memory) or the value cannot be formatted.
-pub fn decimal(v: &BigFloat, keep: usize) -> Result<String, String> {
-    let mut cc = Consts::new().map_err(|e| format!("arbitrary precision unavailable: {e}"))?;
-    let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| format!("formatting a number: {e:?}"))?;
+pub fn decimal(v: &BigFloat, keep: usize) -> Result<String, DecimalError> {
+    let mut cc = Consts::new().map_err(|e| DecimalError::Unavailable(e.to_string()))?;
+    let s = v.format(Radix::Dec, RM, &mut cc).map_err(|e| DecimalError::Format(format!("{e:?}")))?;
     Ok(positional(&significant(&s, keep)))
 }
 

@@ -30,9 +30,9 @@ use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
-pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 use super::reference::reference_orbit;
 pub use super::reference::{Reference, ReferenceChoice};
+pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
@@ -480,7 +480,13 @@ impl DeepJob {
     ///
     /// # Errors
     /// A bad view or size.
-    pub fn prepare_timed(view: &View, width: usize, height: usize, iters: u32, clock: Clock) -> Result<Self, ViewError> {
+    pub fn prepare_timed(
+        view: &View,
+        width: usize,
+        height: usize,
+        iters: u32,
+        clock: Clock,
+    ) -> Result<Self, ViewError> {
         Self::prepare_with(view, width, height, iters, ReferenceChoice::Auto, Some(clock))
     }
 

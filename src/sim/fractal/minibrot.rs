@@ -406,7 +406,7 @@ impl Minibrot {
     ///
     /// # Errors
     /// A number that cannot be formatted.
-    pub fn decimals(&self) -> Result<(String, String), String> {
+    pub fn decimals(&self) -> Result<(String, String), super::decimal::DecimalError> {
         let keep = (-self.size_log10() + 14.0).max(17.0).ceil() as usize;
         Ok((super::decimal::decimal(&self.re, keep)?, super::decimal::decimal(&self.im, keep)?))
     }

@@ -12,5 +12,5 @@ pub mod minibrot;
 pub mod orbit_fixed;
 pub mod perturb;
 pub mod real;
-pub mod view_error;
 pub mod reference;
+pub mod view_error;

@@ -256,7 +256,7 @@ impl Scene {
                     return bad(format!("source {k}: (x{n}={x}, y{n}={y}) is outside the {grid} grid"));
                 }
             }
-            if let Err(m) = check_many(s, &inside) {
+            if let Some(m) = many_problem(s, &inside) {
                 return bad(format!("source {k}: {m}"));
             }
             let f = s.freq();
@@ -471,49 +471,49 @@ impl Scene {
     }
 }
 
-/// The checks of the sources of several cells: every cell inside the grid and no two on one cell,
+/// What is wrong with a source of several cells, if anything (`None`: it can run): every cell inside the grid and no two on one cell,
 /// a speed, count, spacing or number of poles that can run.
-fn check_many(s: &Source, inside: &dyn Fn(i64, i64) -> bool) -> Result<(), String> {
+fn many_problem(s: &Source, inside: &dyn Fn(i64, i64) -> bool) -> Option<String> {
     match s {
         Source::Moving(m) => {
             if !(m.speed.is_finite() && m.speed > 0.0) {
-                return Err(format!("speed {} must be a finite number > 0", m.speed));
+                return Some(format!("speed {} must be a finite number > 0", m.speed));
             }
             if (m.x0, m.y0) == (m.x1, m.y1) {
-                return Err(format!("the path from (x0={}, y0={}) to (x1, y1) needs two different ends", m.x0, m.y0));
+                return Some(format!("the path from (x0={}, y0={}) to (x1, y1) needs two different ends", m.x0, m.y0));
             }
         }
         Source::Array(a) => {
             if !(1..=4096).contains(&a.count) {
-                return Err(format!("count {} must be in 1..=4096", a.count));
+                return Some(format!("count {} must be in 1..=4096", a.count));
             }
             if a.spacing < 1 {
-                return Err(format!("spacing {} must be at least 1 cell", a.spacing));
+                return Some(format!("spacing {} must be at least 1 cell", a.spacing));
             }
             if !a.phase_step.is_finite() {
-                return Err(format!("phase_step {} must be finite", a.phase_step));
+                return Some(format!("phase_step {} must be finite", a.phase_step));
             }
         }
         Source::Multipole(m) => {
             if m.poles < 2 || m.poles > 64 || m.poles % 2 != 0 {
-                return Err(format!("poles {} must be even, from 2 to 64", m.poles));
+                return Some(format!("poles {} must be even, from 2 to 64", m.poles));
             }
             if !(m.radius.is_finite() && m.radius >= 0.5) || !m.angle.is_finite() {
-                return Err(format!("radius {} must be at least 0.5 and angle {} finite", m.radius, m.angle));
+                return Some(format!("radius {} must be at least 0.5 and angle {} finite", m.radius, m.angle));
             }
         }
-        Source::Point { .. } | Source::Line { .. } | Source::Pulse { .. } => return Ok(()),
+        Source::Point { .. } | Source::Line { .. } | Source::Pulse { .. } => return None,
     }
     let cells = s.cells();
     if let Some(&(x, y)) = cells.iter().find(|&&(x, y)| !inside(x, y)) {
-        return Err(format!("the cell (x={x}, y={y}) is outside the grid"));
+        return Some(format!("the cell (x={x}, y={y}) is outside the grid"));
     }
     let mut sorted = cells.clone();
     sorted.sort_unstable();
     if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("two of its cells fall on (x={}, y={}): spread them further", w[0].0, w[0].1));
+        return Some(format!("two of its cells fall on (x={}, y={}): spread them further", w[0].0, w[0].1));
     }
-    Ok(())
+    None
 }
 
 impl fmt::Display for Scene {
