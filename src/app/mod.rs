@@ -528,7 +528,9 @@ mod tests {
         }
         assert!(sources.len() > 30, "the walk found only {} files under {}", sources.len(), root.display());
         let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        // The first frame builds the font atlas; its texture delta is dropped on purpose.
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
         let font = egui::FontId::proportional(14.0);
         let mut missing = Vec::new();
         ctx.fonts_mut(|fonts| {
