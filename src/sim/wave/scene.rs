@@ -495,10 +495,11 @@ fn many_problem(s: &Source, inside: &dyn Fn(i64, i64) -> bool) -> Option<String>
             }
         }
         Source::Multipole(m) => {
-            if m.poles < 2 || m.poles > 64 || m.poles % 2 != 0 {
+            if !(2..=64).contains(&m.poles) || m.poles % 2 != 0 {
                 return Some(format!("poles {} must be even, from 2 to 64", m.poles));
             }
-            if !(m.radius.is_finite() && m.radius >= 0.5) || !m.angle.is_finite() {
+            let radius_ok = m.radius.is_finite() && m.radius >= 0.5;
+            if !radius_ok || !m.angle.is_finite() {
                 return Some(format!("radius {} must be at least 0.5 and angle {} finite", m.radius, m.angle));
             }
         }
