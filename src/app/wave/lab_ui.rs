@@ -57,11 +57,13 @@ impl LabState {
         }
         self.selected_ui(ui, s, &mut out);
         ui.separator();
-        slits_ui(ui, s, &mut out);
         self.scene_ui(ui, s, &mut out);
         ui.separator();
         self.view_ui(ui, s, &mut out);
         ui.separator();
+        if slits_ui(ui, s, &mut out) {
+            ui.separator();
+        }
         self.file_ui(ui, s, &mut out);
         out
     }
@@ -240,8 +242,9 @@ impl LabState {
 /// Live geometry: where the scene's barrier is slits, sliders for their width, spacing and count
 /// that rebuild the walls while the waves run (an edit); a combination that does not fit is not
 /// applied, the last good scene keeps running and the message says why.
-fn slits_ui(ui: &mut egui::Ui, s: &mut WaveSettings, out: &mut LabOutcome) {
-    let Some(slits) = Slits::of(&s.scene) else { return };
+/// Returns whether it drew anything.
+fn slits_ui(ui: &mut egui::Ui, s: &mut WaveSettings, out: &mut LabOutcome) -> bool {
+    let Some(slits) = Slits::of(&s.scene) else { return false };
     let mut new = slits;
     ui.label("Slits (live)");
     let half = s.scene.ny as i64 / 2;
@@ -257,6 +260,7 @@ fn slits_ui(ui: &mut egui::Ui, s: &mut WaveSettings, out: &mut LabOutcome) {
             Err(e) => out.message = Some(format!("not applied: {e}")),
         }
     }
+    true
 }
 
 /// Writes `scene` to `path` as TOML, atomically (the file is whole or untouched).

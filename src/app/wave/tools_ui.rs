@@ -112,7 +112,7 @@ impl LabState {
 pub fn screen_plot_ui(ui: &mut egui::Ui, m: &ScreenMeasure, scene: &Scene, medium: Medium) {
     let scale = Scale::new(medium, scene.c2);
     let x_text = scale.as_ref().map_or(String::new(), |s| format!(" ({})", s.length(m.x as f64)));
-    ui.label(format!("Screen at x = {}{x_text}: mean f² over {:.0} steps", m.x, m.averaged_steps))
+    ui.label(format!("Screen at x = {}{x_text}: mean f² over the last {:.0} steps", m.x, m.averaged_steps))
         .on_hover_text("the time-averaged intensity along the screen's column; Screen tool: click or drag to move it");
     let values: Vec<f64> = m.intensity.iter().map(|&v| f64::from(v)).collect();
     let top = values.iter().copied().fold(0.0, f64::max);

@@ -116,7 +116,7 @@ pub struct ScreenMeasure {
     pub x: usize,
     /// One value per cell `y = 0..ny`.
     pub intensity: Vec<f32>,
-    /// Time steps the average covers so far.
+    /// Time steps the average covers (at most the averaging window).
     pub averaged_steps: f64,
 }
 

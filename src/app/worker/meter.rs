@@ -197,7 +197,11 @@ impl Meter {
             screen: look.screen.filter(|_| !self.screen.mean().is_empty()).map(|x| ScreenMeasure {
                 x,
                 intensity: self.screen.mean().to_vec(),
-                averaged_steps: self.screen.covered_steps(),
+                // A running average over about `average_periods` periods once that many are covered.
+                averaged_steps: self
+                    .screen
+                    .covered_steps()
+                    .min(look.average_periods.max(0.1) * period_steps(sim.params().freq)),
             }),
         })
     }
