@@ -30,8 +30,8 @@ use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
-use super::reference::reference_orbit;
 pub use super::reference::{Reference, ReferenceChoice};
+use super::reference::{Referenced, reference_orbit};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
@@ -491,7 +491,7 @@ impl DeepJob {
         let (orbit, bla, grid, reference) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
             .spawn(move || {
-                let (orbit, reference, point) =
+                let Referenced { orbit, reference, point } =
                     reference_orbit((&b.re, &b.im), (radius, pixel), iters, bits, max_steps, choice)?;
                 let grid = match &point {
                     Some((r, i)) => PixelGrid::around(&b, width, height, (r, i)),

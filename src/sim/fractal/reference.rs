@@ -78,6 +78,15 @@ pub fn pays(iters: u32, period: u64, bits: usize) -> bool {
     u64::from(iters) >= NUCLEUS_PAYS * period && u64::from(iters) * limbs >= NUCLEUS_MIN_WORK
 }
 
+/// A reference orbit and the point it is of.
+#[derive(Clone, Debug)]
+pub struct Referenced {
+    pub orbit: ReferenceOrbit,
+    pub reference: Reference,
+    /// The nucleus (`None`: the centre).
+    pub point: Option<(BigFloat, BigFloat)>,
+}
+
 /// The reference orbit of the view of centre `c`, half-diagonal `radius` and pixel spacing
 /// `pixel` (`DeepJob::prepare_with`), and the point it is of (`None`: the centre).
 ///
@@ -90,12 +99,12 @@ pub fn reference_orbit(
     bits: usize,
     max_steps: usize,
     choice: ReferenceChoice,
-) -> Result<(ReferenceOrbit, Reference, Option<(BigFloat, BigFloat)>), String> {
+) -> Result<Referenced, String> {
     let (re, im) = c;
     let centre = Reference::Centre { period: None, fallback: false };
     if choice == ReferenceChoice::Centre || !near_set(re, im) {
         let orbit = ReferenceOrbit::compute_limited(re, im, iters, bits, max_steps)?;
-        return Ok((orbit, centre, None));
+        return Ok(Referenced { orbit, reference: centre, point: None });
     }
     // The centre's orbit, watched by the ball; its derivative kept for Newton's first step.
     let mut ball = Ball::new(radius);
@@ -119,7 +128,11 @@ pub fn reference_orbit(
     })?;
     let Some(period) = ball.period.filter(|_| stopped) else {
         // The orbit ran to its end: it is the centre's whole orbit.
-        return Ok((orbit, Reference::Centre { period: ball.period, fallback: false }, None));
+        return Ok(Referenced {
+            orbit,
+            reference: Reference::Centre { period: ball.period, fallback: false },
+            point: None,
+        });
     };
     // Newton: each pass is the orbit of the point, one period long, with its derivative; the
     // pass whose step is below 2^-32 of a pixel is the reference (the nucleus to that much:
@@ -138,11 +151,15 @@ pub fn reference_orbit(
             })?;
         delta = deriv.newton_step();
         if orbit.steps() == period as usize && delta.is_some_and(|d| shorter(d, goal)) {
-            return Ok((orbit, Reference::Nucleus { period, newton_steps: pass }, Some(point)));
+            return Ok(Referenced {
+                orbit,
+                reference: Reference::Nucleus { period, newton_steps: pass },
+                point: Some(point),
+            });
         }
     }
     let orbit = ReferenceOrbit::compute_limited(re, im, iters, bits, max_steps)?;
-    Ok((orbit, Reference::Centre { period: Some(period), fallback: true }, None))
+    Ok(Referenced { orbit, reference: Reference::Centre { period: Some(period), fallback: true }, point: None })
 }
 
 /// Newton passes (each an orbit of one period) tried before falling back to the centre.
