@@ -47,8 +47,8 @@ impl Reference {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ReferenceChoice {
     /// A minibrot's nucleus where one is found in or near the view and it pays ([`pays`]:
-    /// the iterations at least [`NUCLEUS_PAYS`] periods and the orbit not cheap), else the
-    /// centre.
+    /// a period of at least [`NUCLEUS_MIN_PERIOD`], the iterations at least [`NUCLEUS_PAYS`]
+    /// periods and the orbit not cheap), else the centre.
     #[default]
     Auto,
     /// Always the view's centre.
@@ -75,8 +75,15 @@ pub const NUCLEUS_MIN_WORK: u64 = 1 << 22;
 #[must_use]
 pub fn pays(iters: u32, period: u64, bits: usize) -> bool {
     let limbs = super::orbit_fixed::Fixed::limbs_for(bits) as u64;
-    u64::from(iters) >= NUCLEUS_PAYS * period && u64::from(iters) * limbs >= NUCLEUS_MIN_WORK
+    period >= NUCLEUS_MIN_PERIOD
+        && u64::from(iters) >= NUCLEUS_PAYS * period
+        && u64::from(iters) * limbs >= NUCLEUS_MIN_WORK
 }
+
+/// Shortest period `Auto` takes: a pixel rebases at every period's end and BLA cannot skip
+/// across it, so a short period (a view inside a large component, such as `c = 0`'s) costs the
+/// pixels more than the centre's orbit saves.
+pub const NUCLEUS_MIN_PERIOD: u64 = 64;
 
 /// A reference orbit and the point it is of.
 #[derive(Clone, Debug)]
