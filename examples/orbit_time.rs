@@ -75,8 +75,8 @@ fn main() {
                 let mut said = String::new();
                 for _ in 0..repeats {
                     let start = Instant::now();
-                    let (o, reference, _) =
-                        reference_orbit((&b.re, &b.im), (r, pixel), loc.iters, bits, usize::MAX, choice).unwrap();
+                    let run = reference_orbit((&b.re, &b.im), (r, pixel), loc.iters, bits, usize::MAX, choice).unwrap();
+                    let (o, reference) = (run.orbit, run.reference);
                     best = best.min(start.elapsed().as_secs_f64() * 1e3);
                     said = format!("{}, orbit {} steps", reference.label(), o.steps());
                 }

@@ -106,6 +106,9 @@ fn search(view: &View, aspect: f64, scale: f64, iters: u32) -> Result<Found, Fin
     let radius = FloatExp::new(r.m * scale, r.e);
     let m = find_minibrot(&b.re, &b.im, radius, iters, bits).map_err(|e| FindError::Search(e.to_string()))?;
     let (re, im) = m.decimals().map_err(|e| FindError::Search(e.to_string()))?;
-    let zoom = nav::zoom_string(m.framing_zoom_log10().min(nav::MAX_ZOOM_LOG10));
+    // Framed for a 16:9 picture; a narrower one (a portrait panel) zooms out by its aspect so
+    // the minibrot still spans about a third of its width.
+    let zoom_log10 = m.framing_zoom_log10() + aspect.min(16.0 / 9.0).log10() - (16.0f64 / 9.0).log10();
+    let zoom = nav::zoom_string(zoom_log10.min(nav::MAX_ZOOM_LOG10));
     Ok(Found { view: View { re, im, zoom }, period: m.period, size: format_size(m.size_abs()) })
 }

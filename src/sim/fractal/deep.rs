@@ -30,9 +30,9 @@ use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
-use super::reference::reference_orbit;
 pub use super::reference::{Reference, ReferenceChoice};
 pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
+use super::reference::{Referenced, reference_orbit};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
@@ -526,7 +526,7 @@ impl DeepJob {
             .name("wavebrot-reference".into())
             .spawn(move || {
                 let t0 = clock.map(|c| c());
-                let (orbit, reference, point) =
+                let Referenced { orbit, reference, point } =
                     reference_orbit((&b.re, &b.im), (radius, pixel), iters, bits, max_steps, choice)?;
                 let t1 = clock.map(|c| c());
                 let grid = match &point {

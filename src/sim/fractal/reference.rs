@@ -47,8 +47,8 @@ impl Reference {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ReferenceChoice {
     /// A minibrot's nucleus where one is found in or near the view and it pays ([`pays`]:
-    /// the iterations at least [`NUCLEUS_PAYS`] periods and the orbit not cheap), else the
-    /// centre.
+    /// a period of at least [`NUCLEUS_MIN_PERIOD`], the iterations at least [`NUCLEUS_PAYS`]
+    /// periods and the orbit not cheap), else the centre.
     #[default]
     Auto,
     /// Always the view's centre.
@@ -75,7 +75,23 @@ pub const NUCLEUS_MIN_WORK: u64 = 1 << 22;
 #[must_use]
 pub fn pays(iters: u32, period: u64, bits: usize) -> bool {
     let limbs = super::orbit_fixed::Fixed::limbs_for(bits) as u64;
-    u64::from(iters) >= NUCLEUS_PAYS * period && u64::from(iters) * limbs >= NUCLEUS_MIN_WORK
+    period >= NUCLEUS_MIN_PERIOD
+        && u64::from(iters) >= NUCLEUS_PAYS * period
+        && u64::from(iters) * limbs >= NUCLEUS_MIN_WORK
+}
+
+/// Shortest period `Auto` takes: a pixel rebases at every period's end and BLA cannot skip
+/// across it, so a short period (a view inside a large component, such as `c = 0`'s) costs the
+/// pixels more than the centre's orbit saves.
+pub const NUCLEUS_MIN_PERIOD: u64 = 64;
+
+/// A reference orbit and the point it is of.
+#[derive(Clone, Debug)]
+pub struct Referenced {
+    pub orbit: ReferenceOrbit,
+    pub reference: Reference,
+    /// The nucleus (`None`: the centre).
+    pub point: Option<(BigFloat, BigFloat)>,
 }
 
 /// The reference orbit of the view of centre `c`, half-diagonal `radius` and pixel spacing
@@ -90,12 +106,12 @@ pub fn reference_orbit(
     bits: usize,
     max_steps: usize,
     choice: ReferenceChoice,
-) -> Result<(ReferenceOrbit, Reference, Option<(BigFloat, BigFloat)>), OrbitTooLong> {
+) -> Result<Referenced, OrbitTooLong> {
     let (re, im) = c;
     let centre = Reference::Centre { period: None, fallback: false };
     if choice == ReferenceChoice::Centre || !near_set(re, im) {
         let orbit = ReferenceOrbit::compute_limited(re, im, iters, bits, max_steps)?;
-        return Ok((orbit, centre, None));
+        return Ok(Referenced { orbit, reference: centre, point: None });
     }
     // The centre's orbit, watched by the ball; its derivative kept for Newton's first step.
     let mut ball = Ball::new(radius);
@@ -119,7 +135,11 @@ pub fn reference_orbit(
     })?;
     let Some(period) = ball.period.filter(|_| stopped) else {
         // The orbit ran to its end: it is the centre's whole orbit.
-        return Ok((orbit, Reference::Centre { period: ball.period, fallback: false }, None));
+        return Ok(Referenced {
+            orbit,
+            reference: Reference::Centre { period: ball.period, fallback: false },
+            point: None,
+        });
     };
     // Newton: each pass is the orbit of the point, one period long, with its derivative; the
     // pass whose step is below 2^-32 of a pixel is the reference (the nucleus to that much:
@@ -138,11 +158,15 @@ pub fn reference_orbit(
             })?;
         delta = deriv.newton_step();
         if orbit.steps() == period as usize && delta.is_some_and(|d| shorter(d, goal)) {
-            return Ok((orbit, Reference::Nucleus { period, newton_steps: pass }, Some(point)));
+            return Ok(Referenced {
+                orbit,
+                reference: Reference::Nucleus { period, newton_steps: pass },
+                point: Some(point),
+            });
         }
     }
     let orbit = ReferenceOrbit::compute_limited(re, im, iters, bits, max_steps)?;
-    Ok((orbit, Reference::Centre { period: Some(period), fallback: true }, None))
+    Ok(Referenced { orbit, reference: Reference::Centre { period: Some(period), fallback: true }, point: None })
 }
 
 /// Newton passes (each an orbit of one period) tried before falling back to the centre.
