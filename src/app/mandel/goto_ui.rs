@@ -125,9 +125,9 @@ mod tests {
 
     #[test]
     fn held_zoom_goes_at_its_rate_and_past_f64() {
-        assert!((held_factor(4.0, 1, 0.5) - 2.0).abs() < 1e-12);
-        assert!((held_factor(4.0, -1, 0.5) - 0.5).abs() < 1e-12);
-        assert_eq!(held_factor(4.0, 0, 0.5), 1.0);
+        assert!((held_factor(16.0, 1, 0.25) - 2.0).abs() < 1e-12);
+        assert!((held_factor(16.0, -1, 0.25) - 0.5).abs() < 1e-12);
+        assert!((held_factor(4.0, 0, 0.2) - 1.0).abs() < 1e-15);
         // A stalled frame counts at most a quarter of a second.
         assert!((held_factor(16.0, 1, 3.0) - 2.0).abs() < 1e-12);
         let mut view = MandelView { view: Some(View::parse("-1.5,0", "1e300").unwrap()), ..MandelView::default() };
