@@ -234,7 +234,10 @@ pub fn write_lut_gif(
                         let row = y * width + x0..y * width + x0 + rw;
                         match transparent {
                             Some(t) => sub.extend(
-                                indices[row.clone()].iter().zip(&before[row]).map(|(&n, &o)| if n == o { t } else { n }),
+                                indices[row.clone()]
+                                    .iter()
+                                    .zip(&before[row])
+                                    .map(|(&n, &o)| if n == o { t } else { n }),
                             ),
                             None => sub.extend_from_slice(&indices[row]),
                         }

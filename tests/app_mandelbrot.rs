@@ -601,7 +601,11 @@ fn a_typed_centre_and_zoom_go_there_and_bad_input_keeps_the_view() {
     settle(&mut h);
     let m = h.state().message().unwrap_or_default().to_owned();
     assert!(m.contains("zoom '0' must be above 0"), "the location parser's message: {m:?}");
-    assert_eq!(h.state().settings().mandelbrot.view.as_ref().map(|v| v.zoom.as_str()), Some("1e40"), "the last good view stays");
+    assert_eq!(
+        h.state().settings().mandelbrot.view.as_ref().map(|v| v.zoom.as_str()),
+        Some("1e40"),
+        "the last good view stays"
+    );
 }
 
 #[test]

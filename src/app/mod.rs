@@ -439,7 +439,8 @@ impl eframe::App for WavebrotApp {
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
         self.timing.record_ui_frame(f64::from(dt));
-        let renderer_computes = matches!(&self.active, Some((BackendKind::Wgpu, d)) if shell::load::is_software_renderer(&d.name));
+        let renderer_computes =
+            matches!(&self.active, Some((BackendKind::Wgpu, d)) if shell::load::is_software_renderer(&d.name));
         self.timing.load.sample(renderer_computes, self.timing.cores);
         self.timing.set_cpu_enabled(self.settings.cpu_compare);
         self.timing.fastest = self.settings.wave.fastest;

@@ -37,7 +37,8 @@ mod tests {
 
     #[test]
     fn two_digits_rounds_to_steps_of_a_few_percent() {
-        let cases = [(7, 7), (95, 95), (640, 640), (641, 640), (5873, 5900), (1049, 1000), (1050, 1100), (999_999, 1_000_000)];
+        let cases =
+            [(7, 7), (95, 95), (640, 640), (641, 640), (5873, 5900), (1049, 1000), (1050, 1100), (999_999, 1_000_000)];
         for (v, want) in cases {
             assert_eq!(two_digits(v), want, "{v}");
         }

@@ -91,6 +91,9 @@ fn only_the_changed_rectangle_is_written_and_frames_decode_identical() {
     }
     println!("frame rectangles: {sizes:?}");
     assert_eq!(sizes[0], (96, 96));
-    assert!(sizes[1..7].iter().all(|&(fw, fh)| fw < 96 && fh < 96), "later frames are the changed rectangle: {sizes:?}");
+    assert!(
+        sizes[1..7].iter().all(|&(fw, fh)| fw < 96 && fh < 96),
+        "later frames are the changed rectangle: {sizes:?}"
+    );
     assert_eq!(sizes[7], (1, 1), "a frame equal to the one before is one pixel");
 }

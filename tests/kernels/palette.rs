@@ -225,7 +225,13 @@ fn interior_colour_on(b: &mut dyn wavebrot::backend::Backend) {
         }
         println!("{} {palette}: {inside} interior pixels, {} wrong", b.kind(), wrong.len());
         assert!(inside > 500, "{}: the view holds the set ({inside} interior pixels)", b.kind());
-        assert!(wrong.is_empty(), "{} {palette}: {} pixels wrong: {}", b.kind(), wrong.len(), wrong[..wrong.len().min(5)].join("; "));
+        assert!(
+            wrong.is_empty(),
+            "{} {palette}: {} pixels wrong: {}",
+            b.kind(),
+            wrong.len(),
+            wrong[..wrong.len().min(5)].join("; ")
+        );
     }
     // Without it, the interior is the palette's last entry (hot: white), as the seed draws it.
     let seed = Colouring::new(&ColourSettings::SEED, &counts, p.iters);

@@ -74,7 +74,8 @@ pub fn goto_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspec
         });
     }
     ui.horizontal(|ui| {
-        if ui.button("Go").on_hover_text("move to the centre and zoom typed (any number of digits)").clicked() || enter {
+        if ui.button("Go").on_hover_text("move to the centre and zoom typed (any number of digits)").clicked() || enter
+        {
             match state.go(view) {
                 Ok(()) => moved = true,
                 Err(e) => message = Some(format!("not moved: {e}")),

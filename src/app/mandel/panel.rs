@@ -52,8 +52,13 @@ impl WavebrotApp {
     pub(crate) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
         let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
         let tex = self.mandel.tex.as_ref().map(|s| s.id).zip(shown.as_ref());
-        let (size, _, hover) =
-            view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture, self.mandel.goto.held);
+        let (size, _, hover) = view::mandelbrot_image_ui(
+            child,
+            tex,
+            &mut self.settings.mandelbrot,
+            &mut self.mandel.picture,
+            self.mandel.goto.held,
+        );
         self.mandel.window = size;
         self.mandel.hover = hover;
         let r = self.settings.mandelbrot.request(size[0], size[1]);

@@ -276,7 +276,8 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: 
                 changed = true;
             }
         } else {
-            changed |= crate::app::widgets::stepped_slider(ui, &mut view.iters, 1..=1_000_000, "max iterations").changed();
+            changed |=
+                crate::app::widgets::stepped_slider(ui, &mut view.iters, 1..=1_000_000, "max iterations").changed();
         }
     });
     ui.horizontal(|ui| {

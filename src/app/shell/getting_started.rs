@@ -22,14 +22,15 @@ pub fn getting_started_window(ctx: &egui::Context, open: &mut bool) -> Option<Gu
              Three demonstrations:",
         );
         ui.add_space(4.0);
-        let demo = |ui: &mut egui::Ui, title: &str, what: &str, button: &str, g: Guided, picked: &mut Option<Guided>| {
-            ui.strong(title);
-            ui.label(what);
-            if ui.button(button).clicked() {
-                *picked = Some(g);
-            }
-            ui.add_space(6.0);
-        };
+        let demo =
+            |ui: &mut egui::Ui, title: &str, what: &str, button: &str, g: Guided, picked: &mut Option<Guided>| {
+                ui.strong(title);
+                ui.label(what);
+                if ui.button(button).clicked() {
+                    *picked = Some(g);
+                }
+                ui.add_space(6.0);
+            };
         demo(
             ui,
             "GPU vs CPU in one minute",

@@ -75,7 +75,13 @@ impl Split {
 /// thread absent from `before` started in between: all its time is in the interval; threads
 /// that ended are gone from both sums.
 #[must_use]
-pub fn split(before: &HashMap<u32, u64>, now: &[ThreadTicks], secs: f64, ui_tid: u32, renderer_computes: bool) -> Split {
+pub fn split(
+    before: &HashMap<u32, u64>,
+    now: &[ThreadTicks],
+    secs: f64,
+    ui_tid: u32,
+    renderer_computes: bool,
+) -> Split {
     let mut s = Split::default();
     if secs <= 0.0 {
         return s;
@@ -137,11 +143,8 @@ impl AppLoad {
         let used = self.cores_used?;
         let cores = cores.max(1);
         let low = (used / cores as f64 * 100.0).min(100.0);
-        let what = if self.renderer_computes {
-            "the window's own thread takes"
-        } else {
-            "the window and its drawing take"
-        };
+        let what =
+            if self.renderer_computes { "the window's own thread takes" } else { "the window and its drawing take" };
         let mut text = format!(
             "{cores} cores: {what} about {:.0}% of one core beside what is measured \
              (the CPU copy and the active backend take turns, never both at once), so CPU figures using every \

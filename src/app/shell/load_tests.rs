@@ -21,7 +21,14 @@ fn stat_lines_are_read_after_the_command_name() {
 /// The scene of the report: 2 cores, a CPU render on two rayon threads (named after the thread
 /// that started them), llvmpipe's two threads drawing, the UI thread. One second apart.
 fn cpu_render(dir: &Path, renderer_ticks: u64) -> (HashMap<u32, u64>, Vec<ThreadTicks>) {
-    let before = [(100, "wavebrot", 500, 20), (101, "llvmpipe-0", 300, 0), (102, "llvmpipe-1", 300, 0), (110, "wavebrot", 900, 0), (111, "wavebrot", 900, 0), (120, "wavebrot-sim", 50, 0)];
+    let before = [
+        (100, "wavebrot", 500, 20),
+        (101, "llvmpipe-0", 300, 0),
+        (102, "llvmpipe-1", 300, 0),
+        (110, "wavebrot", 900, 0),
+        (111, "wavebrot", 900, 0),
+        (120, "wavebrot-sim", 50, 0),
+    ];
     let b = dir.join("before");
     fake_task(&b, &before);
     let mut after = before;

@@ -59,7 +59,11 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.color_edit_button_srgb(rgb).on_hover_text("the interior's colour");
         }
     });
-    if ui.button("Seed colours").on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture").clicked() {
+    if ui
+        .button("Seed colours")
+        .on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture")
+        .clicked()
+    {
         *c = ColourSettings::SEED;
     }
     *c != before

@@ -140,7 +140,11 @@ impl WavebrotApp {
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
             ui.separator();
-            if ui.button("Getting started").on_hover_text("what the demos are, the keys, how to read the timing panel").clicked() {
+            if ui
+                .button("Getting started")
+                .on_hover_text("what the demos are, the keys, how to read the timing panel")
+                .clicked()
+            {
                 self.getting_started = true;
             }
         });
@@ -222,7 +226,11 @@ impl WavebrotApp {
         self.check_ui(ui);
         self.record_ui(ui);
         ui.horizontal(|ui| {
-            if ui.button("Save picture").on_hover_text("the field or intensity as shown, one pixel per cell, as PNG (Ctrl+S)").clicked() {
+            if ui
+                .button("Save picture")
+                .on_hover_text("the field or intensity as shown, one pixel per cell, as PNG (Ctrl+S)")
+                .clicked()
+            {
                 self.save_wave_picture();
             }
             ui.add(egui::TextEdit::singleline(&mut self.wave.picture_path).desired_width(140.0))

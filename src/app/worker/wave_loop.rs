@@ -378,7 +378,8 @@ mod tests {
         carry_pulse_starts(&mut edited, &running, 104);
         assert_eq!(edited.sources, vec![Source::pulse(5, 5, 0.3, 12), Source::pulse(9, 9, 0.3, 105)]);
         // A start still ahead is kept; an old pulse the app holds with another start keeps the worker's.
-        let mut ahead = Scene { sources: vec![Source::pulse(5, 5, 0.3, 3), Source::pulse(9, 9, 0.3, 200)], ..running.clone() };
+        let mut ahead =
+            Scene { sources: vec![Source::pulse(5, 5, 0.3, 3), Source::pulse(9, 9, 0.3, 200)], ..running.clone() };
         carry_pulse_starts(&mut ahead, &running, 104);
         assert_eq!(ahead.sources, vec![Source::pulse(5, 5, 0.3, 12), Source::pulse(9, 9, 0.3, 200)]);
     }
