@@ -62,6 +62,17 @@ impl GoTo {
 pub fn goto_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspect: f64) -> (Option<String>, bool) {
     let mut message = None;
     let mut moved = false;
+    state.held = 0;
+    egui::CollapsingHeader::new("Go to, continuous zoom").id_salt("mandel_goto").show(ui, |ui| {
+        (message, moved) = goto_fields_ui(ui, state, view, aspect);
+    });
+    (message, moved)
+}
+
+/// The inside of [`goto_ui`]: the fields, Go, the rate and the held buttons.
+fn goto_fields_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspect: f64) -> (Option<String>, bool) {
+    let mut message = None;
+    let mut moved = false;
     if !ui.memory(|m| m.focused().is_some()) {
         state.show(&view.current(aspect));
     }
@@ -85,7 +96,6 @@ pub fn goto_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspec
             .on_hover_text("continuous zoom: factor per second while a zoom button or I / O is held");
     });
     ui.horizontal(|ui| {
-        state.held = 0;
         let zin = ui.button("Zoom in (hold, I)");
         let zout = ui.button("Zoom out (hold, O)");
         if zin.is_pointer_button_down_on() {
