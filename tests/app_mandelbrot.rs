@@ -582,6 +582,9 @@ fn a_typed_centre_and_zoom_go_there_and_bad_input_keeps_the_view() {
     let mut h = harness([1200.0, 800.0]);
     // Fifty digits of the seahorse minibrot's centre at 1e40: past f64, the deep path renders it.
     let re = "-0.74364388703715870475219150611477370";
+    // The section opens (it fills its fields from the camera), then the user types.
+    h.get_by_label("Go to, continuous zoom").click();
+    h.run_steps(2);
     {
         let g = h.state_mut().goto_mut();
         g.re = re.to_owned();

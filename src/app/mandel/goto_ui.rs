@@ -62,6 +62,17 @@ impl GoTo {
 pub fn goto_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspect: f64) -> (Option<String>, bool) {
     let mut message = None;
     let mut moved = false;
+    state.held = 0;
+    egui::CollapsingHeader::new("Go to, continuous zoom").id_salt("mandel_goto").show(ui, |ui| {
+        (message, moved) = goto_fields_ui(ui, state, view, aspect);
+    });
+    (message, moved)
+}
+
+/// The inside of [`goto_ui`]: the fields, Go, the rate and the held buttons.
+fn goto_fields_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspect: f64) -> (Option<String>, bool) {
+    let mut message = None;
+    let mut moved = false;
     if !ui.memory(|m| m.focused().is_some()) {
         state.show(&view.current(aspect));
     }
@@ -85,7 +96,6 @@ pub fn goto_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, aspec
             .on_hover_text("continuous zoom: factor per second while a zoom button or I / O is held");
     });
     ui.horizontal(|ui| {
-        state.held = 0;
         let zin = ui.button("Zoom in (hold, I)");
         let zout = ui.button("Zoom out (hold, O)");
         if zin.is_pointer_button_down_on() {
@@ -126,9 +136,9 @@ mod tests {
 
     #[test]
     fn held_zoom_goes_at_its_rate_and_past_f64() {
-        assert!((held_factor(4.0, 1, 0.5) - 2.0).abs() < 1e-12);
-        assert!((held_factor(4.0, -1, 0.5) - 0.5).abs() < 1e-12);
-        assert_eq!(held_factor(4.0, 0, 0.5), 1.0);
+        assert!((held_factor(16.0, 1, 0.25) - 2.0).abs() < 1e-12);
+        assert!((held_factor(16.0, -1, 0.25) - 0.5).abs() < 1e-12);
+        assert!((held_factor(4.0, 0, 0.2) - 1.0).abs() < 1e-15);
         // A stalled frame counts at most a quarter of a second.
         assert!((held_factor(16.0, 1, 3.0) - 2.0).abs() < 1e-12);
         let mut view = MandelView { view: Some(View::parse("-1.5,0", "1e300").unwrap()), ..MandelView::default() };

@@ -432,8 +432,15 @@ pub fn mandelbrot_image_ui(
             moved |= view.apply(nav::zoomed_about(&current, factor, frac(pos), aspect));
         }
     }
-    // Continuous zoom: a held button (`held`) or I / O (not while typing), about the pointer
-    // over the picture, else the centre.
+    moved |= held_zoom(ui, view, held, hover.map(frac), aspect);
+    let ppp = ui.ctx().pixels_per_point();
+    let px = |v: f32| ((v * ppp).round() as usize).clamp(1, MAX_IMAGE_SIDE);
+    ([px(rect.width()), px(rect.height())], moved, hover.map(frac))
+}
+
+/// Continuous zoom: a held button (`held`: +1 in, -1 out) or I / O (not while typing), about
+/// the pointer `at` over the picture, else the centre; true when the camera moved.
+fn held_zoom(ui: &egui::Ui, view: &mut MandelView, held: i8, at: Option<[f64; 2]>, aspect: f64) -> bool {
     let typing = ui.memory(|m| m.focused().is_some());
     let (key_in, key_out, dt) = ui.input(|i| (i.key_down(egui::Key::I), i.key_down(egui::Key::O), i.stable_dt));
     let dir = match (held, !typing && key_in, !typing && key_out) {
@@ -441,14 +448,12 @@ pub fn mandelbrot_image_ui(
         (-1, _, _) | (0, false, true) => -1,
         _ => 0,
     };
-    if dir != 0 {
-        let factor = nav::held_factor(view.zoom_rate, dir, f64::from(dt));
-        moved |= view.zoom_by(factor, hover.map_or([0.5, 0.5], frac), aspect);
-        ui.ctx().request_repaint();
+    if dir == 0 {
+        return false;
     }
-    let ppp = ui.ctx().pixels_per_point();
-    let px = |v: f32| ((v * ppp).round() as usize).clamp(1, MAX_IMAGE_SIDE);
-    ([px(rect.width()), px(rect.height())], moved, hover.map(frac))
+    ui.ctx().request_repaint();
+    let factor = nav::held_factor(view.zoom_rate, dir, f64::from(dt));
+    view.zoom_by(factor, at.unwrap_or([0.5, 0.5]), aspect)
 }
 
 #[cfg(test)]

@@ -174,7 +174,7 @@ fn ui_thread_id() -> Option<u32> {
 }
 
 /// Every thread under `task` (`/proc/self/task`, or a copy of its layout in a test): its id,
-/// name and CPU ticks. `None` when the folder cannot be read (not Linux).
+/// name and CPU ticks, by id. `None` when the folder cannot be read (not Linux).
 #[must_use]
 pub fn read_threads(task: &Path) -> Option<Vec<ThreadTicks>> {
     let mut out = Vec::new();
@@ -186,6 +186,7 @@ pub fn read_threads(task: &Path) -> Option<Vec<ThreadTicks>> {
         let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default().trim_end().to_owned();
         out.push(ThreadTicks { tid, comm, ticks });
     }
+    out.sort_by_key(|t| t.tid);
     Some(out)
 }
 

@@ -19,34 +19,11 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
         }
     });
-    ui.checkbox(&mut c.smooth, "smooth")
-        .on_hover_text("colour by the continuous escape value, so the bands between counts disappear");
+    // Smooth and the interior colour share a row, the range and the seed's colours another, so
+    // the panel keeps its height.
     ui.horizontal(|ui| {
-        ui.label("scale");
-        for s in Scale::ALL {
-            let tip = match s {
-                Scale::Linear => "counts 0..iters spread evenly (the seed's)",
-                Scale::Log => "low counts get more of the palette: for many iterations",
-                Scale::Histogram => "each colour covers about as many pixels",
-            };
-            ui.selectable_value(&mut c.scale, s, s.name()).on_hover_text(tip);
-        }
-    });
-    ui.horizontal(|ui| {
-        ui.label("range");
-        for r in CountRange::ALL {
-            let tip = match r {
-                CountRange::Auto => "the picture's own escaped counts: a deep view uses the whole palette",
-                CountRange::Full => "0..iters (the seed's): a deep view's narrow band of counts shows one colour",
-            };
-            ui.selectable_value(&mut c.range, r, r.name()).on_hover_text(tip);
-        }
-    });
-    ui.add(egui::Slider::new(&mut c.offset, 0.0..=0.999).text("colour offset"))
-        .on_hover_text("shift along the palette (a fraction of it); colours wrap around");
-    ui.add(egui::Slider::new(&mut c.cycles, 1.0..=ColourSettings::MAX_CYCLES).logarithmic(true).text("colour cycles"))
-        .on_hover_text("how many times the palette repeats over the range (twilight repeats without a seam)");
-    ui.horizontal(|ui| {
+        ui.checkbox(&mut c.smooth, "smooth")
+            .on_hover_text("colour by the continuous escape value, so the bands between counts disappear");
         let mut own = c.interior.is_some();
         if ui
             .checkbox(&mut own, "interior colour")
@@ -59,12 +36,37 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.color_edit_button_srgb(rgb).on_hover_text("the interior's colour");
         }
     });
-    if ui
-        .button("Seed colours")
-        .on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture")
-        .clicked()
-    {
-        *c = ColourSettings::SEED;
-    }
+    ui.horizontal(|ui| {
+        ui.label("scale");
+        for s in Scale::ALL {
+            let tip = match s {
+                Scale::Linear => "counts 0..iters spread evenly (the seed's)",
+                Scale::Log => "low counts get more of the palette: for many iterations",
+                Scale::Histogram => "each colour covers about as many pixels",
+            };
+            ui.selectable_value(&mut c.scale, s, s.name()).on_hover_text(tip);
+        }
+    });
+    ui.add(egui::Slider::new(&mut c.offset, 0.0..=0.999).text("colour offset"))
+        .on_hover_text("shift along the palette (a fraction of it); colours wrap around");
+    ui.add(egui::Slider::new(&mut c.cycles, 1.0..=ColourSettings::MAX_CYCLES).logarithmic(true).text("colour cycles"))
+        .on_hover_text("how many times the palette repeats over the range (twilight repeats without a seam)");
+    ui.horizontal(|ui| {
+        ui.label("range");
+        for r in CountRange::ALL {
+            let tip = match r {
+                CountRange::Auto => "the picture's own escaped counts: a deep view uses the whole palette",
+                CountRange::Full => "0..iters (the seed's): a deep view's narrow band of counts shows one colour",
+            };
+            ui.selectable_value(&mut c.range, r, r.name()).on_hover_text(tip);
+        }
+        if ui
+            .button("Seed colours")
+            .on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture")
+            .clicked()
+        {
+            *c = ColourSettings::SEED;
+        }
+    });
     *c != before
 }

@@ -239,10 +239,13 @@ pub fn wave_controls_ui(
         }
     }
     a.resize |= moved_x || moved_y;
-    ui.checkbox(&mut s.keep_aspect, "keep aspect").on_hover_text("moving nx or ny moves the other with it");
-    let needed = 8 * s.nx as u64 * s.ny as u64;
-    let mem = memory_bytes.map_or(String::new(), |m| format!(" of {}", bytes(m)));
-    ui.weak(format!("needs {}{mem}", bytes(needed)));
+    // One row for both, so the panel keeps its height.
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut s.keep_aspect, "keep aspect").on_hover_text("moving nx or ny moves the other with it");
+        let needed = 8 * s.nx as u64 * s.ny as u64;
+        let mem = memory_bytes.map_or(String::new(), |m| format!(" of {}", bytes(m)));
+        ui.weak(format!("needs {}{mem}", bytes(needed)));
+    });
     a.freq |= ui
         .add(egui::Slider::new(&mut s.freq, 0.005..=1.0).logarithmic(true).text("frequency"))
         .on_hover_text("every source's angular frequency, radians per time step")
@@ -252,24 +255,25 @@ pub fn wave_controls_ui(
             .on_hover_text("time steps (two updates each) advanced for every displayed frame; drag in steps of two significant digits or type any number")
             .changed();
     });
-    a.steps |= ui
-        .checkbox(&mut s.fastest, "fastest")
-        .on_hover_text(format!(
-            "as many steps per frame as fill {} ms of compute: the backend's full speed, not its launch overhead",
-            FASTEST_BUDGET.as_millis()
-        ))
-        .changed();
-    if s.fastest
-        && let Some(n) = last_steps
-    {
-        ui.weak(format!("{n} steps in the last frame"));
-    }
+    // Both boxes on one row, so the panel keeps its height.
     ui.horizontal(|ui| {
+        a.steps |= ui
+            .checkbox(&mut s.fastest, "fastest")
+            .on_hover_text(format!(
+                "as many steps per frame as fill {} ms of compute: the backend's full speed, not its launch overhead",
+                FASTEST_BUDGET.as_millis()
+            ))
+            .changed();
         a.contrast |= ui
             .checkbox(&mut s.look.auto_contrast, "auto contrast")
             .on_hover_text("the colour scale follows the field's amplitude (99.5th percentile of |f|)")
             .changed();
     });
+    if s.fastest
+        && let Some(n) = last_steps
+    {
+        ui.weak(format!("{n} steps in the last frame"));
+    }
     ui.add_enabled_ui(!s.look.auto_contrast, |ui| {
         a.contrast |= ui.add(egui::Slider::new(&mut s.vmin, -1.0..=-0.001).logarithmic(true).text("vmin")).changed();
         a.contrast |= ui.add(egui::Slider::new(&mut s.vmax, 0.001..=1.0).logarithmic(true).text("vmax")).changed();
