@@ -48,37 +48,6 @@ fn material_id(idx: u32) -> u32 {
     return select(w & 0xffffu, w >> 16u, (idx & 1u) == 1u);
 }
 
-// `x * y` rounded once, as the CPU rounds it, also where the unscaled product is subnormal.
-// `cpu_product` (wave_cell.wgsl) rounds an already rounded product to the CPU's grid: right for
-// c2 = 0.25, whose products are exact, but a double rounding for the coefficients of damped cells
-// and other media (the product first rounds to 24 bits). Below 2^-102 (scaled) the product is
-// taken exactly as hi + lo (Dekker's two-product on Veltkamp halves, every step `exact`), hi is
-// rounded to the grid, and a tie that lo breaks is moved to the side lo lies on.
-fn grid_product(x: f32, y: f32) -> f32 {
-    let p = exact(x * y);
-    if abs(p) >= 0x1p-102f {
-        return p;
-    }
-    let cx = exact(4097.0 * x);
-    let xh = exact(cx - exact(cx - x));
-    let xl = exact(x - xh);
-    let cy = exact(4097.0 * y);
-    let yh = exact(cy - exact(cy - y));
-    let yl = exact(y - yh);
-    let e = exact(exact(exact(exact(exact(xh * yh) - p) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
-    // In units of the grid 2^-125 (exact scalings by powers of two).
-    let q = exact(p * 0x1p125f);
-    let q_lo = exact(e * 0x1p125f);
-    var r = round(q);
-    let d = exact(q - r);
-    if d == 0.5 && q_lo > 0.0 {
-        r = exact(r + 1.0);
-    } else if d == -0.5 && q_lo < 0.0 {
-        r = exact(r - 1.0);
-    }
-    return exact(r * 0x1p-125f);
-}
-
 // One interior cell with material (c2, a, b), in the CPU's order, each operation rounded on its
 // own: s = ((up + down) + left) + right; t = s - 4g; b * ((c2*t + 2g) - a*old), every product
 // rounded once as the CPU rounds it (`grid_product`). With a = b = 1 and c2 = 0.25 this is

@@ -19,6 +19,7 @@ const STRING_ERRORS_ALLOWED: &[(&str, &str)] = &[
     ("src/cli/args.rs", "image_side"),
     ("src/cli/args.rs", "positive_f64"),
     ("src/cli/args.rs", "parse_bounds"),
+    ("src/cli/args.rs", "interior_colour"),
     ("src/cli/julia.rs", "complex"),
     ("src/cli/julia.rs", "num"),
 ];

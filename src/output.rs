@@ -195,11 +195,16 @@ pub fn write_lut_gif(
     for (k, c) in lut.iter().enumerate().rev() {
         index.insert([c[0], c[1], c[2]], slot(k) as u8);
     }
+    // A slot no colour uses (tables with repeated colours, or under 256) marks the pixels a
+    // frame leaves as they were.
+    let transparent = (0..=255u8).find(|s| !index.values().any(|v| v == s));
     let mut count = 0;
     write_atomically(path, |out| {
         let mut enc = gif::Encoder::new(out, w, h, &palette)?;
         enc.set_repeat(gif::Repeat::Infinite)?;
         let mut indices = vec![0u8; width * height];
+        let mut previous: Option<Vec<u8>> = None;
+        let mut sub = Vec::new();
         let mut push = |rgba: &[u8]| -> Result<()> {
             anyhow::ensure!(
                 rgba.len() == width * height * 4,
@@ -211,20 +216,75 @@ pub fn write_lut_gif(
                     .get(&[px[0], px[1], px[2]])
                     .ok_or_else(|| anyhow::anyhow!("a GIF frame holds a colour outside its palette: {px:?}"))?;
             }
-            let frame = gif::Frame {
-                width: w,
-                height: h,
-                delay: delay_cs,
-                buffer: std::borrow::Cow::Borrowed(&indices),
-                ..gif::Frame::default()
+            let frame = match &previous {
+                None => gif::Frame {
+                    width: w,
+                    height: h,
+                    delay: delay_cs,
+                    dispose: gif::DisposalMethod::Keep,
+                    buffer: std::borrow::Cow::Borrowed(&indices),
+                    ..gif::Frame::default()
+                },
+                Some(before) => {
+                    // Only the rectangle that changed (one pixel when nothing did), drawn over
+                    // the frame before; inside it, unchanged pixels transparent where a slot is free.
+                    let (x0, y0, rw, rh) = changed_rect(before, &indices, width, height).unwrap_or((0, 0, 1, 1));
+                    sub.clear();
+                    for y in y0..y0 + rh {
+                        let row = y * width + x0..y * width + x0 + rw;
+                        match transparent {
+                            Some(t) => sub.extend(
+                                indices[row.clone()]
+                                    .iter()
+                                    .zip(&before[row])
+                                    .map(|(&n, &o)| if n == o { t } else { n }),
+                            ),
+                            None => sub.extend_from_slice(&indices[row]),
+                        }
+                    }
+                    gif::Frame {
+                        left: x0 as u16,
+                        top: y0 as u16,
+                        width: rw as u16,
+                        height: rh as u16,
+                        delay: delay_cs,
+                        dispose: gif::DisposalMethod::Keep,
+                        transparent,
+                        buffer: std::borrow::Cow::Borrowed(&sub),
+                        ..gif::Frame::default()
+                    }
+                }
             };
             enc.write_frame(&frame)?;
+            match &mut previous {
+                Some(p) => p.copy_from_slice(&indices),
+                None => previous = Some(indices.clone()),
+            }
             count += 1;
             Ok(())
         };
         frames(&mut push)
     })?;
     Ok(count)
+}
+
+/// The smallest rectangle `(x, y, width, height)` holding every pixel where `a` and `b` (pictures
+/// `width` pixels wide, `height` high) differ; `None` when they are equal.
+fn changed_rect(a: &[u8], b: &[u8], width: usize, height: usize) -> Option<(usize, usize, usize, usize)> {
+    let row_differs = |y: usize| a[y * width..(y + 1) * width] != b[y * width..(y + 1) * width];
+    let top = (0..height).find(|&y| row_differs(y))?;
+    let bottom = (top..height).rev().find(|&y| row_differs(y)).unwrap_or(top);
+    let (mut left, mut right) = (width, 0);
+    for y in top..=bottom {
+        let (ra, rb) = (&a[y * width..(y + 1) * width], &b[y * width..(y + 1) * width]);
+        if let Some(l) = (0..left).find(|&x| ra[x] != rb[x]) {
+            left = l;
+        }
+        if let Some(r) = (right..width).rev().find(|&x| ra[x] != rb[x]) {
+            right = r;
+        }
+    }
+    Some((left, top, right + 1 - left, bottom + 1 - top))
 }
 
 /// Values `.npy` files hold: plain little-endian numbers (this is an x86-64/aarch64 program, both

@@ -501,3 +501,108 @@ fn keep_aspect_moves_both_grid_sliders_and_a_preset_s_description_follows_the_gr
     assert_eq!((s.nx, s.ny), (2 * nx, 2 * ny), "a preset keeps the aspect lock");
     assert!(s.description.contains("200 cells apart"), "the description follows the grid: {}", s.description);
 }
+
+#[test]
+fn a_pulse_added_while_running_starts_on_the_next_step() {
+    use wavebrot::sim::wave::scene::Source;
+    let mut h = harness(Demo::Wave);
+    let t0 = tstep(&h);
+    assert!(t0 > 0, "the waves have run");
+    h.get_by_label("pulse").click();
+    h.run_steps(1);
+    click_cell(&mut h, 30.5, 90.5, egui::PointerButton::Primary);
+    let s = running_scene(&h);
+    // Before the fix a pulse always started at step 1: added at step 80 it never forced its cell.
+    match &s.sources[..] {
+        [_, Source::Pulse { x: 30, y: 90, start, .. }] => {
+            assert_eq!(*start, t0 + 1, "the pulse starts on the step after the one shown ({t0})");
+        }
+        other => panic!("a click with 'pulse' chosen adds a pulse at (30, 90): {other:?}"),
+    }
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    assert_eq!(tstep(&h), t0 + 40, "the waves go on");
+    assert!(
+        matches!(running_scene(&h).sources[1], Source::Pulse { start, .. } if start == t0 + 1),
+        "the pulse keeps its start while the scene runs"
+    );
+}
+
+#[test]
+fn save_picture_writes_the_wave_view_whole_at_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("waves.png");
+    let mut h = harness(Demo::Wave);
+    *h.state_mut().wave_picture_path_mut() = path.display().to_string();
+    h.run_steps(1);
+    h.get_by_label("Save picture").click();
+    settle(&mut h);
+    assert!(run_until(&mut h, 10, |_| path.exists()), "Save picture wrote {}", path.display());
+    let (p, t) = h.state().wave_running().expect("a wave frame arrived");
+    let img = image::open(&path).expect("a whole PNG").to_rgba8();
+    assert_eq!((img.width() as usize, img.height() as usize), (p.nx, p.ny), "one pixel per cell of the grid shown");
+    // The waves of step t, not a blank picture: more than a few colours.
+    let colours: std::collections::HashSet<[u8; 4]> = img.pixels().map(|p| p.0).collect();
+    assert!(colours.len() > 20, "the saved picture at step {t} holds {} colours", colours.len());
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 1, "only the picture: {names:?}");
+    // Ctrl+S saves again, to another name.
+    let again = dir.path().join("again.png");
+    *h.state_mut().wave_picture_path_mut() = again.display().to_string();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    settle(&mut h);
+    assert!(run_until(&mut h, 10, |_| again.exists()), "Ctrl+S wrote {}", again.display());
+}
+
+#[test]
+fn grid_and_step_sliders_snap_on_the_rail_and_keep_typed_values() {
+    let mut h = harness(Demo::Wave);
+    // A press on the rail a third of the way along: the value under the pointer, rounded to two
+    // significant digits (before: any whole number, 40 px spanning 640 to 6 000).
+    for (label, x) in [("nx", 0.37f32), ("nx", 0.81), ("ny", 0.55), ("steps / frame", 0.62)] {
+        let rect = h.get_by_role_and_label(Role::Slider, label).rect();
+        let pos = egui::pos2(rect.left() + x * rect.width(), rect.center().y);
+        h.hover_at(pos);
+        h.run_steps(1);
+        press(&mut h, pos, egui::PointerButton::Primary, true);
+        h.run_steps(1);
+        press(&mut h, pos, egui::PointerButton::Primary, false);
+        settle(&mut h);
+        let w = &h.state().settings().wave;
+        let v = match label {
+            "nx" => w.nx as u64,
+            "ny" => w.ny as u64,
+            _ => u64::from(w.steps_per_frame),
+        };
+        assert_eq!(wavebrot::app::widgets::two_digits(v), v, "{label} at {x} of the rail: {v} is not on a step");
+    }
+    // A typed (or screen-reader) value is kept exactly.
+    h.get_by_role_and_label(Role::Slider, "nx").set_value_accesskit(641.0);
+    settle(&mut h);
+    assert_eq!(h.state().settings().wave.nx, 641, "a typed grid side is kept");
+    h.get_by_role_and_label(Role::Slider, "steps / frame").set_value_accesskit(37.0);
+    settle(&mut h);
+    assert_eq!(h.state().settings().wave.steps_per_frame, 37);
+    let (p, _) = h.state().wave_running().expect("frame");
+    assert_eq!(p.nx, 641, "the worker runs the typed grid");
+}
+
+#[test]
+fn the_getting_started_page_opens_from_the_top_bar_and_starts_a_demo() {
+    let mut h = harness(Demo::Mandelbrot);
+    assert!(!h.state().getting_started_shown());
+    h.get_by_label("Getting started").click();
+    h.run_steps(2);
+    assert!(h.state().getting_started_shown(), "the button opens the page");
+    // What a newcomer needs: the three demos, the keys, the timing panel.
+    for text in ["GPU vs CPU in one minute", "The double slit", "Dive to 1e100", "Keys", "Reading the timing panel"] {
+        let _ = h.get_by_label(text);
+    }
+    h.get_by_label("Open the double slit").click();
+    settle(&mut h);
+    assert!(!h.state().getting_started_shown(), "a guided start closes the page");
+    assert_eq!(h.state().settings().view, Demo::Wave);
+    assert_eq!(h.state().settings().wave.preset, "double-slit");
+    assert!(!running_scene(&h).walls.is_empty(), "the double slit's walls run");
+}

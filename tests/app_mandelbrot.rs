@@ -7,6 +7,9 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/gif.rs"]
+mod gif_support;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -396,17 +399,11 @@ fn record_in_the_mandelbrot_view_writes_a_zoom_path_in_the_view_s_palette() {
     h.key_press(egui::Key::G);
     h.run_steps(1);
     assert!(h.state().recording().is_none(), "{:?}", h.state().message());
-    let file = std::fs::File::open(&path).expect("the GIF is written");
-    let mut opts = gif::DecodeOptions::new();
-    opts.set_color_output(gif::ColorOutput::RGBA);
-    let mut d = opts.read_info(file).unwrap();
-    assert_eq!((usize::from(d.width()), usize::from(d.height())), size, "the picture's size");
+    assert!(path.exists(), "the GIF is written");
+    let (gw, gh, all) = gif_support::composited_frames(&path);
+    assert_eq!((gw, gh), size, "the picture's size");
     assert_eq!(size, (shown.width, shown.height));
-    let (mut frames, mut last) = (0, Vec::new());
-    while let Some(f) = d.read_next_frame().unwrap() {
-        frames += 1;
-        last = f.buffer.to_vec();
-    }
+    let (frames, last) = (all.len(), all.last().cloned().unwrap_or_default());
     assert_eq!(frames, sent, "every picture handed over is in the file");
     // The last frame is the last picture shown, in twilight (510 colours sampled to 256): every
     // pixel within one table step of the colour the app gave it.
@@ -578,4 +575,56 @@ fn an_export_s_progress_moves_every_second_and_cancel_acts_within_one() {
     let took = asked.elapsed();
     assert!(took.as_secs_f64() < 2.0, "Cancel took {took:?} (1 s asked, twice that allowed for the load)");
     assert!(!big.exists(), "a cancelled export writes nothing");
+}
+
+#[test]
+fn a_typed_centre_and_zoom_go_there_and_bad_input_keeps_the_view() {
+    let mut h = harness([1200.0, 800.0]);
+    // Fifty digits of the seahorse minibrot's centre at 1e40: past f64, the deep path renders it.
+    let re = "-0.74364388703715870475219150611477370";
+    {
+        let g = h.state_mut().goto_mut();
+        g.re = re.to_owned();
+        g.im = MINIBROT.1.to_owned();
+        g.zoom = "1e40".to_owned();
+    }
+    h.run_steps(1);
+    h.get_by_label("Go").click();
+    settle(&mut h);
+    assert!(run_until(&mut h, 30, |a| a.mandelbrot_shown().is_some_and(|s| s.request.view.zoom == "1e40")), "rendered");
+    let v = shown_view(&h);
+    assert_eq!((v.re.as_str(), v.im.as_str()), (re, MINIBROT.1), "every digit typed is kept");
+    // A bad zoom: the parser's message, and the view stays.
+    h.state_mut().goto_mut().zoom = "0".to_owned();
+    h.run_steps(1);
+    h.get_by_label("Go").click();
+    settle(&mut h);
+    let m = h.state().message().unwrap_or_default().to_owned();
+    assert!(m.contains("zoom '0' must be above 0"), "the location parser's message: {m:?}");
+    assert_eq!(
+        h.state().settings().mandelbrot.view.as_ref().map(|v| v.zoom.as_str()),
+        Some("1e40"),
+        "the last good view stays"
+    );
+}
+
+#[test]
+fn holding_i_or_o_zooms_smoothly_in_and_out() {
+    let mut h = harness([1200.0, 800.0]);
+    let zoom = |h: &Harness<'static, WavebrotApp>| h.state().settings().mandelbrot.current(1.5).zoom_log10();
+    let z0 = zoom(&h);
+    h.key_down(egui::Key::I);
+    h.run_steps(20);
+    h.key_up(egui::Key::I);
+    h.run_steps(1);
+    let z1 = zoom(&h);
+    // At the default 4x per second, each frame of dt s zooms by 4^dt: in, steadily.
+    println!("holding I for 20 frames: zoom 1e{z0:.3} -> 1e{z1:.3}");
+    assert!(z1 > z0 + 0.05, "holding I zooms in: 1e{z0:.3} -> 1e{z1:.3}");
+    h.key_down(egui::Key::O);
+    h.run_steps(20);
+    h.key_up(egui::Key::O);
+    h.run_steps(1);
+    let z2 = zoom(&h);
+    assert!(z2 < z1 - 0.05, "holding O zooms out: 1e{z1:.3} -> 1e{z2:.3}");
 }

@@ -15,24 +15,52 @@ fn exact(x: f32) -> f32 {
 
 //#include ORDER
 
-// The GPU holds the field times 2^24 (`FIELD_SCALE` in src/backend/wgpu/wave.rs), so that no
-// value is subnormal: drivers may flush subnormals to zero (NVIDIA's Vulkan driver does), the
-// CPU keeps them. Scaled, sums and differences round as the CPU's do (a subnormal sum is exact);
-// a product whose unscaled value would be subnormal (below 2^-126, 2^-102 scaled) is rounded
-// here to the CPU's subnormal grid, 2^-149 (2^-125 scaled), half to even as IEEE does.
-// No fence inside: `p * 2^125` and `r * 2^-125` (r an integer below 2^23) are exact products,
-// so a driver that fuses either into a neighbouring add rounds nothing differently.
-fn cpu_product(p: f32) -> f32 {
+// The GPU holds the field times 2^24 (`FIELD_SCALE` in src/backend/wgpu/field.rs), so that no
+// field value is subnormal: drivers may flush subnormals to zero (NVIDIA's and llvmpipe's Vulkan
+// drivers do), the CPU keeps them. Scaled, sums and differences round as the CPU's do (a
+// subnormal sum is exact). Products need more care: see `grid_product`.
+
+// `x * y` rounded once, as the CPU rounds the unscaled product, for a coefficient `x` (c2, a
+// damping factor, Mur's coefficient: between 2^-20 and 2) and a scaled field value `y`.
+// Where the unscaled product is normal (2^-102 and up, scaled) the GPU's product is the CPU's.
+// Below, the CPU rounds to its subnormal grid 2^-149 (2^-125 scaled), half to even, and a
+// product taken here would be a double rounding (to 24 bits, then to the grid) or, under 2^-126,
+// flushed to zero before it is rounded (that made every scene with another c2 than 0.25 or with
+// damping drift from cpu1: 5.5e-6 after 3000 steps on the H100, 7.3e-6 on llvmpipe after 800).
+// So the product is taken exactly from `y * 2^40` (exact; every partial product below is then
+// normal): hi + lo by Dekker's two-product on Veltkamp halves, every step `exact`; hi is rounded
+// to the grid (2^-85 at this scale) and a tie that lo breaks goes to the side lo lies on.
+fn grid_product(x: f32, y: f32) -> f32 {
+    let p = exact(x * y);
     if abs(p) >= 0x1p-102f {
         return p;
     }
-    return round(p * 0x1p125f) * 0x1p-125f;
+    let ys = exact(y * 0x1p40f);
+    let hi = exact(x * ys);
+    let cx = exact(4097.0 * x);
+    let xh = exact(cx - exact(cx - x));
+    let xl = exact(x - xh);
+    let cy = exact(4097.0 * ys);
+    let yh = exact(cy - exact(cy - ys));
+    let yl = exact(ys - yh);
+    let lo = exact(exact(exact(exact(exact(xh * yh) - hi) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
+    // In units of the grid, 2^-85 at this scale (exact scalings by powers of two).
+    let q = exact(hi * 0x1p85f);
+    let q_lo = exact(lo * 0x1p85f);
+    var r = round(q);
+    let d = exact(q - r);
+    if d == 0.5 && q_lo > 0.0 {
+        r = exact(r + 1.0);
+    } else if d == -0.5 && q_lo < 0.0 {
+        r = exact(r - 1.0);
+    }
+    return exact(r * 0x1p-125f);
 }
 
 // The update of one interior cell from its neighbours in `g` and its old value `old`:
 // c2*(up + down + left + right - 4*mid) + 2*mid - old, in numpy's order of operations,
 // each step rounded on its own, as the CPU rounds it. Fence by fence:
-// - `exact(c2 * lap)`: needed everywhere. The product is added to 2*mid next; fused into an
+// - `grid_product(c2, lap)` (exact inside): needed everywhere. The product is added to 2*mid next; fused into an
 //   FMA it would skip its own rounding (llvmpipe did: 3.7e-6 off at 37x53 after 300 steps).
 // - `4.0 * mid`, `2.0 * mid`: no fence. Multiplying by a power of two is exact (no overflow at
 //   the field's scale), so `fma(-4, mid, sum)` and `fma(2, mid, p)` round exactly as the
@@ -45,5 +73,5 @@ fn cpu_product(p: f32) -> f32 {
 fn update_cell(c2: f32, old: f32, mid: f32, up: f32, down: f32, left: f32, right: f32) -> f32 {
     let sum = ordered(ordered(ordered(up + down) + left) + right);
     let lap = ordered(sum - 4.0 * mid);
-    return ordered(cpu_product(exact(c2 * lap)) + 2.0 * mid) - old;
+    return ordered(grid_product(c2, lap) + 2.0 * mid) - old;
 }

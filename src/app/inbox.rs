@@ -78,7 +78,7 @@ impl WavebrotApp {
             }
             Msg::Mandelbrot(f) => self.take_mandel_frame(f),
             Msg::Export(s) => self.take_export_status(s),
-            Msg::Error(e) => self.say(e),
+            Msg::Error(e) | Msg::Saved(e) => self.say(e),
             Msg::Grid { nx, ny, refused } => {
                 self.wave.grid = (nx, ny);
                 if refused {

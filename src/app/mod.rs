@@ -26,6 +26,7 @@ pub mod mandel;
 pub mod pages;
 pub mod shell;
 pub mod wave;
+pub mod widgets;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -111,6 +112,8 @@ pub struct WavebrotApp {
     panels_hidden: bool,
     /// The key list is shown (F1 or ?).
     help: bool,
+    /// The getting-started page is shown (the top bar's button).
+    getting_started: bool,
     /// Where each frame's time goes (puffin), and whether the flame view is open.
     profile: shell::profile::FrameProfile,
     flame: bool,
@@ -251,6 +254,7 @@ impl WavebrotApp {
             recording: shell::recording::Recording::default(),
             panels_hidden: false,
             help: false,
+            getting_started: false,
             profile: shell::profile::FrameProfile::start(),
             flame: false,
             check_fault: false,
@@ -368,6 +372,49 @@ impl WavebrotApp {
         self.message.as_ref().map(|(m, _)| m.as_str())
     }
 
+    /// Opens the getting-started page (tests; the top bar has its button).
+    pub fn open_getting_started(&mut self) {
+        self.getting_started = true;
+    }
+
+    /// Whether the getting-started page is shown.
+    #[must_use]
+    pub fn getting_started_shown(&self) -> bool {
+        self.getting_started
+    }
+
+    /// Starts one of the getting-started page's guided demos.
+    fn guided(&mut self, g: shell::getting_started::Guided) {
+        use shell::getting_started::Guided;
+        match g {
+            Guided::Race => self.set_page(Some(pages::Page::Race)),
+            Guided::DoubleSlit => {
+                self.set_page(None);
+                self.set_view(Demo::Wave);
+                match crate::sim::wave::scene::preset("double-slit") {
+                    Ok(scene) => {
+                        self.settings.wave.load_scene(scene, "double-slit");
+                        let mut out = wave::lab::LabOutcome::default();
+                        out.fresh();
+                        out.look = true;
+                        self.apply_lab(out);
+                    }
+                    Err(e) => self.say(e.to_string()),
+                }
+            }
+            Guided::Dive => {
+                self.set_page(None);
+                self.set_view(Demo::Mandelbrot);
+                let text = mandel::bookmarks_ui::SHIPPED.iter().find(|(n, _)| n.starts_with("spiral-at-i-1e100"));
+                match text.map(|(_, t)| crate::sim::fractal::location::Location::from_toml(t)) {
+                    Some(Ok(loc)) => mandel::bookmarks_ui::go_to(&mut self.settings.mandelbrot, &loc),
+                    Some(Err(e)) => self.say(e.to_string()),
+                    None => self.say("the spiral at i is not among the shipped places".to_owned()),
+                }
+            }
+        }
+    }
+
     fn set_view(&mut self, v: Demo) {
         if self.settings.view != v {
             self.settings.view = v;
@@ -392,7 +439,9 @@ impl eframe::App for WavebrotApp {
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
         self.timing.record_ui_frame(f64::from(dt));
-        self.timing.load.sample();
+        let renderer_computes =
+            matches!(&self.active, Some((BackendKind::Wgpu, d)) if shell::load::is_software_renderer(&d.name));
+        self.timing.load.sample(renderer_computes, self.timing.cores);
         self.timing.set_cpu_enabled(self.settings.cpu_compare);
         self.timing.fastest = self.settings.wave.fastest;
         self.poll_worker();
@@ -403,6 +452,12 @@ impl eframe::App for WavebrotApp {
         egui::Panel::bottom("status").exact_size(24.0).show(ui, |ui| self.status_bar_ui(ui));
         if self.help {
             shell::panels::help_window(&ctx, &mut self.help);
+        }
+        if self.getting_started
+            && let Some(g) = shell::getting_started::getting_started_window(&ctx, &mut self.getting_started)
+        {
+            self.getting_started = false;
+            self.guided(g);
         }
         if self.flame {
             shell::profile_ui::flame_window(&ctx, &self.profile, &mut self.flame);
@@ -473,7 +528,9 @@ mod tests {
         }
         assert!(sources.len() > 30, "the walk found only {} files under {}", sources.len(), root.display());
         let ctx = egui::Context::default();
-        let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
+        // The first frame builds the font atlas; its texture delta is dropped on purpose.
+        let mut out = ctx.run_ui(egui::RawInput::default(), |_| {});
+        out.textures_delta.clear();
         let font = egui::FontId::proportional(14.0);
         let mut missing = Vec::new();
         ctx.fonts_mut(|fonts| {

@@ -541,14 +541,17 @@ pub fn mandelbrot_deep(
         let mut kernel_secs = Vec::new();
         let mut total = 0;
         let mut executed = 0;
-        let mut orbit_ms = 0.0;
+        let (mut orbit_ms, mut prep_ms) = (0.0, 0.0);
         let mut bla_ms = 0.0;
         let mut job = None;
         let mut failed = None;
         for _ in 0..repeats {
             let start = std::time::Instant::now();
             let prepared = match DeepJob::prepare_timed(view, width, height, iters, crate::backend::monotonic_millis) {
-                Ok(j) => j,
+                Ok(j) => {
+                    prep_ms = start.elapsed().as_secs_f64() * 1e3;
+                    j
+                }
                 Err(e) => {
                     failed = Some(e.to_string());
                     break;
@@ -603,7 +606,8 @@ pub fn mandelbrot_deep(
         let giter = total as f64 / seconds / 1e9;
         r.say(format!(
             "  {:<5} {device:<40} {:>10}  {:>8.1} Giter/s  {arith}; reference orbit {:.1} ms, BLA table {:.1} ms; \
-             kernel {}; rule iterations {total}, executed {executed} ({:.1}x fewer); mismatch {:.4}% on {} rows",
+             kernel {}; rule iterations {total}, executed {executed} ({:.1}x fewer); mismatch {:.4}% on {} rows; \
+             reference: {} (ball, Newton, orbit and BLA {prep_ms:.1} ms)",
             kind.name(),
             fmt_time(seconds),
             giter,
@@ -612,7 +616,8 @@ pub fn mandelbrot_deep(
             kernel_seconds.map_or("-".to_owned(), fmt_time),
             total as f64 / executed.max(1) as f64,
             mism * 100.0,
-            rows.len()
+            rows.len(),
+            job.reference.label()
         ));
         if !ok {
             r.fail(format!(

@@ -17,7 +17,7 @@ use crate::sim::fractal::deep::{DeepJob, View};
 use crate::sim::fractal::julia::{self, JuliaParams};
 use crate::sim::fractal::mandelbrot::{self, Bounds, MandelbrotParams, Precision};
 use crate::sim::fractal::perturb::Mantissa;
-use crate::sim::wave::scene::{Medium, PRESETS, Scene};
+use crate::sim::wave::scene::{Medium, PRESETS, Scene, Source};
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::report::check_line;
@@ -197,7 +197,8 @@ fn wave_case(backends: &mut [Box<dyn Backend>], (nx, ny, tmax): (usize, usize, u
 }
 
 /// Time steps after which a wave from `scene`'s sources has reached every cell that is not a
-/// wall (so every wall, slit, medium and edge), with 10% and 20 steps to spare.
+/// wall (so every wall, slit, medium and edge), with 10% and 20 steps to spare. A moving source
+/// starts from each cell of its path at the step it gets there.
 ///
 /// The arrival time of each cell is its shortest path from a source cell around the walls
 /// (Dijkstra over the 8 neighbours, steps of 1 and √2 cells: never shorter than the straight
@@ -210,11 +211,18 @@ pub fn reach_steps(scene: &Scene) -> u32 {
     use std::collections::BinaryHeap;
     let (nx, ny) = (scene.nx, scene.ny);
     let at = |x: usize, y: usize| x * ny + y;
+    let mut walled = vec![false; nx * ny];
+    for w in &scene.walls {
+        let clip = |v: i64, n: usize| usize::try_from(v.max(0)).unwrap_or(0).min(n - 1);
+        for x in clip(w.x0, nx)..=clip(w.x1, nx) {
+            walled[at(x, clip(w.y0, ny))..=at(x, clip(w.y1, ny))].fill(true);
+        }
+    }
     let mut speed = vec![0.0f64; nx * ny];
     for x in 0..nx {
         for y in 0..ny {
             let (xi, yi) = (x as i64, y as i64);
-            if scene.walls.iter().any(|w| w.contains(xi, yi)) {
+            if walled[at(x, y)] {
                 continue;
             }
             let c2 = scene.media.iter().rev().find(|m| m.contains(xi, yi)).map_or(scene.c2, Medium::c2);
@@ -225,13 +233,30 @@ pub fn reach_steps(scene: &Scene) -> u32 {
     let mut time = vec![u64::MAX; nx * ny];
     let mut heap = BinaryHeap::new();
     for src in &scene.sources {
-        for (x, y) in src.cells() {
-            if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
+        // A moving source starts each path cell when it gets there (cells it jumps are never forced).
+        let starts: Vec<Option<u32>> = match src {
+            Source::Moving(m) => {
+                let mut first = vec![None; src.cells().len()];
+                for t in 1.. {
+                    let Some(k) = m.cell_at(t) else { break };
+                    if let Some(slot @ None) = first.get_mut(k) {
+                        *slot = Some(t - 1);
+                    }
+                }
+                first
+            }
+            _ => vec![Some(0); src.cells().len()],
+        };
+        for ((x, y), start) in src.cells().into_iter().zip(starts) {
+            if let (Ok(x), Ok(y), Some(start)) = (usize::try_from(x), usize::try_from(y), start)
                 && x < nx
                 && y < ny
             {
-                time[at(x, y)] = 0;
-                heap.push(Reverse((0u64, x, y)));
+                let t0 = u64::from(start) * 1_000_000;
+                if t0 < time[at(x, y)] {
+                    time[at(x, y)] = t0;
+                    heap.push(Reverse((t0, x, y)));
+                }
             }
         }
     }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::backend::{BackendChoice, BackendKind};
-use crate::sim::colour::palette::{ColourSettings, Palette, Scale};
+use crate::sim::colour::palette::{ColourSettings, CountRange, Palette, Scale};
 use crate::sim::fractal::mandelbrot::Bounds;
 
 /// `--backend KIND|auto`: the one backend a render runs on.
@@ -39,7 +39,8 @@ pub struct PictureFiles {
 }
 
 /// How `--png` colours the counts. The defaults are the seed's picture (`hot`, integer counts,
-/// linear): the golden PNGs stay as they are; `--npy` always holds the integer counts.
+/// linear) over the picture's own range of counts, which for a view of the whole set (counts
+/// from 0) is the seed's 0..iters, byte for byte; `--npy` always holds the integer counts.
 #[derive(Debug, Clone, Args)]
 pub struct ColourArgs {
     /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight (cyclic).
@@ -53,12 +54,21 @@ pub struct ColourArgs {
     /// (each colour covers about as many escaped pixels).
     #[arg(long, value_enum, default_value_t = Scale::Linear)]
     pub scale: Scale,
+    /// The values spread over the palette: auto (the picture's own escaped counts, min..max, so
+    /// a deep view uses the whole palette; a view of the whole set, where points escape at once,
+    /// keeps the seed's colours) or full (0..iters, the seed's).
+    #[arg(long, value_enum, value_name = "RANGE", default_value_t = CountRange::Auto)]
+    pub colour_range: CountRange,
     /// Shift along the palette, as a fraction of it in [0, 1); the colours wrap around.
     #[arg(long, value_name = "F", default_value_t = 0.0, value_parser = colour_offset)]
     pub colour_offset: f32,
     /// The palette repeats N times over the value range (N >= 1; fractions allowed).
     #[arg(long, value_name = "N", default_value_t = 1.0, value_parser = colour_cycle)]
     pub colour_cycle: f32,
+    /// The colour of the points inside the set, apart from the palette: RRGGBB in hex (e.g.
+    /// 000000 for black); default the palette's last entry (hot: white, the seed's).
+    #[arg(long, value_name = "RRGGBB", value_parser = interior_colour)]
+    pub interior_colour: Option<[u8; 3]>,
 }
 
 impl ColourArgs {
@@ -69,10 +79,23 @@ impl ColourArgs {
             palette: self.palette,
             smooth: self.smooth,
             scale: self.scale,
+            range: self.colour_range,
             offset: self.colour_offset,
             cycles: self.colour_cycle,
+            interior: self.interior_colour,
         }
     }
+}
+
+/// `RRGGBB` (an optional leading `#`) as RGB bytes.
+fn interior_colour(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.strip_prefix('#').unwrap_or(s);
+    let bad = || format!("'{s}' is not a colour: give RRGGBB in hex, e.g. 000000 for black");
+    if hex.len() != 6 || !hex.is_ascii() {
+        return Err(bad());
+    }
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| bad());
+    Ok([byte(0)?, byte(2)?, byte(4)?])
 }
 
 fn colour_offset(s: &str) -> Result<f32, String> {

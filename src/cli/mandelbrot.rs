@@ -11,7 +11,7 @@ use super::picture::{PictureJob, render_picture};
 use super::{CliError, zoom_gif};
 use crate::backend;
 use crate::output;
-use crate::sim::fractal::deep::{Arith, DeepJob, Location, View, format_zoom};
+use crate::sim::fractal::deep::{Arith, DeepJob, Location, ReferenceChoice, View, format_zoom};
 use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 
 #[derive(Debug, Args)]
@@ -46,6 +46,11 @@ pub struct RenderMandelbrot {
     /// the pixels, perturbation beyond.
     #[arg(long, value_enum)]
     pub precision: Option<Arith>,
+    /// The reference orbit of a perturbation render: `auto` a minibrot's nucleus where one is
+    /// found near the view and the iterations are many periods (only one period is computed in
+    /// arbitrary precision), else the centre; `centre`; `nucleus` wherever one is found.
+    #[arg(long, value_enum, default_value_t)]
+    pub reference: ReferenceChoice,
     #[command(flatten)]
     pub backend: BackendArg,
     #[command(flatten)]
@@ -204,15 +209,16 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
         &picture_job(a, iters, "mandelbrot (perturbation)"),
         |b, counts, smooth| {
             let start = std::time::Instant::now();
-            let job = DeepJob::prepare_timed(view, a.width, a.height, iters, backend::monotonic_millis)
-                .map_err(CliError::usage)?;
+            let job =
+                DeepJob::prepare_with(view, a.width, a.height, iters, a.reference, Some(backend::monotonic_millis))
+                    .map_err(CliError::usage)?;
             let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, smooth)?;
             Ok((job, run, start.elapsed().as_secs_f64()))
         },
         |b, (job, run, secs), counts| {
             eprintln!(
                 "{}x{}, iters={}, zoom {}, {}: {:.3} ms ({:.3} ms reference orbit of {} steps, {} bits; {:.3} ms BLA \
-                 table), {:.2} Giter/s ({}); iterations: rule {}, executed {}",
+                 table), {:.2} Giter/s ({}); iterations: rule {}, executed {}; reference: {}",
                 a.width,
                 a.height,
                 iters,
@@ -226,7 +232,8 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
                 run.total_iters as f64 / secs / 1e9,
                 b.kind(),
                 run.total_iters,
-                run.executed()
+                run.executed(),
+                job.reference.label()
             );
             if MandelbrotParams::all_escape_at_once(counts) {
                 eprintln!(

@@ -1,5 +1,5 @@
 //! The command line: the clap definitions of the subcommands and the dispatch; one file per
-//! subcommand family (`wave`, `mandelbrot` with `zoom_gif`, `julia`, `info`), the argument groups
+//! subcommand family (`wave`, `mandelbrot` with `zoom_gif`, `julia`, `info`, `minibrot`), the argument groups
 //! and value parsers they share (`args`), the one way a fractal picture is rendered
 //! (`picture`), and [`CliError`].
 //!
@@ -22,8 +22,10 @@ mod error;
 mod info;
 mod julia;
 mod mandelbrot;
+mod minibrot;
 mod picture;
 mod wave;
+mod wave_screen;
 mod zoom_gif;
 
 pub use args::{BackendArg, BackendsArg, ColourArgs, PictureFiles};
@@ -59,6 +61,10 @@ pub enum Command {
     Info,
     /// List the scene presets (`render wave --preset NAME`) with their descriptions.
     Scenes,
+    /// The lowest-period minibrot in or near a view: its nucleus (as many digits as its size
+    /// needs), period and size; exit 1 when none is found within the iterations.
+    #[command(allow_negative_numbers = true)]
+    FindMinibrot(minibrot::FindMinibrot),
 }
 
 #[derive(Debug, Subcommand)]
@@ -247,6 +253,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             info::scenes();
             Ok(ExitCode::SUCCESS)
         }
+        Command::FindMinibrot(a) => minibrot::find(&a),
     }
 }
 

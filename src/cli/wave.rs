@@ -1,5 +1,6 @@
 //! `render wave`: the seed's wave2d, or a scene (`--preset NAME`, `--scene FILE`), run for
-//! `tmax` steps and written as PNG, `.npy`, numbered frames or an animated GIF.
+//! `tmax` steps and written as PNG, `.npy`, numbered frames or an animated GIF; the intensity
+//! on a screen and the intensity picture are averaged over its last periods (`wave_screen`).
 
 use std::path::PathBuf;
 
@@ -7,6 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::args::{BackendArg, grid_side, positive_f64};
+use super::wave_screen::{Tail, picture_range};
 use super::{CliError, open_backend};
 use crate::backend::{self, BackendChoice, BackendKind};
 use crate::bench;
@@ -56,6 +58,34 @@ pub struct RenderWave {
     /// Steps between frames written to --frames-dir and --gif.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub every: Option<u32>,
+    /// A screen on the column x = X (1 to nx-2): its time-averaged intensity goes to --csv.
+    #[arg(long, value_name = "X", requires = "csv")]
+    pub screen: Option<i64>,
+    /// Write the screen's intensity as CSV: `y,intensity`, and `theory` (the far-field I(θ) of the
+    /// scene's slits or sources, scaled to the measured peak) where the scene has one.
+    #[arg(long, value_name = "FILE", requires = "screen")]
+    pub csv: Option<PathBuf>,
+    /// Periods the intensity is averaged over: the last N periods of the run, of the lowest
+    /// source frequency (with several frequencies their beat averages out only over long windows).
+    #[arg(long, value_name = "N", value_parser = positive_f64, default_value_t = 3.0)]
+    pub average: f64,
+    /// What --png draws: the field after the last step, or its time-averaged intensity (mean f²
+    /// over the last --average periods; colour range 0 to 0.01 unless --auto-contrast).
+    #[arg(long, value_enum, default_value_t = WaveView::Field)]
+    pub view: WaveView,
+    /// --png's colour range from the picture itself: ±(99.5th percentile of |f|), or for the
+    /// intensity 0 to its 99.5th percentile.
+    #[arg(long)]
+    pub auto_contrast: bool,
+}
+
+/// What `render wave --png` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WaveView {
+    /// The field f after the last step.
+    Field,
+    /// The time-averaged intensity, mean f².
+    Intensity,
 }
 
 /// The scene `render wave` runs: the preset or file with the flags given beside it applied, or
@@ -89,7 +119,13 @@ pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
     if a.every.is_some() && a.frames_dir.is_none() && a.gif.is_none() {
         return Err(CliError::usage("--every needs --frames-dir DIR or --gif FILE"));
     }
-    for path in a.png.iter().chain(&a.npy).chain(&a.gif) {
+    // The screen and the average are checked before the backend opens (a usage error is one line).
+    let (grid, steps) = match &scene {
+        Some(s) => ((s.nx, s.ny), a.tmax.or(s.tmax).unwrap_or(DEFAULT_TMAX)),
+        None => ((a.nx.unwrap_or(1000), a.ny.unwrap_or(800)), a.tmax.unwrap_or(DEFAULT_TMAX)),
+    };
+    let mut tail = Tail::new(a, scene.as_ref(), a.freq.unwrap_or(DEFAULT_FREQ), grid, steps)?;
+    for path in a.png.iter().chain(&a.npy).chain(&a.gif).chain(&a.csv) {
         output::check_writable(path)?;
     }
     let mut b = open_backend(a.backend.backend)?;
@@ -123,9 +159,14 @@ pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
         let mut done = 0;
         let chunk = every.min((tmax / 50).max(1)).max(1);
         while done < tmax {
-            let n = chunk.min(tmax - done).min(every - done % every);
+            // The averaged tail goes one step at a time.
+            let n = if done >= tail.from { 1 } else { chunk.min(tail.from - done) };
+            let n = n.min(tmax - done).min(every - done % every);
             sim.advance(n)?;
             done += n;
+            if done > tail.from {
+                tail.sample(sim.as_mut())?;
+            }
             progress.set(u64::from(done));
             if (a.frames_dir.is_some() || a.gif.is_some()) && done % every == 0 {
                 rgba.resize(nx * ny * 4, 0);
@@ -157,7 +198,13 @@ pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
     let copy = if f.is_empty() { "final copy with the .npy below" } else { "incl. final copy" };
     eprintln!("nx={nx}, ny={ny}, tmax={}: {:.3} s ({}, {copy})", tmax, elapsed.as_secs_f64(), b.kind());
     if let Some(path) = &a.png {
-        output::write_wave_png(path, &f, nx, ny, -0.1, 0.1)?;
+        let intensity = tail.intensity();
+        let picture = intensity.as_deref().unwrap_or(f.as_slice());
+        let (lo, hi) = picture_range(picture, intensity.is_some(), a.auto_contrast);
+        output::write_wave_png(path, picture, nx, ny, lo, hi)?;
+    }
+    if let Some(path) = &a.csv {
+        tail.write_screen(path, scene.as_ref())?;
     }
     if let Some(path) = &a.npy {
         let start = std::time::Instant::now();

@@ -57,7 +57,7 @@ pub fn render_zoom_gif(
     let mut smooth = settings.smooth.then(|| vec![0.0f32; w * h]);
     let mut rgba = vec![0u8; w * h * 4];
     let mut deep_frames = 0;
-    let written = output::write_lut_gif(path, w, h, DELAY_CS, settings.palette.lut(), |push| {
+    let written = output::write_lut_gif(path, w, h, DELAY_CS, &settings.picture_table(), |push| {
         for k in 0..frames {
             let v = View::parse(&center, &zoom_of_frame(k, frames, last)).map_err(anyhow::Error::msg)?;
             let n = iters.unwrap_or_else(|| auto_iters(v.zoom_log10()));

@@ -206,9 +206,10 @@ fn verify_with_an_injected_fault_fails_every_check_and_exits_1() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("\nCheck result: FAILED\n"), "{text}");
     let checks: Vec<&str> = text.lines().filter(|l| l.starts_with("ok ") || l.starts_with("FAIL ")).collect();
-    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), 10 presets x 2, 4 Mandelbrot x 2,
+    // 2 wave cases x 3 (cpu1, cpu/blocked, cpu/simple), every preset x 2, 4 Mandelbrot x 2,
     // 1 deep view x 2, 2 precisions x (smooth + Julia) x 2.
-    assert_eq!(checks.len(), 6 + 20 + 8 + 2 + 8, "{text}");
+    let presets = wavebrot::sim::wave::scene::PRESETS.len();
+    assert_eq!(checks.len(), 6 + 2 * presets + 8 + 2 + 8, "{text}");
     for line in &checks {
         if line.contains("zoom 1e20") {
             assert!(line.contains("mismatch"), "{line}");
@@ -469,17 +470,9 @@ fn gui_refuses_a_bad_location_before_any_window_opens() {
     }
 }
 
-/// Frames of a GIF as RGBA, and its size.
+/// Frames of a GIF as the RGBA pictures a viewer shows, and its size.
 fn gif_frames(path: &std::path::Path) -> (usize, usize, Vec<Vec<u8>>) {
-    let mut opts = gif::DecodeOptions::new();
-    opts.set_color_output(gif::ColorOutput::RGBA);
-    let mut d = opts.read_info(std::fs::File::open(path).unwrap()).unwrap();
-    let (w, h) = (usize::from(d.width()), usize::from(d.height()));
-    let mut frames = Vec::new();
-    while let Some(f) = d.read_next_frame().unwrap() {
-        frames.push(f.buffer.to_vec());
-    }
-    (w, h, frames)
+    crate::gif_support::composited_frames(path)
 }
 
 #[test]
@@ -525,4 +518,64 @@ fn render_mandelbrot_gif_needs_a_view() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--gif needs the view"), "{stderr}");
     assert!(!dir.path().join("z.gif").exists());
+}
+
+/// The share of `hot`'s brightness range (R + G + B from 10 to 765) that a PNG's pixels span.
+fn brightness_spread(png: &std::path::Path) -> f64 {
+    let img = image::open(png).unwrap().to_rgba8();
+    let sums = img.pixels().map(|p| u32::from(p.0[0]) + u32::from(p.0[1]) + u32::from(p.0[2]));
+    let (lo, hi) = sums.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    f64::from(hi.saturating_sub(lo)) / 755.0
+}
+
+#[test]
+fn a_deep_location_renders_with_its_own_range_of_colours_by_default() {
+    // rust-fractal's 5e113: counts between about 22 000 and 23 000 of 35 494, one flat orange
+    // over 0..iters.
+    let dir = tempfile::tempdir().unwrap();
+    let loc = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/locations/rfc-5e113.toml");
+    let render = |name: &str, extra: &[&str]| {
+        let png = dir.path().join(name);
+        wavebrot()
+            .args(["render", "mandelbrot", "--location", loc, "--width", "40", "--height", "24", "--backend", "cpu"])
+            .args(extra)
+            .arg("--png")
+            .arg(&png)
+            .assert()
+            .success();
+        brightness_spread(&png)
+    };
+    let auto = render("auto.png", &[]);
+    let full = render("full.png", &["--colour-range", "full"]);
+    println!("rfc-5e113 at 40x24: brightness spread {auto:.3} by default, {full:.3} with --colour-range full");
+    // Measured: the default spans the whole palette (1.000); the seed's range a sliver of it.
+    assert!(auto >= 0.9, "the default colour range spans only {auto:.3} of the palette");
+    assert!(full < 0.2, "--colour-range full spans {full:.3}: the measure cannot see a flat picture");
+    fails(&["render", "mandelbrot", "--colour-range", "wide"], 2, "wide");
+}
+
+#[test]
+fn the_interior_colour_flag_paints_the_set_and_refuses_bad_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("i.png");
+    let npy = dir.path().join("i.npy");
+    wavebrot()
+        .args(["render", "mandelbrot", "--width", "48", "--height", "32", "--iters", "40", "--backend", "cpu"])
+        .args(["--interior-colour", "#0a14c8", "--png"])
+        .arg(&png)
+        .arg("--npy")
+        .arg(&npy)
+        .assert()
+        .success();
+    let (counts, _) = read_npy::<i32>(&npy).unwrap();
+    let img = image::open(&png).unwrap().to_rgba8();
+    let mut inside = 0;
+    for (x, y, p) in img.enumerate_pixels() {
+        let c = counts[(31 - y as usize) * 48 + x as usize];
+        assert_eq!(c >= 40, p.0 == [10, 20, 200, 255], "pixel ({x}, {y}): count {c}, colour {:?}", p.0);
+        inside += usize::from(c >= 40);
+    }
+    assert!(inside > 100, "the view holds the set: {inside} interior pixels");
+    fails(&["render", "mandelbrot", "--interior-colour", "green"], 2, "'green' is not a colour");
+    fails(&["render", "mandelbrot", "--interior-colour", "12345g"], 2, "'12345g' is not a colour");
 }

@@ -1,7 +1,7 @@
 //! The `wavebrot` binary run as a user runs it, one module per file: the CLI's contracts (cli),
 //! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
-//! the app's window process (window), GIF output (gif) and the community's location files
-//! (locations).
+//! the app's window process (window), GIF output (gif), the screen's CSV (screen), the
+//! community's location files (locations) and find-minibrot against mpmath (minibrot).
 //!
 //! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
 //! crates build much faster. Run one file's tests with its module as a filter:
@@ -11,10 +11,14 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../support/gif.rs"]
+mod gif_support;
 
 mod bad_input;
 mod cli;
 mod files;
 mod gif;
 mod locations;
+mod minibrot;
+mod screen;
 mod window;

@@ -142,3 +142,112 @@ fn smooth_colouring_has_no_bands() {
     assert!(smooth_step <= 3, "smooth colouring steps by {smooth_step} entries between neighbours");
     assert!(count_step >= 10, "integer counts step by only {count_step}");
 }
+
+/// The share of `hot`'s brightness range (R + G + B, from 10 at entry 0 to 765 at the last) that
+/// the pixels of `rgba` span: 1 when the picture runs from black to white, near 0 when flat.
+fn brightness_spread(rgba: &[u8]) -> f64 {
+    let sums = rgba.chunks_exact(4).map(|p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]));
+    let (lo, hi) = sums.fold((u32::MAX, 0), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    let (first, last) = (HOT_LUT[0], HOT_LUT[255]);
+    let full = |c: [u8; 4]| u32::from(c[0]) + u32::from(c[1]) + u32::from(c[2]);
+    f64::from(hi.saturating_sub(lo)) / f64::from(full(last) - full(first))
+}
+
+#[test]
+fn the_automatic_range_keeps_the_seed_colours_of_the_whole_set() {
+    // The whole set's escaped counts start at 0 (the corners, |c| > 2), so the automatic range
+    // is the seed's [0, iters] whatever the highest count (139 of 200 at 77x51): the same bytes
+    // at the seed's view and sizes.
+    for (w, h, iters) in [(1536, 1024, 20), (96, 64, 20), (153, 102, 20), (77, 51, 200)] {
+        let p = MandelbrotParams { width: w, height: h, iters, ..MandelbrotParams::SEED };
+        let (counts, _) = mandelbrot::reference(&p);
+        let mut seed = vec![0u8; p.pixels() * 4];
+        colour_rgba(&counts, None, w, h, iters, &ColourSettings::SEED, &mut seed);
+        let mut auto = vec![1u8; p.pixels() * 4];
+        colour_rgba(&counts, None, w, h, iters, &ColourSettings::DEFAULT, &mut auto);
+        let c = Colouring::new(&ColourSettings::DEFAULT, &counts, iters);
+        assert!(auto == seed, "{w}x{h} at {iters} iterations: the automatic range {:?} changed the picture", c.range());
+    }
+}
+
+#[test]
+fn a_deep_view_uses_most_of_the_palette() {
+    use wavebrot::backend::cpu::Threads;
+    use wavebrot::backend::cpu::mandelbrot_deep::mandelbrot_deep;
+    use wavebrot::sim::fractal::deep::{DeepJob, Location};
+    use wavebrot::sim::fractal::perturb::Mantissa;
+    // rust-fractal's 5e113 location: its counts lie between about 22 000 and 23 000 of 35 494,
+    // so the seed's linear 0..iters paints it one flat orange.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations/rfc-5e113.toml");
+    let loc = Location::from_toml(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let (w, h) = (48, 27);
+    let job = DeepJob::prepare(&loc.view(), w, h, loc.iters).unwrap();
+    let mut counts = vec![-1; job.pixels()];
+    mandelbrot_deep(Threads::All, &job, Mantissa::F64, &mut counts).unwrap();
+    let spread = |settings: &ColourSettings| {
+        let mut rgba = vec![0u8; w * h * 4];
+        colour_rgba(&counts, None, w, h, loc.iters, settings, &mut rgba);
+        (brightness_spread(&rgba), Colouring::new(settings, &counts, loc.iters).range())
+    };
+    let (auto, range) = spread(&ColourSettings::DEFAULT);
+    let (full, _) = spread(&ColourSettings::SEED);
+    println!("rfc-5e113 at {w}x{h}: counts {range:?}; brightness spread {auto:.3} auto, {full:.3} full range");
+    // Measured (48x27, counts 22 024 to 23 395): 1.000 with the automatic range (the lowest count
+    // black, the highest white), 0.034 over 0..iters; the bounds leave a margin of a tenth of
+    // the palette below 1 and stay far above 0.034.
+    assert!(auto >= 0.9, "the automatic range spans only {auto:.3} of the palette's brightness (counts {range:?})");
+    // The measure sees the flat picture this range was made for (the checker catching it).
+    assert!(full < 0.2, "the full range spans {full:.3} of the palette: the measure cannot tell flat from spread");
+}
+
+/// Counts of `p` on `b`, coloured with an interior colour apart from the palette: every pixel
+/// that never escaped is exactly that colour, every other one a palette entry.
+fn interior_colour_on(b: &mut dyn wavebrot::backend::Backend) {
+    let p = MandelbrotParams { width: 96, height: 64, iters: 50, ..MandelbrotParams::SEED };
+    let mut counts = vec![-1; p.pixels()];
+    b.mandelbrot(&p, &mut counts).unwrap();
+    let green = [10, 200, 30];
+    for palette in Palette::ALL {
+        let s = ColourSettings { palette, interior: Some(green), ..ColourSettings::DEFAULT };
+        let mut rgba = vec![0u8; p.pixels() * 4];
+        colour_rgba(&counts, None, p.width, p.height, p.iters, &s, &mut rgba);
+        let (mut inside, mut wrong) = (0, Vec::new());
+        for (k, px) in rgba.chunks_exact(4).enumerate() {
+            // Picture row r is counts row height-1-r (imaginary axis up).
+            let (r, x) = (k / p.width, k % p.width);
+            let c = counts[(p.height - 1 - r) * p.width + x];
+            let is_interior = c >= p.iters as i32;
+            inside += usize::from(is_interior);
+            let green_px = px == [10, 200, 30, 255];
+            if is_interior != green_px || (!is_interior && !palette.lut().contains(&[px[0], px[1], px[2], px[3]])) {
+                wrong.push(format!("(row {r}, col {x}): count {c}, colour {px:?}"));
+            }
+        }
+        println!("{} {palette}: {inside} interior pixels, {} wrong", b.kind(), wrong.len());
+        assert!(inside > 500, "{}: the view holds the set ({inside} interior pixels)", b.kind());
+        assert!(
+            wrong.is_empty(),
+            "{} {palette}: {} pixels wrong: {}",
+            b.kind(),
+            wrong.len(),
+            wrong[..wrong.len().min(5)].join("; ")
+        );
+    }
+    // Without it, the interior is the palette's last entry (hot: white), as the seed draws it.
+    let seed = Colouring::new(&ColourSettings::SEED, &counts, p.iters);
+    assert_eq!(seed.colour(p.iters as i32, None), [255, 255, 255, 255]);
+}
+
+#[test]
+fn interior_pixels_take_exactly_the_chosen_colour_on_the_cpu() {
+    use wavebrot::backend::cpu::{CpuBackend, Threads};
+    for t in [Threads::One, Threads::All] {
+        interior_colour_on(&mut CpuBackend::new(t));
+    }
+}
+
+#[test]
+fn interior_pixels_take_exactly_the_chosen_colour_on_wgpu() {
+    let Some(mut b) = crate::common::wgpu_backend() else { return };
+    interior_colour_on(&mut b);
+}

@@ -1,8 +1,10 @@
 //! The Mandelbrot explorer: the camera in arbitrary precision, its moves, panels and keys,
-//! bookmarks and picture export.
+//! bookmarks, picture export and finding minibrots.
 
 pub mod bookmarks_ui;
 pub mod export;
+pub mod find;
+pub mod goto_ui;
 pub mod nav;
 mod panel;
 pub mod state;

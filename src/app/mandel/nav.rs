@@ -11,6 +11,7 @@
 
 use astro_float::{BigFloat, Consts, Radix};
 
+use crate::sim::fractal::decimal::{positional, significant};
 use crate::sim::fractal::deep::{RM, View, ViewError, parse_decimal};
 
 /// Smallest zoom (`log10`): the whole set about 10 times over.
@@ -93,49 +94,6 @@ fn decimal(v: &BigFloat, zoom_log10: f64) -> Result<String, NavError> {
     let magnitude = if v.is_zero() { 0.0 } else { crate::sim::fractal::deep::log10_abs(v) };
     let keep = ((magnitude + zoom_log10.max(0.0) + (NAV_HEIGHT as f64).log10()).ceil() + 8.0).max(17.0) as usize;
     Ok(positional(&significant(&s, keep)))
-}
-
-/// `d.ddddde-N` cut to `keep` significant digits.
-fn significant(s: &str, keep: usize) -> String {
-    let (m, e) = s.split_once('e').unwrap_or((s, ""));
-    let mut out = String::new();
-    let mut n = 0;
-    for ch in m.chars() {
-        if ch.is_ascii_digit() {
-            if n == keep {
-                continue;
-            }
-            n += 1;
-        }
-        out.push(ch);
-    }
-    if e.is_empty() { out } else { format!("{out}e{e}") }
-}
-
-/// `d.ddd000e-N` written without its exponent where that is short (`-0.0001234`, `12.5`), else
-/// with its mantissa's trailing zeros trimmed.
-fn positional(s: &str) -> String {
-    let Some((m, e)) = s.split_once('e') else { return s.to_owned() };
-    let Ok(e) = e.trim_start_matches('+').parse::<i64>() else { return s.to_owned() };
-    let (sign, m) = m.strip_prefix('-').map_or(("", m), |m| ("-", m));
-    let (int, frac) = m.split_once('.').unwrap_or((m, ""));
-    if !(-8..=8).contains(&e) {
-        let m = m.trim_end_matches('0').trim_end_matches('.');
-        return format!("{sign}{m}e{e}");
-    }
-    let digits = format!("{int}{frac}");
-    let point = int.len() as i64 + e;
-    let text = if point <= 0 {
-        format!("0.{}{digits}", "0".repeat((-point) as usize))
-    } else if point as usize >= digits.len() {
-        format!("{digits}{}", "0".repeat(point as usize - digits.len()))
-    } else {
-        format!("{}.{}", &digits[..point as usize], &digits[point as usize..])
-    };
-    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
-    let text = text.trim_start_matches('0');
-    let text = if text.is_empty() || text.starts_with('.') { format!("0{text}") } else { text.to_owned() };
-    if text == "0" { text } else { format!("{sign}{text}") }
 }
 
 /// `view` with its centre moved by `(dx, dy)` half-heights (units of `1/zoom`; `dy` up) and its
@@ -228,6 +186,16 @@ pub fn relative(shown: &View, current: &View) -> Option<(f64, f64, f64)> {
     let scale = 10f64.powf(current.zoom_log10() - shown.zoom_log10());
     scale.is_finite().then_some(())?;
     Some((d(&shown.re, &current.re)?, d(&shown.im, &current.im)?, scale))
+}
+
+/// Slowest and fastest continuous zoom, in factors per second.
+pub const ZOOM_RATES: std::ops::RangeInclusive<f64> = 1.5..=1000.0;
+
+/// The zoom factor for `secs` of continuous zoom at `rate` per second in direction `dir` (+1 in,
+/// -1 out, 0 none: 1); a stalled frame counts at most a quarter of a second.
+#[must_use]
+pub fn held_factor(rate: f64, dir: i8, secs: f64) -> f64 {
+    rate.clamp(*ZOOM_RATES.start(), *ZOOM_RATES.end()).powf(f64::from(dir) * secs.clamp(0.0, 0.25))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The Mandelbrot view's panels in the app: the controls, readouts, bookmarks and picture
-//! export on the left, the picture in the middle, and its keys (R, Ctrl+S).
+//! export on the left, the picture in the middle, and its keys (R, Ctrl+S, J, N).
 
 use crate::app::WavebrotApp;
 use crate::app::mandel::bookmarks_ui;
@@ -20,6 +20,15 @@ impl WavebrotApp {
         ui.separator();
         view::readouts_ui(ui, view, self.mandel.shown.as_ref(), aspect, self.mandel.hover);
         ui.label("Wheel: zoom about the pointer. Drag: pan. Right drag or Ctrl drag: zoom to the box.");
+        let view = &mut self.settings.mandelbrot;
+        let (message, moved) = crate::app::mandel::goto_ui::goto_ui(ui, &mut self.mandel.goto, view, aspect);
+        if moved {
+            ui.ctx().request_repaint();
+        }
+        if let Some(m) = message {
+            self.say(m);
+        }
+        self.find_minibrot_ui(ui);
         self.mandel_check_ui(ui);
         ui.separator();
         let view = &mut self.settings.mandelbrot;
@@ -44,8 +53,13 @@ impl WavebrotApp {
     pub(crate) fn mandel_central_ui(&mut self, child: &mut egui::Ui, ui: &egui::Ui, bar_rect: egui::Rect) {
         let shown = self.mandel.shown.as_ref().map(|s| s.request.view.clone());
         let tex = self.mandel.tex.as_ref().map(|s| s.id).zip(shown.as_ref());
-        let (size, _, hover) =
-            view::mandelbrot_image_ui(child, tex, &mut self.settings.mandelbrot, &mut self.mandel.picture);
+        let (size, _, hover) = view::mandelbrot_image_ui(
+            child,
+            tex,
+            &mut self.settings.mandelbrot,
+            &mut self.mandel.picture,
+            self.mandel.goto.held,
+        );
         self.mandel.window = size;
         self.mandel.hover = hover;
         let r = self.settings.mandelbrot.request(size[0], size[1]);
@@ -61,17 +75,79 @@ impl WavebrotApp {
             self.mandel.bar = Some((key, Colouring::new(&r.colour, counts, r.iters)));
         }
         if let Some((_, colouring)) = &self.mandel.bar {
-            controls::palette_bar_ui(ui, bar_rect, colouring, r.iters, "iterations");
+            controls::palette_bar_ui(ui, bar_rect, colouring, "iterations");
+        }
+    }
+
+    /// The Find minibrot button, its progress and the last minibrot found (its period).
+    fn find_minibrot_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let running = self.mandel.find.running();
+            let b = ui
+                .add_enabled(!running && self.settings.mandelbrot.julia.is_none(), egui::Button::new("Find minibrot"));
+            if b.on_hover_text("N: the lowest-period minibrot near the pointer (or the centre), framed; again: deeper")
+                .clicked()
+            {
+                self.start_find_minibrot();
+            }
+            if running {
+                ui.spinner();
+            } else if let Some(f) = &self.mandel.find.last {
+                ui.label(format!("period {}, size {}", f.period, f.size));
+            }
+        });
+    }
+
+    /// Starts the minibrot search about the pointer (the centre when it is off the picture).
+    fn start_find_minibrot(&mut self) {
+        if self.settings.mandelbrot.julia.is_some() {
+            return;
+        }
+        let aspect = self.mandel.aspect();
+        let view = self.settings.mandelbrot.current(aspect);
+        // Enough steps for the periods of minibrots a picture at this depth shows.
+        let iters = self.settings.mandelbrot.iters_for(&view).saturating_mul(100).clamp(10_000, 10_000_000);
+        let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
+        if let Err(e) = self.mandel.find.start(&view, at, aspect, iters) {
+            self.say(e.to_string());
+        }
+    }
+
+    /// Takes the search's result in: the camera framed on the minibrot, its period said.
+    fn poll_find_minibrot(&mut self, ctx: &egui::Context) {
+        if self.mandel.find.running() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        match self.mandel.find.poll() {
+            Some(Ok(f)) => {
+                let m = &mut self.settings.mandelbrot;
+                let mut said = format!("minibrot of period {} (size {}): framed", f.period, f.size);
+                // Its inside needs several periods of iterations to show; the user's own count wins.
+                let need = f.period.saturating_mul(10);
+                if m.auto_iters && m.iters_for(&f.view) < need {
+                    m.auto_iters = false;
+                    m.iters = need;
+                    said.push_str(&format!("; iterations {need} (10 periods) to show it"));
+                }
+                m.view = Some(f.view);
+                self.say(said);
+            }
+            Some(Err(e)) => self.say(format!("no minibrot: {e}")),
+            None => {}
         }
     }
 
     /// R: the whole set; Ctrl+S: save the picture; J: the Julia set of the point under the
-    /// pointer (of the centre when the pointer is elsewhere), and back.
+    /// pointer (of the centre when the pointer is elsewhere), and back; N: find the minibrot.
     pub(crate) fn mandel_keys(&mut self, ctx: &egui::Context) {
-        let (r, save, j) = ctx.input_mut(|i| {
+        self.poll_find_minibrot(ctx);
+        let (r, save, j, n) = ctx.input_mut(|i| {
             let save = i.consume_key(egui::Modifiers::COMMAND, egui::Key::S);
-            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J))
+            (i.key_pressed(egui::Key::R), save, i.key_pressed(egui::Key::J), i.key_pressed(egui::Key::N))
         });
+        if n {
+            self.start_find_minibrot();
+        }
         if r {
             self.settings.mandelbrot.reset_camera();
         }
@@ -96,6 +172,11 @@ impl WavebrotApp {
         self.mandel.export.running = true;
         self.mandel.export.progress = Some((0, job.request.height));
         self.worker.send(Command::Export(job));
+    }
+
+    /// The typed centre and zoom of the explorer (tests type into it as a user does).
+    pub fn goto_mut(&mut self) -> &mut crate::app::mandel::goto_ui::GoTo {
+        &mut self.mandel.goto
     }
 
     /// The export settings and state (size, file, tile size, progress).
@@ -153,7 +234,7 @@ impl WavebrotApp {
         }
         self.content_frames += 1;
         if f.coarse == 1 {
-            self.record_mandelbrot(&f.pixels, f.request.colour.palette.lut());
+            self.record_mandelbrot(&f.pixels, &f.request.colour.picture_table());
         }
         Self::show(&mut self.mandel.tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
     }

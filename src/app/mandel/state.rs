@@ -7,6 +7,7 @@ use std::sync::mpsc::Receiver;
 use crate::app::Shown;
 use crate::app::mandel::bookmarks_ui::Bookmarks;
 use crate::app::mandel::export::ExportState;
+use crate::app::mandel::find::FindMinibrot;
 use crate::app::mandel::view::{MandelShown, PictureState};
 use crate::app::worker::compare::MandelCheck;
 use crate::app::worker::messages::MandelRequest;
@@ -21,6 +22,8 @@ pub struct MandelUi {
     pub sent: Option<MandelRequest>,
     pub picture: PictureState,
     pub bookmarks: Bookmarks,
+    /// The typed centre and zoom, and the held zoom buttons.
+    pub goto: crate::app::mandel::goto_ui::GoTo,
     pub export: ExportState,
     /// The picture's size on screen in pixels (last frame).
     pub window: [usize; 2],
@@ -35,6 +38,8 @@ pub struct MandelUi {
     /// The Mandelbrot check: the last result and the one running.
     pub check: Option<MandelCheck>,
     pub check_rx: Option<Receiver<MandelCheck>>,
+    /// Find minibrot (key N): the search running and the last one found.
+    pub find: FindMinibrot,
 }
 
 impl MandelUi {

@@ -53,6 +53,8 @@ pub struct MandelView {
     pub colour: ColourSettings,
     /// Julia mode: the Julia set of a point, with its own camera (`None`: the Mandelbrot set).
     pub julia: Option<JuliaMode>,
+    /// Continuous zoom (held buttons, I and O): factor per second.
+    pub zoom_rate: f64,
 }
 
 /// The Julia picture shown instead of the Mandelbrot set.
@@ -71,8 +73,9 @@ impl Default for MandelView {
             auto_iters: true,
             iters: 500,
             precision: PrecisionMode::Auto,
-            colour: ColourSettings::SEED,
+            colour: ColourSettings::DEFAULT,
             julia: None,
+            zoom_rate: 4.0,
         }
     }
 }
@@ -131,6 +134,16 @@ impl MandelView {
             Some(j) => j.view = None,
             None => self.view = None,
         }
+    }
+
+    /// The camera zoomed by `factor` about `at` (fractions of the picture of `aspect`), in
+    /// arbitrary precision (the deep path takes over past `f64` as for the wheel); true when it moved.
+    pub fn zoom_by(&mut self, factor: f64, at: [f64; 2], aspect: f64) -> bool {
+        if (factor - 1.0).abs() < 1e-12 {
+            return false;
+        }
+        let current = self.current(aspect);
+        self.apply(nav::zoomed_about(&current, factor, at, aspect))
     }
 
     /// Applies a move made by [`mandel_nav`]; a failed one (never expected) leaves the view.
@@ -256,16 +269,15 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: 
         if view.auto_iters {
             // The slider shows the automatic value; moving it takes over.
             let mut n = view.iters_for(&current);
-            let r = ui.add(egui::Slider::new(&mut n, 1..=1_000_000).logarithmic(true).text("max iterations"));
+            let r = crate::app::widgets::stepped_slider(ui, &mut n, 1..=1_000_000, "max iterations");
             if r.changed() {
                 view.auto_iters = false;
                 view.iters = n;
                 changed = true;
             }
         } else {
-            changed |= ui
-                .add(egui::Slider::new(&mut view.iters, 1..=1_000_000).logarithmic(true).text("max iterations"))
-                .changed();
+            changed |=
+                crate::app::widgets::stepped_slider(ui, &mut view.iters, 1..=1_000_000, "max iterations").changed();
         }
     });
     ui.horizontal(|ui| {
@@ -318,6 +330,7 @@ pub fn mandelbrot_image_ui(
     texture: Option<(egui::TextureId, &View)>,
     view: &mut MandelView,
     state: &mut PictureState,
+    held: i8,
 ) -> ([usize; 2], bool, Option<[f64; 2]>) {
     let rect = ui.available_rect_before_wrap();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
@@ -418,6 +431,20 @@ pub fn mandelbrot_image_ui(
             let current = view.current(aspect);
             moved |= view.apply(nav::zoomed_about(&current, factor, frac(pos), aspect));
         }
+    }
+    // Continuous zoom: a held button (`held`) or I / O (not while typing), about the pointer
+    // over the picture, else the centre.
+    let typing = ui.memory(|m| m.focused().is_some());
+    let (key_in, key_out, dt) = ui.input(|i| (i.key_down(egui::Key::I), i.key_down(egui::Key::O), i.stable_dt));
+    let dir = match (held, !typing && key_in, !typing && key_out) {
+        (1, _, _) | (0, true, false) => 1,
+        (-1, _, _) | (0, false, true) => -1,
+        _ => 0,
+    };
+    if dir != 0 {
+        let factor = nav::held_factor(view.zoom_rate, dir, f64::from(dt));
+        moved |= view.zoom_by(factor, hover.map_or([0.5, 0.5], frac), aspect);
+        ui.ctx().request_repaint();
     }
     let ppp = ui.ctx().pixels_per_point();
     let px = |v: f32| ((v * ppp).round() as usize).clamp(1, MAX_IMAGE_SIDE);

@@ -81,11 +81,12 @@ fn bar_title(painter: &egui::Painter, bar: egui::Rect, title: &str, font: egui::
     painter.add(egui::epaint::TextShape::new(pos, galley, colour).with_angle(-std::f32::consts::FRAC_PI_2));
 }
 
-/// A vertical colour bar of `colouring` over the values `0` (bottom) to `iters` (top) in `rect`,
-/// labelled at its ends: it follows the palette, scale, offset and cycles, so a histogram scale
-/// shows where the image's counts lie. A square at the top shows the colour of the points that
-/// never escape.
-pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, iters: u32, title: &str) {
+/// A vertical colour bar of `colouring` over its range of values (`0` to `iters`, or the
+/// picture's own counts with the automatic range) in `rect`, labelled at its ends: it follows
+/// the palette, scale, range, offset and cycles, so a histogram scale shows where the image's
+/// counts lie. A square at the top shows the colour of the points that never escape.
+pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, title: &str) {
+    let (lo, hi) = colouring.range();
     let painter = ui.painter_at(rect.expand(2.0));
     let text = ui.visuals().text_color();
     let font = egui::FontId::proportional(11.0);
@@ -96,7 +97,7 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, it
     let strips = (bar.height().max(1.0) as usize).min(1024);
     let step = bar.height() / strips as f32;
     for k in 0..strips {
-        let v = (k as f64 + 0.5) / strips as f64 * f64::from(iters);
+        let v = lo + (k as f64 + 0.5) / strips as f64 * (hi - lo);
         let c = colouring.colour_of_value(v);
         let y1 = bar.max.y - k as f32 * step;
         let r = egui::Rect::from_min_max(egui::pos2(bar.min.x, y1 - step - 0.5), egui::pos2(bar.max.x, y1));
@@ -114,7 +115,7 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, it
         font.clone(),
         text,
     );
-    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, iters.to_string(), font.clone(), text);
-    painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, "0", font.clone(), text);
+    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, format!("{hi:.0}"), font.clone(), text);
+    painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, format!("{lo:.0}"), font.clone(), text);
     bar_title(&painter, bar, title, font, text);
 }

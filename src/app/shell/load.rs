@@ -2,34 +2,137 @@
 //! painting) and a software renderer's threads (llvmpipe) run beside whatever is timed, on the
 //! same cores. Read once a second from `/proc` (Linux; elsewhere nothing is said), so the
 //! timing panel can say plainly how much the figures may be low by.
+//!
+//! Each thread of the process is given a role ([`role_of`]): the window (the UI thread, and
+//! the renderer's threads while they only draw), or the work (every other thread: the backend's
+//! and the comparison's cores, the meters). When the measured backend itself runs on the
+//! software renderer (wgpu on llvmpipe) the renderer's threads compute what is timed, so they
+//! are the work's, not the window's: counting them as the window's once gave "the window takes
+//! 177% of one core" on 2 cores. And the window cannot have taken more than the cores the work
+//! left over in the same second ([`Split::window_cores`]).
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::time::Instant;
 
 /// Clock ticks per second of `/proc`'s CPU times (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
 const TICKS_PER_SEC: f64 = 100.0;
 
+/// Samples before a figure is said: the first seconds hold the renderer's shader compiles
+/// (LLVM, once), which are no part of what the window costs while it runs.
+const WARM_SAMPLES: u32 = 3;
+
+/// One thread of the process as `/proc/self/task/TID` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadTicks {
+    pub tid: u32,
+    /// Its name (`comm`): `llvmpipe-0`, `wavebrot-sim`, …
+    pub comm: String,
+    /// CPU time (user + system) since it started, in clock ticks.
+    pub ticks: u64,
+}
+
+/// Who a thread works for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Draws the window: the UI thread, and the software renderer's threads while no measured
+    /// backend computes on them.
+    Window,
+    /// Everything else: the backend, the CPU copy, the meters.
+    Work,
+}
+
+/// A software renderer's thread: Mesa's llvmpipe rasteriser threads (`llvmpipe-N`) and its
+/// compute pool (`lp:…`).
+fn is_renderer(comm: &str) -> bool {
+    comm.starts_with("llvmpipe") || comm.starts_with("lp:")
+}
+
+/// The role of thread `t`, with `ui_tid` the UI thread and `renderer_computes` true when the
+/// measured backend runs on the software renderer (its threads then compute what is timed).
+#[must_use]
+pub fn role_of(t: &ThreadTicks, ui_tid: u32, renderer_computes: bool) -> Role {
+    if t.tid == ui_tid || (is_renderer(&t.comm) && !renderer_computes) { Role::Window } else { Role::Work }
+}
+
+/// CPU time of the window and of the work over one interval, in cores (1.0: one whole core).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Split {
+    pub window: f64,
+    pub work: f64,
+}
+
+impl Split {
+    /// The window's cores, at most what the work left of `cores` (the two ran on the same cores
+    /// in the same interval; more means time was counted twice).
+    #[must_use]
+    pub fn window_cores(&self, cores: usize) -> f64 {
+        self.window.min((cores as f64 - self.work).max(0.0)).max(0.0)
+    }
+}
+
+/// The split between two readings `before` and `now` of the process's threads, `secs` apart. A
+/// thread absent from `before` started in between: all its time is in the interval; threads
+/// that ended are gone from both sums.
+#[must_use]
+pub fn split(
+    before: &HashMap<u32, u64>,
+    now: &[ThreadTicks],
+    secs: f64,
+    ui_tid: u32,
+    renderer_computes: bool,
+) -> Split {
+    let mut s = Split::default();
+    if secs <= 0.0 {
+        return s;
+    }
+    for t in now {
+        let used = t.ticks.saturating_sub(before.get(&t.tid).copied().unwrap_or(0)) as f64 / TICKS_PER_SEC / secs;
+        match role_of(t, ui_tid, renderer_computes) {
+            Role::Window => s.window += used,
+            Role::Work => s.work += used,
+        }
+    }
+    s
+}
+
 /// The app's own CPU use, sampled about once a second on the UI thread.
 #[derive(Debug, Default)]
 pub struct AppLoad {
-    last: Option<(Instant, u64)>,
-    /// Cores' worth of CPU the window and the display take (1.0: one whole core), smoothed.
+    last: Option<(Instant, HashMap<u32, u64>)>,
+    samples: u32,
+    /// Cores' worth of CPU the window and its drawing take (1.0: one whole core), smoothed,
+    /// at most what the work left of the machine's cores.
     pub cores_used: Option<f64>,
+    /// True when the last sample found the measured backend on the software renderer.
+    pub renderer_computes: bool,
 }
 
 impl AppLoad {
-    /// Takes a sample when a second has passed since the last one (call it from the UI thread).
-    pub fn sample(&mut self) {
+    /// Takes a sample when a second has passed since the last one (call it from the UI thread):
+    /// `renderer_computes` says whether the measured backend runs on the software renderer
+    /// that draws the window, `cores` the machine's cores.
+    pub fn sample(&mut self, renderer_computes: bool, cores: usize) {
         let now = Instant::now();
-        if self.last.is_some_and(|(t, _)| now.duration_since(t).as_secs_f64() < 1.0) {
+        if self.last.as_ref().is_some_and(|(t, _)| now.duration_since(*t).as_secs_f64() < 1.0) {
             return;
         }
-        let Some(ticks) = own_ticks() else { return };
-        if let Some((t, before)) = self.last {
-            let secs = now.duration_since(t).as_secs_f64();
-            let used = ticks.saturating_sub(before) as f64 / TICKS_PER_SEC / secs;
-            self.cores_used = Some(self.cores_used.map_or(used, |u| u + 0.5 * (used - u)));
+        let (Some(ui_tid), Some(threads)) = (ui_thread_id(), read_threads(Path::new("/proc/self/task"))) else {
+            return;
+        };
+        if let Some((t, before)) = &self.last {
+            let s = split(before, &threads, now.duration_since(*t).as_secs_f64(), ui_tid, renderer_computes);
+            self.samples += 1;
+            if renderer_computes != self.renderer_computes {
+                self.cores_used = None;
+            }
+            if self.samples >= WARM_SAMPLES {
+                let used = s.window_cores(cores);
+                self.cores_used = Some(self.cores_used.map_or(used, |u| u + 0.5 * (used - u)));
+            }
         }
-        self.last = Some((now, ticks));
+        self.renderer_computes = renderer_computes;
+        self.last = Some((now, threads.iter().map(|t| (t.tid, t.ticks)).collect()));
     }
 
     /// The line the panel shows: how many cores there are, what the app takes of them, and how
@@ -40,34 +143,50 @@ impl AppLoad {
         let used = self.cores_used?;
         let cores = cores.max(1);
         let low = (used / cores as f64 * 100.0).min(100.0);
-        let text = format!(
-            "{cores} cores: the window and its drawing take about {:.0}% of one core beside what is measured \
+        let what =
+            if self.renderer_computes { "the window's own thread takes" } else { "the window and its drawing take" };
+        let mut text = format!(
+            "{cores} cores: {what} about {:.0}% of one core beside what is measured \
              (the CPU copy and the active backend take turns, never both at once), so CPU figures using every \
              core may be low by about {low:.0}%; presenter mode (H) and fewer controls on screen lower it",
             used * 100.0
         );
+        if self.renderer_computes {
+            text += ". The GPU here is llvmpipe, software on these cores: it draws the window and computes \
+                     what is measured on the same threads, so its figures include the drawing";
+        }
         Some((text, low >= 5.0))
     }
 }
 
-/// CPU ticks (user + system) of the calling thread and of any software-renderer thread.
-fn own_ticks() -> Option<u64> {
-    let mut total = ticks_of("/proc/thread-self/stat")?;
-    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
-        for t in tasks.flatten() {
-            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
-            if comm.starts_with("llvmpipe") || comm.starts_with("lp:") {
-                total += ticks_of(&t.path().join("stat").to_string_lossy()).unwrap_or(0);
-            }
-        }
-    }
-    Some(total)
+/// True when a device named `name` is a software renderer on the CPU (Mesa's llvmpipe, whose
+/// Vulkan face is lavapipe), whose threads also draw the window.
+#[must_use]
+pub fn is_software_renderer(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("llvmpipe") || n.contains("lavapipe") || n.contains("softpipe")
 }
 
-/// `utime + stime` of a `/proc/…/stat` file.
-fn ticks_of(path: &str) -> Option<u64> {
-    let text = std::fs::read_to_string(path).ok()?;
-    parse_ticks(&text)
+/// The calling thread's id (the first field of `/proc/thread-self/stat`).
+fn ui_thread_id() -> Option<u32> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Every thread under `task` (`/proc/self/task`, or a copy of its layout in a test): its id,
+/// name and CPU ticks. `None` when the folder cannot be read (not Linux).
+#[must_use]
+pub fn read_threads(task: &Path) -> Option<Vec<ThreadTicks>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(task).ok()?.flatten() {
+        let Some(tid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        // A thread that ended between the listing and the read is skipped.
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let Some(ticks) = parse_ticks(&stat) else { continue };
+        let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default().trim_end().to_owned();
+        out.push(ThreadTicks { tid, comm, ticks });
+    }
+    Some(out)
 }
 
 fn parse_ticks(stat: &str) -> Option<u64> {
@@ -78,27 +197,5 @@ fn parse_ticks(stat: &str) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stat_lines_are_read_after_the_command_name() {
-        let line = "1234 (a (b) c) S 1 2 3 4 5 6 7 8 9 10 70 30 0 0 20 0 1 0";
-        assert_eq!(parse_ticks(line), Some(100));
-        assert_eq!(parse_ticks("garbage"), None);
-    }
-
-    #[test]
-    fn the_note_says_how_low_figures_may_be() {
-        let l = AppLoad { last: None, cores_used: Some(0.5) };
-        let (text, warn) = l.note(2).unwrap();
-        assert!(
-            text.starts_with("2 cores") && text.contains("50% of one core") && text.contains("about 25%"),
-            "{text}"
-        );
-        assert!(warn);
-        let l = AppLoad { last: None, cores_used: Some(0.02) };
-        assert!(!l.note(16).unwrap().1);
-        assert!(AppLoad::default().note(2).is_none());
-    }
-}
+#[path = "load_tests.rs"]
+mod tests;

@@ -2,6 +2,7 @@
 //! the backend picker and the colour widgets.
 
 pub mod controls;
+pub mod getting_started;
 pub mod load;
 pub mod palette_ui;
 pub mod panels;

@@ -1,8 +1,8 @@
 //! The colour settings of the Mandelbrot and Julia views as a widget: palette, smooth colouring,
-//! scaling, offset and cycles ([`crate::sim::colour::palette::ColourSettings`]). Self-contained: the
+//! scaling, range, offset, cycles and the interior colour ([`crate::sim::colour::palette::ColourSettings`]). Self-contained: the
 //! view places it and recolours when it says something changed.
 
-use crate::sim::colour::palette::{ColourSettings, Palette, Scale};
+use crate::sim::colour::palette::{ColourSettings, CountRange, Palette, Scale};
 
 /// Palette, "smooth", scale, offset and cycles; true when the user changed any of them.
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
@@ -32,11 +32,38 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.selectable_value(&mut c.scale, s, s.name()).on_hover_text(tip);
         }
     });
+    ui.horizontal(|ui| {
+        ui.label("range");
+        for r in CountRange::ALL {
+            let tip = match r {
+                CountRange::Auto => "the picture's own escaped counts: a deep view uses the whole palette",
+                CountRange::Full => "0..iters (the seed's): a deep view's narrow band of counts shows one colour",
+            };
+            ui.selectable_value(&mut c.range, r, r.name()).on_hover_text(tip);
+        }
+    });
     ui.add(egui::Slider::new(&mut c.offset, 0.0..=0.999).text("colour offset"))
         .on_hover_text("shift along the palette (a fraction of it); colours wrap around");
     ui.add(egui::Slider::new(&mut c.cycles, 1.0..=ColourSettings::MAX_CYCLES).logarithmic(true).text("colour cycles"))
         .on_hover_text("how many times the palette repeats over the range (twilight repeats without a seam)");
-    if ui.button("Seed colours").on_hover_text("hot, integer counts, linear: the seed's picture").clicked() {
+    ui.horizontal(|ui| {
+        let mut own = c.interior.is_some();
+        if ui
+            .checkbox(&mut own, "interior colour")
+            .on_hover_text("the points that never escape in a colour of their own, not the palette's last")
+            .changed()
+        {
+            c.interior = own.then_some([0, 0, 0]);
+        }
+        if let Some(rgb) = &mut c.interior {
+            ui.color_edit_button_srgb(rgb).on_hover_text("the interior's colour");
+        }
+    });
+    if ui
+        .button("Seed colours")
+        .on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture")
+        .clicked()
+    {
         *c = ColourSettings::SEED;
     }
     *c != before

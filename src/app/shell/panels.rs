@@ -18,6 +18,13 @@ impl WavebrotApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        // Ctrl+S saves the wave picture (taken before S, which steps).
+        if self.pages.page.is_none()
+            && self.settings.view == Demo::Wave
+            && ctx.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::S))
+        {
+            self.save_wave_picture();
+        }
         let (space, r, s, one, two, delete) = ctx.input(|i| {
             (
                 i.key_pressed(egui::Key::Space),
@@ -132,6 +139,14 @@ impl WavebrotApp {
                 None => ui.label("opening backend…"),
             };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
+            ui.separator();
+            if ui
+                .button("Getting started")
+                .on_hover_text("what the demos are, the keys, how to read the timing panel")
+                .clicked()
+            {
+                self.getting_started = true;
+            }
         });
         if let Some(n) = &self.start.display_note {
             ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));
@@ -210,6 +225,17 @@ impl WavebrotApp {
         }
         self.check_ui(ui);
         self.record_ui(ui);
+        ui.horizontal(|ui| {
+            if ui
+                .button("Save picture")
+                .on_hover_text("the field or intensity as shown, one pixel per cell, as PNG (Ctrl+S)")
+                .clicked()
+            {
+                self.save_wave_picture();
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.wave.picture_path).desired_width(140.0))
+                .on_hover_text("the PNG file");
+        });
         ui.separator();
         let lab = self.wave.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
@@ -219,6 +245,16 @@ impl WavebrotApp {
         out.look |= lab.look;
         out.message = lab.message;
         self.apply_lab(out);
+        ui.separator();
+        ui.label("Measure");
+        let tstep = self.wave.running.map(|(_, t)| t);
+        self.wave.lab.measure_ui(ui, &mut self.settings.wave, tstep);
+        let w = &self.settings.wave;
+        if let Some(m) =
+            self.wave.meters.last.as_ref().and_then(|m| m.screen.as_ref()).filter(|_| w.look.screen.is_some())
+        {
+            crate::app::wave::tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
+        }
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
@@ -268,6 +304,21 @@ impl WavebrotApp {
             let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
             ui.colored_label(colour, text);
         }
+    }
+
+    /// Saves the wave picture as shown to the file named beside "Save picture" (Ctrl+S).
+    pub fn save_wave_picture(&mut self) {
+        let path = self.wave.picture_path.trim();
+        if path.is_empty() {
+            self.say("name the PNG file beside \"Save picture\" first".to_owned());
+            return;
+        }
+        self.worker.send(Command::SaveWavePicture(std::path::PathBuf::from(path)));
+    }
+
+    /// The file "Save picture" writes in the wave view (tests).
+    pub fn wave_picture_path_mut(&mut self) -> &mut String {
+        &mut self.wave.picture_path
     }
 
     /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
@@ -373,11 +424,15 @@ impl WavebrotApp {
                     probes: &w.look.probes,
                     selected_source: self.wave.lab.selected,
                     theory: theory.as_ref(),
+                    screen: w.look.screen,
                 };
                 let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
                 self.wave.lab.preview_ui(&child, w, &map);
+                self.wave.lab.tools_overlay_ui(&child, &map);
                 self.wave.field_map = Some(map);
                 if scene {
+                    let step = self.wave.running.map_or(0, |(_, t)| t);
+                    let pointer = wave_view::FieldPointer { step, ..pointer };
                     let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
@@ -406,7 +461,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 19] = [
+    const KEYS: [(&str, &str); 21] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -423,8 +478,10 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("Arrows", "move a focused slider"),
         ("Wheel, drag", "Mandelbrot: zoom about the pointer, pan"),
         ("Right drag, Ctrl drag", "Mandelbrot: zoom to the box"),
-        ("Ctrl S", "Mandelbrot: save the picture (PNG)"),
+        ("Ctrl S", "save the picture (PNG): the waves as shown, or the Mandelbrot export"),
         ("J, Shift click", "Mandelbrot: the Julia set of the point under the pointer, and back"),
+        ("I / O (hold)", "Mandelbrot: zoom in / out smoothly at the rate set beside Go"),
+        ("N", "Mandelbrot: find the minibrot near the pointer and frame it (again: deeper)"),
         ("F1 or ?", "this list"),
     ];
     egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {

@@ -64,9 +64,9 @@ impl WavebrotApp {
         }
         let (size, lut) = if self.settings.view == Demo::Mandelbrot {
             let size = self.mandel.shown.as_ref().filter(|s| s.coarse == 1).map(|s| (s.width, s.height));
-            (size, self.settings.mandelbrot.colour.palette.lut())
+            (size, std::sync::Arc::from(self.settings.mandelbrot.colour.picture_table()))
         } else {
-            (self.wave.size, &crate::sim::colour::colormap::HOT_LUT[..])
+            (self.wave.size, std::sync::Arc::from(&crate::sim::colour::colormap::HOT_LUT[..]))
         };
         let Some((w, h)) = size else {
             self.say("nothing to record yet: no full picture has been shown".to_owned());
@@ -88,12 +88,12 @@ impl WavebrotApp {
     }
 
     /// Hands a full Mandelbrot picture to the recording, if one of this view is under way.
-    pub(crate) fn record_mandelbrot(&mut self, pixels: &FrameSource, palette_lut: &'static [[u8; 4]]) {
+    pub(crate) fn record_mandelbrot(&mut self, pixels: &FrameSource, palette_lut: &[[u8; 4]]) {
         let Some(rec) = &self.recording.recorder else { return };
         if self.recording.view != Demo::Mandelbrot {
             return;
         }
-        if !std::ptr::eq(rec.lut.as_ptr(), palette_lut.as_ptr()) {
+        if *rec.lut != *palette_lut {
             self.stop_recording(Some("the palette changed"));
             return;
         }

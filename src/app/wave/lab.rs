@@ -27,16 +27,22 @@ pub enum Tool {
     MediumCircle,
     /// Click: place a probe (right click: remove the nearest).
     Probe,
+    /// Click or drag: place the screen on a column (right click: remove it).
+    Screen,
+    /// Drag between two points: their distance in cells, in the medium's units and in wavelengths.
+    Ruler,
 }
 
 impl Tool {
-    pub(crate) const ALL: [(Self, &'static str, &'static str); 6] = [
+    pub(crate) const ALL: [(Self, &'static str, &'static str); 8] = [
         (Self::Sources, "Sources", "click: add a source or select one · drag: move · right click or Delete: remove"),
         (Self::Walls, "Walls", "drag: paint walls (a slit is a gap between walls)"),
         (Self::Erase, "Erase", "drag: erase walls"),
         (Self::MediumRect, "Slab", "drag corner to corner: a rectangle of another medium (refraction)"),
         (Self::MediumCircle, "Lens", "drag from the centre: a circle of another medium (a lens)"),
         (Self::Probe, "Probe", "click: place a probe and watch its value over time · right click: remove"),
+        (Self::Screen, "Screen", "click or drag: a screen on that column, its intensity plotted · right click: remove"),
+        (Self::Ruler, "Ruler", "drag between two points: the distance in cells, in the medium's units and in λ"),
     ];
 }
 
@@ -73,6 +79,12 @@ pub struct LabState {
     /// The scene file's path for Save and Open.
     pub path: String,
     pub(crate) drag: Option<Drag>,
+    /// The ruler's ends, in cell coordinates (`None`: not placed).
+    pub ruler: Option<((f64, f64), (f64, f64))>,
+    /// Where the pointer is on the field (for the angle readout).
+    pub hover: Option<(f64, f64)>,
+    /// The stopwatch: the time step it started at and, once stopped, the one it stopped at.
+    pub stopwatch: Option<(u32, Option<u32>)>,
 }
 
 impl Default for LabState {
@@ -85,6 +97,9 @@ impl Default for LabState {
             new_source: NewSource::Point,
             path: "scene.toml".to_owned(),
             drag: None,
+            ruler: None,
+            hover: None,
+            stopwatch: None,
         }
     }
 }
@@ -132,6 +147,7 @@ impl LabState {
         let mut out = LabOutcome::default();
         let grid = (s.scene.nx, s.scene.ny);
         let pick = (8.0 * p.cells_per_point).max(2.0);
+        self.hover = p.hover;
         match self.tool {
             Tool::Sources => self.sources(s, p, pick, &mut out),
             Tool::Walls | Tool::Erase => {
@@ -182,6 +198,31 @@ impl LabState {
                     out.look = true;
                 }
             }
+            Tool::Screen => {
+                if let Some(at) = p.clicked.or(p.dragging) {
+                    // Not on the border columns, which hold 0.
+                    let x = (FieldPointer::cell(at, grid).0 as usize).clamp(1, grid.0.saturating_sub(2).max(1));
+                    if s.look.screen != Some(x) {
+                        s.look.screen = Some(x);
+                        out.look = true;
+                    }
+                }
+                if p.secondary.is_some() && s.look.screen.is_some() {
+                    s.look.screen = None;
+                    out.look = true;
+                }
+            }
+            Tool::Ruler => {
+                if let Some(at) = p.drag_started {
+                    self.ruler = Some((at, at));
+                }
+                if let (Some(at), Some((a, _))) = (p.dragging.or(p.drag_stopped), self.ruler) {
+                    self.ruler = Some((a, at));
+                }
+                if p.secondary.is_some() {
+                    self.ruler = None;
+                }
+            }
         }
         out
     }
@@ -223,7 +264,7 @@ impl LabState {
                 let freq = s.freq;
                 let new = match self.new_source {
                     NewSource::Point => Source::point(x, y, freq),
-                    NewSource::Pulse => Source::Pulse { x, y, freq, amplitude: 1.0, phase: 0.0 },
+                    NewSource::Pulse => Source::pulse(x, y, freq, p.step + 1),
                 };
                 let before = s.scene.sources.len();
                 try_edit(s, out, |scene| {

@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
-use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene, Source};
+use crate::sim::wave::barrier::Slits;
+use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene};
 use crate::sim::wave::theory::Theory;
 
-use crate::app::wave::lab::{LabOutcome, LabState, NewSource, Tool};
+use crate::app::wave::lab::{LabOutcome, LabState, NewSource, Tool, try_edit};
 use crate::app::wave::view::WaveSettings;
 
 impl LabState {
@@ -52,10 +53,11 @@ impl LabState {
                 )
                 .on_hover_text("(a·dt/dx)²: slower than the open medium's below it, so waves bend towards it");
             }
-            Tool::Probe => {}
+            Tool::Probe | Tool::Screen | Tool::Ruler => {}
         }
         self.selected_ui(ui, s, &mut out);
         ui.separator();
+        slits_ui(ui, s, &mut out);
         self.scene_ui(ui, s, &mut out);
         ui.separator();
         self.view_ui(ui, s, &mut out);
@@ -96,11 +98,7 @@ impl LabState {
         ui.group(|ui| {
             let (x, y) = src.anchor();
             ui.label(format!("source {k}: {} at ({x}, {y})", src.kind_name()));
-            let (freq, amplitude, phase) = match &mut src {
-                Source::Point { freq, amplitude, phase, .. }
-                | Source::Line { freq, amplitude, phase, .. }
-                | Source::Pulse { freq, amplitude, phase, .. } => (freq, amplitude, phase),
-            };
+            let (freq, amplitude, phase) = src.wave_mut();
             ui.add(egui::Slider::new(freq, 0.005..=1.0).logarithmic(true).text("freq"));
             ui.add(egui::Slider::new(amplitude, 0.0..=2.0).text("amplitude"));
             ui.add(egui::Slider::new(phase, 0.0..=std::f64::consts::TAU).text("phase (rad)"));
@@ -236,6 +234,28 @@ impl LabState {
                 }
             }
         });
+    }
+}
+
+/// Live geometry: where the scene's barrier is slits, sliders for their width, spacing and count
+/// that rebuild the walls while the waves run (an edit); a combination that does not fit is not
+/// applied, the last good scene keeps running and the message says why.
+fn slits_ui(ui: &mut egui::Ui, s: &mut WaveSettings, out: &mut LabOutcome) {
+    let Some(slits) = Slits::of(&s.scene) else { return };
+    let mut new = slits;
+    ui.label("Slits (live)");
+    let half = s.scene.ny as i64 / 2;
+    ui.add(egui::Slider::new(&mut new.width, 1..=half.max(1)).text("slit width (cells)"));
+    ui.add(egui::Slider::new(&mut new.spacing, 2..=half.max(2)).text("slit spacing (cells)"));
+    ui.add(egui::Slider::new(&mut new.count, 1..=20).text("slit count"));
+    if new != slits {
+        match new.walls(s.scene.ny) {
+            Ok(walls) => try_edit(s, out, |scene| {
+                scene.walls = walls;
+                true
+            }),
+            Err(e) => out.message = Some(format!("not applied: {e}")),
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! The wave view: settings and run controls, the lab (presets, tools on the field, scene
-//! files) and the meters (energy, probes, Courant number).
+//! files), the measuring tools (units, ruler, angle, stopwatch, the screen's plot) and the
+//! meters (energy, probes, Courant number).
 
 pub mod lab;
 pub mod lab_ui;
 pub mod meters;
 pub mod state;
+pub mod tools_ui;
 pub mod view;

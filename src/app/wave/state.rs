@@ -33,6 +33,8 @@ pub struct WaveUi {
     pub grid: (usize, usize),
     /// The size of the last wave picture (what a recording takes).
     pub size: Option<(usize, usize)>,
+    /// The PNG file "Save picture" writes.
+    pub picture_path: String,
 }
 
 impl WaveUi {
@@ -50,6 +52,7 @@ impl WaveUi {
             field_map: None,
             grid,
             size: None,
+            picture_path: "wave.png".to_owned(),
         }
     }
 }

@@ -9,7 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::{self, Medium, Scene, Source};
+use crate::sim::wave::sources::Moving;
 use crate::sim::wave::theory::Theory;
+use crate::sim::wave::units;
+
+use crate::app::widgets::stepped_slider;
 
 /// Grid sides the slider offers.
 pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
@@ -49,6 +53,8 @@ pub struct WaveLook {
     pub energy: bool,
     /// Cells `(x, y)` whose value is plotted over time.
     pub probes: Vec<(usize, usize)>,
+    /// The screen: the column `x` whose time-averaged intensity is plotted beside the picture.
+    pub screen: Option<usize>,
 }
 
 impl Default for WaveLook {
@@ -60,6 +66,7 @@ impl Default for WaveLook {
             auto_contrast: false,
             energy: false,
             probes: Vec::new(),
+            screen: None,
         }
     }
 }
@@ -90,6 +97,8 @@ pub struct WaveSettings {
     pub check_often: bool,
     /// The grid sliders keep the grid's shape: moving one moves the other.
     pub keep_aspect: bool,
+    /// The medium the readouts are also given in (centimetres and hertz beside cells and steps).
+    pub medium: units::Medium,
 }
 
 impl Default for WaveSettings {
@@ -122,6 +131,7 @@ impl WaveSettings {
             theory,
             check_often: false,
             keep_aspect: false,
+            medium: units::Medium::default(),
             preset: preset.to_owned(),
             scene,
         }
@@ -137,6 +147,7 @@ impl WaveSettings {
             playing: self.playing,
             check_often: self.check_often,
             keep_aspect: self.keep_aspect,
+            medium: self.medium,
             look,
             ..fresh
         };
@@ -214,11 +225,9 @@ pub fn wave_controls_ui(
     // each slider takes a typed value.
     ui.spacing_mut().slider_width = 150.0;
     let (nx0, ny0) = (s.nx, s.ny);
-    let typed = "drag, or type a number in the field";
-    let moved_x =
-        ui.add(egui::Slider::new(&mut s.nx, GRID_SIDES).logarithmic(true).text("nx")).on_hover_text(typed).changed();
-    let moved_y =
-        ui.add(egui::Slider::new(&mut s.ny, GRID_SIDES).logarithmic(true).text("ny")).on_hover_text(typed).changed();
+    let typed = "drag (steps of two significant digits), or type any number in the field";
+    let moved_x = stepped_slider(ui, &mut s.nx, GRID_SIDES, "nx").on_hover_text(typed).changed();
+    let moved_y = stepped_slider(ui, &mut s.ny, GRID_SIDES, "ny").on_hover_text(typed).changed();
     if s.keep_aspect {
         let follow = |v: usize, from: usize, to: usize| {
             ((v as f64 * to as f64 / from.max(1) as f64).round() as usize).clamp(*GRID_SIDES.start(), *GRID_SIDES.end())
@@ -239,9 +248,8 @@ pub fn wave_controls_ui(
         .on_hover_text("every source's angular frequency, radians per time step")
         .changed();
     ui.add_enabled_ui(!s.fastest, |ui| {
-        a.steps |= ui
-            .add(egui::Slider::new(&mut s.steps_per_frame, 1..=1000).logarithmic(true).text("steps / frame"))
-            .on_hover_text("time steps (two updates each) advanced for every displayed frame")
+        a.steps |= stepped_slider(ui, &mut s.steps_per_frame, 1..=1000, "steps / frame")
+            .on_hover_text("time steps (two updates each) advanced for every displayed frame; drag in steps of two significant digits or type any number")
             .changed();
     });
     a.steps |= ui
@@ -306,6 +314,8 @@ pub struct FieldPointer {
     pub drag_stopped: Option<(f64, f64)>,
     /// Cells per screen point (for pick radii in cells).
     pub cells_per_point: f64,
+    /// The time step the field shows: a pulse added now starts on the next one.
+    pub step: u32,
 }
 
 impl FieldPointer {
@@ -357,6 +367,8 @@ pub struct Overlay<'a> {
     pub probes: &'a [(usize, usize)],
     pub selected_source: Option<usize>,
     pub theory: Option<&'a Theory>,
+    /// The screen's column.
+    pub screen: Option<usize>,
 }
 
 /// Draws the field (or a placeholder) fitted into the space left, with the overlay; returns
@@ -396,6 +408,7 @@ pub fn wave_image_ui(
         dragging: at(pointer.filter(|_| response.dragged_by(egui::PointerButton::Primary))),
         drag_stopped: at(pointer.or(hover).filter(|_| response.drag_stopped_by(egui::PointerButton::Primary))),
         cells_per_point: grid.0 as f64 / f64::from(rect.width().max(1.0)),
+        step: 0,
     };
     (fp, map)
 }
@@ -429,11 +442,16 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
                 Source::Point { x, y, .. } | Source::Pulse { x, y, .. } => {
                     painter.circle_stroke(map.point(x as f64 + 0.5, y as f64 + 0.5), 6.0, stroke);
                 }
-                Source::Line { x0, y0, x1, y1, .. } => {
+                Source::Line { x0, y0, x1, y1, .. } | Source::Moving(Moving { x0, y0, x1, y1, .. }) => {
                     let a = map.point(x0 as f64 + 0.5, y0 as f64 + 0.5);
                     let b = map.point(x1 as f64 + 0.5, y1 as f64 + 0.5);
                     painter.line_segment([a, b], stroke);
                     painter.circle_stroke(a, 5.0, stroke);
+                }
+                Source::Array(_) | Source::Multipole(_) => {
+                    for (x, y) in s.cells() {
+                        painter.circle_stroke(map.point(x as f64 + 0.5, y as f64 + 0.5), 4.0, stroke);
+                    }
                 }
             }
         }
@@ -447,7 +465,15 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
     if let Some(t) = o.theory {
         draw_theory(&painter, map, t);
     }
+    if let Some(x) = o.screen {
+        let (a, b) = (map.point(x as f64 + 0.5, 0.0), map.point(x as f64 + 0.5, map.grid.1 as f64));
+        painter.line_segment([a, b], egui::Stroke::new(4.0, egui::Color32::from_rgba_unmultiplied(0, 0, 0, 190)));
+        painter.line_segment([a, b], egui::Stroke::new(2.0, SCREEN_COLOUR));
+    }
 }
+
+/// The screen's colour on the field and in its plot.
+pub const SCREEN_COLOUR: egui::Color32 = egui::Color32::from_rgb(255, 210, 60);
 
 /// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
 /// dashes over a dark casing and labels on a dark plate, so they read on a bright intensity

@@ -234,6 +234,7 @@ impl MandelWork {
             grid,
             zoom_log10: view.zoom_log10(),
             millis: None,
+            reference: crate::sim::fractal::deep::Reference::Centre { period: None, fallback: false },
         })
     }
 }

@@ -56,6 +56,10 @@ pub enum Command {
     Export(ExportJob),
     /// Stop the export under way (the file is left untouched).
     CancelExport,
+    /// Save the wave picture as shown (the field or the intensity, with the colour range of the
+    /// last frame) at the grid's size, one pixel per cell, to a PNG file, written whole or not
+    /// at all; answered by [`Msg::Saved`] or [`Msg::Error`].
+    SaveWavePicture(std::path::PathBuf),
     /// Answered by [`Msg::Pong`] once every command before it is done (tests).
     Ping(u64),
     Quit,
@@ -101,6 +105,19 @@ pub struct Measured {
     /// How often the energy and the auto-contrast range are measured now: `MEASURE_EVERY`, or
     /// longer where a measurement takes long (big grids; see `meter.rs`).
     pub measure_every: Duration,
+    /// The screen's time-averaged intensity, where a screen is placed.
+    pub screen: Option<ScreenMeasure>,
+}
+
+/// The time-averaged intensity (mean of `f²`) along the screen's column.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ScreenMeasure {
+    /// The column.
+    pub x: usize,
+    /// One value per cell `y = 0..ny`.
+    pub intensity: Vec<f32>,
+    /// Time steps the average covers so far.
+    pub averaged_steps: f64,
 }
 
 /// One wave frame: the picture and how long its steps took.
@@ -224,6 +241,8 @@ pub enum Msg {
     Export(ExportStatus),
     /// Something was refused or failed; what ran before keeps running.
     Error(String),
+    /// A file was written: the line to show.
+    Saved(String),
     /// The result of a [`Command::Check`].
     Check(CheckResult),
     /// A grid is in place: the one asked for, or, when `refused`, the one that kept running.

@@ -18,7 +18,7 @@ use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{SceneCells, energy_parallel};
 
 use crate::app::wave::view::{INTENSITY_DECADES, WaveLook};
-use crate::app::worker::messages::{Measured, WorkerError};
+use crate::app::worker::messages::{Measured, ScreenMeasure, WorkerError};
 
 /// Samples per source period for the intensity and the probes.
 pub const SAMPLES_PER_PERIOD: f64 = 8.0;
@@ -38,6 +38,8 @@ pub struct Meter {
     f: Vec<f32>,
     g: Vec<f32>,
     intensity: Intensity,
+    /// The same average on the screen's column only.
+    screen: Intensity,
     auto: Option<AutoRange>,
     cells: Option<(Arc<Scene>, SceneCells)>,
     probes: Vec<Vec<(u32, f32)>>,
@@ -55,6 +57,7 @@ impl Meter {
     /// Forgets the averages and samples (a new scene, grid or a reset).
     pub fn clear(&mut self) {
         self.intensity.clear();
+        self.screen.clear();
         self.probes.clear();
         self.f_at = None;
         self.next_sample = 0;
@@ -62,11 +65,16 @@ impl Meter {
         self.every = Duration::ZERO;
     }
 
-    /// Steps between samples when the look needs them (intensity view or probes), else `None`:
+    /// Forgets the screen's average (the screen moved).
+    pub fn clear_screen(&mut self) {
+        self.screen.clear();
+    }
+
+    /// Steps between samples when the look needs them (intensity view, screen or probes), else `None`:
     /// [`SAMPLES_PER_PERIOD`] per period of the first source.
     #[must_use]
     pub fn sample_every(look: &WaveLook, scene: &Scene) -> Option<u32> {
-        if !look.intensity && look.probes.is_empty() {
+        if !look.intensity && look.probes.is_empty() && look.screen.is_none() {
             return None;
         }
         let period = scene.sources.first().map_or(32.0, |s| period_steps(s.freq()));
@@ -89,9 +97,13 @@ impl Meter {
         let tstep = sim.tstep();
         self.read_f(sim)?;
         let scene_nx_ny = (sim.params().nx, sim.params().ny);
+        let window = look.average_periods.max(0.1) * period_steps(sim.params().freq);
         if look.intensity {
-            let window = look.average_periods.max(0.1) * period_steps(sim.params().freq);
             self.intensity.add(&self.f, tstep, window);
+        }
+        if let Some(x) = look.screen.filter(|&x| x < scene_nx_ny.0) {
+            let ny = scene_nx_ny.1;
+            self.screen.add(&self.f[x * ny..(x + 1) * ny], tstep, window);
         }
         self.probes.resize_with(look.probes.len(), Vec::new);
         for (k, &(x, y)) in look.probes.iter().enumerate() {
@@ -182,6 +194,11 @@ impl Meter {
             probes: std::mem::take(&mut self.probes),
             sample_every: if Self::sample_every(look, scene).is_some() { sample_every } else { 0 },
             cost: std::mem::take(&mut self.cost),
+            screen: look.screen.filter(|_| !self.screen.mean().is_empty()).map(|x| ScreenMeasure {
+                x,
+                intensity: self.screen.mean().to_vec(),
+                averaged_steps: self.screen.covered_steps(),
+            }),
         })
     }
 

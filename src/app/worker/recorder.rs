@@ -7,6 +7,7 @@
 //! slows the simulation down or fills the memory.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -18,8 +19,8 @@ const QUEUE: usize = 8;
 pub struct Recorder {
     pub path: PathBuf,
     pub size: (usize, usize),
-    /// The palette table the pictures are coloured from.
-    pub lut: &'static [[u8; 4]],
+    /// Every colour the pictures hold (the palette table, and an interior colour of its own).
+    pub lut: Arc<[[u8; 4]]>,
     /// GIF frames per second, and the most frames to take (`None`: until stopped).
     pub fps: u16,
     pub max_frames: Option<usize>,
@@ -41,7 +42,7 @@ impl Recorder {
     pub fn start(
         path: &Path,
         (width, height): (usize, usize),
-        lut: &'static [[u8; 4]],
+        lut: Arc<[[u8; 4]]>,
         fps: u16,
         max_frames: Option<usize>,
     ) -> anyhow::Result<Self> {
@@ -50,8 +51,9 @@ impl Recorder {
         crate::output::check_writable(path)?;
         let (tx, rx): (SyncSender<Vec<u8>>, Receiver<Vec<u8>>) = mpsc::sync_channel(QUEUE);
         let p = path.to_owned();
+        let table = Arc::clone(&lut);
         let thread = std::thread::Builder::new().name("wavebrot-gif".to_owned()).spawn(move || {
-            crate::output::write_lut_gif(&p, width, height, delay_cs, lut, |push| {
+            crate::output::write_lut_gif(&p, width, height, delay_cs, &table, |push| {
                 for frame in rx {
                     push(&frame)?;
                 }

@@ -134,6 +134,8 @@ pub(super) struct WaveLoop {
     pub(super) large_call: Option<((backend::BackendKind, usize, usize), f64)>,
     /// Test seam: the check's reference is made wrong on purpose.
     pub(super) check_fault: bool,
+    /// The colour range of the last picture and whether it showed the intensity.
+    pub(super) shown: Option<((f32, f32), bool)>,
 }
 
 /// The Mandelbrot part of the simulation thread: the view asked for, the passes' arithmetic and
@@ -208,6 +210,7 @@ impl SimLoop {
                 per_step: Duration::from_micros(100),
                 large_call: None,
                 check_fault: false,
+                shown: None,
             },
             mandel: MandelLoop { pass_iters: 1, ..MandelLoop::default() },
             quit: false,
@@ -301,6 +304,9 @@ impl SimLoop {
             Command::SetLook(look) => {
                 if look.intensity != self.wave.look.intensity || look.probes != self.wave.look.probes {
                     self.wave.meter.clear();
+                } else if look.screen != self.wave.look.screen {
+                    // A moved screen starts its own average; the picture's goes on.
+                    self.wave.meter.clear_screen();
                 }
                 self.wave.look = look;
                 self.wave.redraw = true;
@@ -346,6 +352,10 @@ impl SimLoop {
                 self.mandel.request = Some(r);
             }
             Command::Export(job) => self.export(&job),
+            Command::SaveWavePicture(path) => match self.save_wave_picture(&path) {
+                Ok(line) => self.send(Msg::Saved(line)),
+                Err(e) => self.send(Msg::Error(format!("picture not saved: {e:#}"))),
+            },
             // Only meaningful while an export runs (see `export`).
             Command::CancelExport => {}
             Command::Ping(n) => {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::backend::{self, Backend, Timing, WaveSim};
-use crate::sim::wave::scene::Scene;
+use crate::sim::wave::scene::{Scene, Source};
 
 use crate::app::worker::messages::{CHECK_STEPS, CheckResult, Msg, WaveFrame};
 use crate::app::worker::meter::Meter;
@@ -61,7 +61,10 @@ impl SimLoop {
 
     /// Runs `scene`: its sources swapped in place when only they changed (the waves go on),
     /// otherwise opened anew with the waves carried over when asked and the grid is the same.
-    pub(super) fn apply_scene(&mut self, scene: Scene, keep_waves: bool) {
+    pub(super) fn apply_scene(&mut self, mut scene: Scene, keep_waves: bool) {
+        if keep_waves && let Some(sim) = self.wave.sim.as_ref() {
+            carry_pulse_starts(&mut scene, &self.wave.scene, sim.tstep());
+        }
         // From rest (a file opened, a preset picked) even where it is the scene running.
         if keep_waves && *self.wave.scene == scene && self.wave.sim.is_some() {
             return;
@@ -281,6 +284,7 @@ impl SimLoop {
             Err(e) => return Msg::Error(e.to_string()),
         };
         let (lo, hi) = measured.range;
+        self.wave.shown = Some(((lo, hi), measured.intensity));
         let shown = if measured.intensity && !self.wave.meter.intensity().is_empty() {
             let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
             let (values, (lo, hi)) = self.wave.meter.intensity_picture(self.wave.look.intensity_log, (lo, hi));
@@ -306,6 +310,46 @@ impl SimLoop {
     }
 }
 
+impl SimLoop {
+    /// The wave picture as the last frame showed it (field or intensity, its colour range), one
+    /// pixel per cell, written to `path` as PNG (atomically: whole or not at all); the line to
+    /// show. Before the first frame, the field with the contrast sliders' range.
+    pub(super) fn save_wave_picture(&mut self, path: &std::path::Path) -> anyhow::Result<String> {
+        use anyhow::Context as _;
+        let sim = self.wave.sim.as_mut().context("no wave simulation is running")?;
+        let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
+        let ((lo, hi), intensity) = self.wave.shown.unwrap_or(((self.wave.vmin, self.wave.vmax), false));
+        let mut rgba = vec![0u8; nx * ny * 4];
+        let what = if intensity && !self.wave.meter.intensity().is_empty() {
+            let (values, (lo, hi)) = self.wave.meter.intensity_picture(self.wave.look.intensity_log, (lo, hi));
+            crate::sim::colour::colormap::wave_rgba_strided(values, nx, ny, lo, hi, 1, &mut rgba);
+            "intensity"
+        } else {
+            let mut f = vec![0.0f32; nx * ny];
+            sim.read_field(&mut f)?;
+            crate::sim::colour::colormap::wave_rgba_strided(&f, nx, ny, lo, hi, 1, &mut rgba);
+            "field"
+        };
+        crate::output::write_png(path, &rgba, nx, ny).with_context(|| path.display().to_string())?;
+        Ok(format!("saved {} ({what} at step {}, {nx}x{ny})", path.display(), sim.tstep()))
+    }
+}
+
+/// Pulses of `scene` that `running` has (ignoring their start) keep the start they run with; a
+/// new one whose start already passed (the app asked for the step after the one it showed, the
+/// worker ran on) starts on the next step, `tstep + 1`, so it rings whole.
+fn carry_pulse_starts(scene: &mut Scene, running: &Scene, tstep: u32) {
+    for s in &mut scene.sources {
+        if let Some(old) = running.sources.iter().find(|o| o.same_but_start(s)) {
+            s.clone_from(old);
+        } else if let Source::Pulse { start, .. } = s
+            && *start <= tstep
+        {
+            *start = tstep + 1;
+        }
+    }
+}
+
 /// Both fields of `sim` and its time step, to carry into a reopened scene (`None` when they
 /// cannot be read: the new scene then starts from rest).
 fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
@@ -317,5 +361,26 @@ fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
             log::warn!("the waves could not be read back ({e}); the new scene starts from rest");
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_pulse_starts_on_the_next_step_and_old_ones_keep_theirs() {
+        let running = Scene { sources: vec![Source::pulse(5, 5, 0.3, 12)], ..Scene::seed(40, 30, 0.2) };
+        // The app asked for step 101 (it showed 100); the worker is at 104. The old pulse comes
+        // back with the start the app saw, 12.
+        let mut edited =
+            Scene { sources: vec![Source::pulse(5, 5, 0.3, 12), Source::pulse(9, 9, 0.3, 101)], ..running.clone() };
+        carry_pulse_starts(&mut edited, &running, 104);
+        assert_eq!(edited.sources, vec![Source::pulse(5, 5, 0.3, 12), Source::pulse(9, 9, 0.3, 105)]);
+        // A start still ahead is kept; an old pulse the app holds with another start keeps the worker's.
+        let mut ahead =
+            Scene { sources: vec![Source::pulse(5, 5, 0.3, 3), Source::pulse(9, 9, 0.3, 200)], ..running.clone() };
+        carry_pulse_starts(&mut ahead, &running, 104);
+        assert_eq!(ahead.sources, vec![Source::pulse(5, 5, 0.3, 12), Source::pulse(9, 9, 0.3, 200)]);
     }
 }

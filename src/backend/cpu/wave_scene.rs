@@ -367,7 +367,7 @@ mod tests {
             amplitude: 0.5,
             phase: 1.0,
         });
-        s.sources.push(Source::Pulse { x: (nx - 2) as i64, y: 3, freq: 0.4, amplitude: 2.0, phase: 0.0 });
+        s.sources.push(Source::Pulse { x: (nx - 2) as i64, y: 3, freq: 0.4, amplitude: 2.0, phase: 0.0, start: 1 });
         s.walls.push(Wall { x0: (nx / 3) as i64, y0: 0, x1: (nx / 3 + 1) as i64, y1: (ny / 2 - 1) as i64 });
         s.media.push(Medium::Circle { x: (2 * nx / 3) as i64, y: (ny / 2) as i64, r: 5.5, c2: 0.1 });
         s.media.push(Medium::Rect { x0: 1, y0: 1, x1: 4, y1: 6.min(ny as i64 - 1), c2: 0.45 });

@@ -159,7 +159,7 @@ impl CudaWave {
         };
         let (nx, ny) = (p.nx as i32, p.ny as i32);
         let n_cells = sc.n_cells as i32;
-        let sources = sc.scene.sources.len();
+        let sources = sc.scene.channels();
         let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
         let (f, g) = if self.cur == 0 { (f0, g0) } else { (f1, g1) };
         for k in 0..steps as usize {
@@ -192,7 +192,7 @@ impl CudaWave {
             LaunchConfig { grid_dim: (sc.tiles.0, sc.tiles.1, 1), block_dim: (32, TILE.warps, 1), shared_mem_bytes: 0 };
         let (nx, ny) = (self.params.nx as i32, self.params.ny as i32);
         let n_mat = sc.n_mat as i32;
-        let sources = sc.scene.sources.len();
+        let sources = sc.scene.channels();
         let sources_i32 = sources as i32;
         let mut done = 0;
         while done < steps {

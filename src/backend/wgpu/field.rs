@@ -10,7 +10,8 @@
 /// Scaled by 2^24 every value the CPU can hold is a normal `f32` on the GPU (2^-149 becomes
 /// 2^-125), sums and differences round exactly as the CPU's (a subnormal result of an addition is
 /// exact), and the one product that can round in the subnormal range, `c2 * lap`, is rounded to
-/// the CPU's grid in the shader (`cpu_product`, `shaders/parts/wave_cell.wgsl`). Source values are
+/// the CPU's grid in the shader (`grid_product`, `shaders/parts/wave_cell.wgsl`, also for the scene
+/// kernel's other coefficients: damping and Mur's). Source values are
 /// scaled on upload, the field unscaled on read-back and the colormap's thresholds scaled: all
 /// exact, being multiplications by powers of two.
 pub const FIELD_SCALE: f32 = 16_777_216.0;

@@ -99,7 +99,7 @@ impl SceneGpu {
         let what = format!("scene {}x{}", scene.nx, scene.ny);
         let ids = gpu.buffer(&format!("{what} material ids"), 4 * words.len() as u64, storage)?;
         let materials = gpu.buffer(&format!("{what} materials"), 4 * table.len() as u64, storage)?;
-        let sources = scene.sources.len().max(1) as u64;
+        let sources = scene.channels().max(1) as u64;
         let capacity = steps_per_submit.max(1);
         let values = gpu.buffer(&format!("{what} source values"), 4 * sources * u64::from(capacity), storage)?;
         let forced_cells = scene.source_cells();
@@ -139,7 +139,7 @@ impl SceneGpu {
     /// caller).
     pub fn set_sources(&mut self, gpu: &Gpu, scene: Scene) -> Result<(), BackendError> {
         let forced_cells = scene.source_cells();
-        if 8 * forced_cells.len() as u64 > self.forced.size() || scene.sources.len() != self.scene.sources.len() {
+        if 8 * forced_cells.len() as u64 > self.forced.size() || scene.channels() != self.scene.channels() {
             return Err(runtime("the scene's sources changed shape"));
         }
         let pairs: Vec<u32> = forced_cells.iter().flat_map(|c| [c.cell as u32, c.source as u32]).collect();
@@ -166,7 +166,7 @@ impl SceneGpu {
         let source_groups = self.n_forced.div_ceil(SOURCES_GROUP);
         let edge_groups =
             if self.edges { (2 * (nx + ny).saturating_sub(4)).div_ceil(SOURCES_GROUP as usize) as u32 } else { 0 };
-        let sources = self.scene.sources.len() as u32;
+        let sources = self.scene.channels() as u32;
         let pipelines = &gpu.wave.scene;
         let mut done = 0;
         while done < tsteps {

@@ -6,12 +6,17 @@
 //! A pixel's colour, step by step ([`Colouring::colour`]):
 //! 1. **Value** `v`: the integer count, or with [`ColourSettings::smooth`] the continuous escape
 //!    value `ν` a backend returns beside it ([`crate::sim::fractal::mandelbrot::smooth_value`]). A pixel
-//!    that never escaped (count = `iters`) always takes the palette's **last** entry (`hot`:
-//!    white, as the seed draws the set).
-//! 2. **Scale** `t = s(v)` in `[0, 1]` over `[0, iters]` ([`Scale`]): linear `v / iters`
-//!    (the seed's), log `ln(1 + v) / ln(1 + iters)`, or histogram equalisation (the share of
-//!    escaped pixels with a smaller value, interpolated inside a count's bin, so it is continuous
-//!    and monotone in `v`).
+//!    that never escaped (count = `iters`) takes the interior colour ([`ColourSettings::interior`])
+//!    when one is chosen, else the palette's **last** entry (`hot`: white, as the seed draws the set).
+//! 2. **Scale** `t = s(v)` in `[0, 1]` over the range `[lo, hi]` ([`Scale`]): linear
+//!    `(v - lo) / (hi - lo)` (the seed's with `[0, iters]`), log `ln(1 + v - lo) / ln(1 + hi - lo)`,
+//!    or histogram equalisation (the share of escaped pixels with a smaller value, interpolated
+//!    inside a count's bin, so it is continuous and monotone in `v`; it needs no range). The
+//!    range ([`CountRange`]) is `[0, iters]` (the seed's) or the picture's own escaped counts,
+//!    `[min, max + 1]` ([`CountRange::Auto`], the default of the app and `render`): a deep view
+//!    whose counts lie in a narrow band (22 000 to 23 000 of 35 494) uses the whole palette,
+//!    while a view of the whole set (some points escape at once, count 0) keeps the seed's
+//!    `[0, iters]` and its colours exactly.
 //! 3. **Position** `u` in the palette: with one cycle and no offset `u = t`, clipped (exactly the
 //!    seed's `floor(t * 256)` clipped to `0..=255`); otherwise the palette repeats `cycles` times
 //!    over the range, shifted by `offset` (a fraction of the palette) and wrapping:
@@ -123,6 +128,32 @@ impl std::fmt::Display for Scale {
     }
 }
 
+/// The range of values the scale spreads over the palette.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum CountRange {
+    /// `[0, iters]`: the seed's. A deep view whose counts lie in a narrow band shows one colour.
+    Full,
+    /// The picture's own escaped counts, `[min, max + 1]`: every view uses the whole palette. A
+    /// view where some points escape at once (count 0: it reaches outside `|c| <= 2`, a view of
+    /// the whole set) is coloured as `Full`, the seed's picture.
+    #[default]
+    Auto,
+}
+
+impl CountRange {
+    /// Both ranges, the default first.
+    pub const ALL: [Self; 2] = [Self::Auto, Self::Full];
+
+    /// The name used on the command line and in the app.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Full => "full",
+            Self::Auto => "auto",
+        }
+    }
+}
+
 /// Everything that decides the colours of a Mandelbrot or Julia picture.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ColourSettings {
@@ -131,22 +162,41 @@ pub struct ColourSettings {
     /// values from the backend: [`crate::backend::Backend::mandelbrot_smooth`] and friends).
     pub smooth: bool,
     pub scale: Scale,
+    /// The values spread over the palette (files saved before it existed load as `Auto`, which
+    /// colours their shallow views as before).
+    #[serde(default)]
+    pub range: CountRange,
     /// Shift along the palette, as a fraction of it (`0..1`; 0.5 starts halfway).
     pub offset: f32,
     /// How many times the palette repeats over the value range (`>= 1`; may be fractional).
     pub cycles: f32,
+    /// The colour of the points that never escape, apart from the palette (`None`: the
+    /// palette's last entry, `hot`'s white as the seed draws the set). RGB bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interior: Option<[u8; 3]>,
 }
 
 impl Default for ColourSettings {
     fn default() -> Self {
-        Self::SEED
+        Self::DEFAULT
     }
 }
 
 impl ColourSettings {
-    /// The seed's colouring: `hot`, integer counts, linear, no offset, one cycle.
-    pub const SEED: Self =
-        Self { palette: Palette::Hot, smooth: false, scale: Scale::Linear, offset: 0.0, cycles: 1.0 };
+    /// The seed's colouring: `hot`, integer counts, linear over `[0, iters]`, no offset, one cycle.
+    pub const SEED: Self = Self {
+        palette: Palette::Hot,
+        smooth: false,
+        scale: Scale::Linear,
+        range: CountRange::Full,
+        offset: 0.0,
+        cycles: 1.0,
+        interior: None,
+    };
+
+    /// The app's and `render`'s default: the seed's over the picture's own counts
+    /// ([`CountRange::Auto`]), the same bytes for a view of the whole set (counts from 0).
+    pub const DEFAULT: Self = Self { range: CountRange::Auto, ..Self::SEED };
 
     /// Largest number of cycles accepted.
     pub const MAX_CYCLES: f32 = 10_000.0;
@@ -172,6 +222,19 @@ impl ColourSettings {
         Ok(())
     }
 
+    /// Every colour a picture with these settings holds: the palette's table, and the interior
+    /// colour after it when it is not in the table (a GIF's palette is made of these).
+    #[must_use]
+    pub fn picture_table(&self) -> Vec<[u8; 4]> {
+        let mut t = self.palette.lut().to_vec();
+        if let Some([r, g, b]) = self.interior
+            && !t.contains(&[r, g, b, 255])
+        {
+            t.push([r, g, b, 255]);
+        }
+        t
+    }
+
     /// True when positions wrap around the palette (more than one cycle, or an offset).
     #[must_use]
     pub fn wraps(&self) -> bool {
@@ -179,22 +242,30 @@ impl ColourSettings {
     }
 }
 
-/// Settings made ready for one image: the histogram of its counts when the scale needs it.
+/// Settings made ready for one image: the range of its counts and the histogram of them when
+/// the scale needs it.
 #[derive(Clone, Debug)]
 pub struct Colouring {
     settings: ColourSettings,
     iters: u32,
+    /// The range `[lo, hi]` the linear and log scales spread over the palette.
+    lo: f64,
+    hi: f64,
     lut: &'static [[u8; 4]],
     /// Histogram scale: `cum[n]` = escaped pixels with count below `n` (`iters + 1` entries).
     cum: Vec<u64>,
 }
 
 impl Colouring {
-    /// Prepares `settings` for an image of `counts` (needed only by the histogram scale; other
-    /// scales ignore them) with at most `iters` iterations.
+    /// Prepares `settings` for an image of `counts` (needed by the histogram scale and the
+    /// automatic range; others ignore them) with at most `iters` iterations.
     #[must_use]
     pub fn new(settings: &ColourSettings, counts: &[i32], iters: u32) -> Self {
         let iters = iters.max(1);
+        let (lo, hi) = match settings.range {
+            CountRange::Full => (0.0, f64::from(iters)),
+            CountRange::Auto => escaped_range(counts, iters).unwrap_or((0.0, f64::from(iters))),
+        };
         let mut cum = Vec::new();
         if settings.scale == Scale::Histogram {
             let n = iters as usize;
@@ -214,7 +285,7 @@ impl Colouring {
                 cum.push(sum);
             }
         }
-        Self { settings: *settings, iters, lut: settings.palette.lut(), cum }
+        Self { settings: *settings, iters, lo, hi, lut: settings.palette.lut(), cum }
     }
 
     /// The settings this colouring follows.
@@ -223,15 +294,22 @@ impl Colouring {
         &self.settings
     }
 
+    /// The range `[lo, hi]` of values the linear and log scales spread over the palette.
+    #[must_use]
+    pub fn range(&self) -> (f64, f64) {
+        (self.lo, self.hi)
+    }
+
     /// The scaled value `t` in `[0, 1]` of an escaped pixel's value `v` (step 2 of the module
     /// doc). Monotone (non-decreasing) in `v` for every scale.
     #[must_use]
     pub fn scaled(&self, v: f64) -> f64 {
         let iters = f64::from(self.iters);
+        let (lo, hi) = (self.lo, self.hi);
         match self.settings.scale {
-            // As `colormap::lut_index`: (v - vmin) / (vmax - vmin) with vmin = 0.
-            Scale::Linear => (v - 0.0) / (iters - 0.0),
-            Scale::Log => (1.0 + v.max(0.0)).ln() / (1.0 + iters).ln(),
+            // As `colormap::lut_index`: (v - vmin) / (vmax - vmin); the seed's vmin = 0, vmax = iters.
+            Scale::Linear => (v - lo) / (hi - lo),
+            Scale::Log => (1.0 + (v - lo).max(0.0)).ln() / (1.0 + (hi - lo)).ln(),
             Scale::Histogram => {
                 let total = *self.cum.last().unwrap_or(&0);
                 if total == 0 {
@@ -264,7 +342,7 @@ impl Colouring {
     #[must_use]
     pub fn colour(&self, count: i32, smooth: Option<f32>) -> [u8; 4] {
         if i64::from(count) >= i64::from(self.iters) {
-            return self.lut[self.lut.len() - 1];
+            return self.interior();
         }
         let v = match smooth {
             Some(s) if self.settings.smooth => f64::from(s),
@@ -279,11 +357,29 @@ impl Colouring {
         self.lut[self.index(self.scaled(v))]
     }
 
-    /// The colour of the pixels that never escaped.
+    /// The colour of the pixels that never escaped: the chosen interior colour, else the
+    /// palette's last entry.
     #[must_use]
     pub fn interior(&self) -> [u8; 4] {
-        self.lut[self.lut.len() - 1]
+        match self.settings.interior {
+            Some([r, g, b]) => [r, g, b, 255],
+            None => self.lut[self.lut.len() - 1],
+        }
     }
+}
+
+/// The automatic range of `counts`: `[min, max + 1]` of the escaped ones (count below `iters`);
+/// `None` (the seed's `[0, iters]`) when none escaped, or when some escaped at once (count 0:
+/// the picture reaches outside the disc `|c| <= 2`, a view of the whole set, coloured as the
+/// seed colours it whatever its highest count).
+fn escaped_range(counts: &[i32], iters: u32) -> Option<(f64, f64)> {
+    let iters = i64::from(iters);
+    let (lo, hi) = counts
+        .iter()
+        .map(|&c| i64::from(c))
+        .filter(|&c| c < iters)
+        .fold((i64::MAX, i64::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
+    if lo <= hi && lo > 0 { Some((lo as f64, (hi + 1) as f64)) } else { None }
 }
 
 /// Counts (and smooth values, used when `settings.smooth`) as an RGBA image with the imaginary

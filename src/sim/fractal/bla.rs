@@ -178,7 +178,9 @@ pub struct BlaTable {
 #[must_use]
 pub fn level_offset(n: u32, l: u32) -> u32 {
     let h = n >> l;
-    2 * n - n.count_ones() - 2 * h + h.count_ones()
+    // In this order no partial sum goes below 0 (the other order wraps, as the kernels' u32
+    // does, to the same value, but a debug build stops on it).
+    2 * n - 2 * h + h.count_ones() - n.count_ones()
 }
 
 impl BlaTable {

@@ -30,6 +30,8 @@ use super::perturb::{
     Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
+use super::reference::reference_orbit;
+pub use super::reference::{Reference, ReferenceChoice};
 pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
@@ -225,6 +227,16 @@ impl View {
         None
     }
 
+    /// Half the diagonal of the view in a `width x height` picture, `sqrt(1 + (w/h)^2) / zoom`,
+    /// with an extended exponent (the ball the minibrot search starts from).
+    #[must_use]
+    pub fn radius(&self, width: usize, height: usize) -> FloatExp {
+        let aspect = width as f64 / height.max(1) as f64;
+        let log2 = (1.0 + aspect * aspect).sqrt().log2() - self.zoom_log10() / std::f64::consts::LOG10_2;
+        let e = log2.floor();
+        FloatExp::new((log2 - e).exp2(), e as i32)
+    }
+
     /// `log10` of the zoom.
     #[must_use]
     pub fn zoom_log10(&self) -> f64 {
@@ -360,14 +372,21 @@ pub struct PixelGrid {
 }
 
 impl PixelGrid {
-    /// The grid of `b` for a `width x height` image.
+    /// The grid of `b` for a `width x height` image, around its centre.
     #[must_use]
     pub fn new(b: &BigBounds, width: usize, height: usize) -> Self {
+        Self::around(b, width, height, (&b.re, &b.im))
+    }
+
+    /// The grid of `b` for a `width x height` image around the reference point `c` (the
+    /// centre, or a minibrot's nucleus in or near the view).
+    #[must_use]
+    pub fn around(b: &BigBounds, width: usize, height: usize, c: (&BigFloat, &BigFloat)) -> Self {
         let p = b.bits;
         let px = b.maxx.sub(&b.minx, p, RM).div(&BigFloat::from_u64(width as u64, p), p, RM);
         let py = b.maxy.sub(&b.miny, p, RM).div(&BigFloat::from_u64(height as u64, p), p, RM);
-        let offx = b.minx.sub(&b.re, p, RM);
-        let offy = b.miny.sub(&b.im, p, RM);
+        let offx = b.minx.sub(c.0, p, RM);
+        let offy = b.miny.sub(c.1, p, RM);
         let (_, e) = mant_exp(&py);
         let scaled = |v: &BigFloat| {
             let (m, ve) = mant_exp(v);
@@ -430,6 +449,8 @@ pub struct DeepJob {
     /// How long the orbit and the table took, where the caller gave a clock
     /// ([`DeepJob::prepare_timed`]).
     pub millis: Option<PrepareMillis>,
+    /// The reference point used: the centre, or a minibrot's nucleus.
+    pub reference: Reference,
 }
 
 /// A monotonic clock in milliseconds from any fixed start, given by the caller: `sim` reads no
@@ -452,7 +473,7 @@ impl DeepJob {
     /// # Errors
     /// A bad view or size.
     pub fn prepare(view: &View, width: usize, height: usize, iters: u32) -> Result<Self, ViewError> {
-        Self::prepare_with(view, width, height, iters, None)
+        Self::prepare_with(view, width, height, iters, ReferenceChoice::Auto, None)
     }
 
     /// [`Self::prepare`], timing the orbit and the table with `clock` ([`DeepJob::millis`]).
@@ -466,14 +487,23 @@ impl DeepJob {
         iters: u32,
         clock: Clock,
     ) -> Result<Self, ViewError> {
-        Self::prepare_with(view, width, height, iters, Some(clock))
+        Self::prepare_with(view, width, height, iters, ReferenceChoice::Auto, Some(clock))
     }
 
-    fn prepare_with(
+    /// [`Self::prepare`] with the reference chosen by `choice`: the centre's orbit is watched
+    /// by the ball method (`minibrot::Ball`); where it finds a period (and, with `Auto`, the
+    /// iterations are many periods) and Newton's method its nucleus, the orbit is the
+    /// nucleus's, `period` steps long; else the centre's (`super::reference`). With a `clock`,
+    /// the reference (its search included) and the table are timed ([`DeepJob::millis`]).
+    ///
+    /// # Errors
+    /// A bad view or size.
+    pub fn prepare_with(
         view: &View,
         width: usize,
         height: usize,
         iters: u32,
+        choice: ReferenceChoice,
         clock: Option<Clock>,
     ) -> Result<Self, ViewError> {
         if width == 0 || height == 0 || width > 1 << 16 || height > 1 << 16 {
@@ -485,21 +515,27 @@ impl DeepJob {
         view.validate()?;
         let bits = view.bits(height);
         let b = view.bounds_big(width, height, bits)?;
-        let grid = PixelGrid::new(&b, width, height);
-        let (re, im) = (b.re.clone(), b.im.clone());
-        let dc_max = grid.dc_max(width, height);
+        let radius = view.radius(width, height);
+        // The pixels' spacing: 2 / (zoom height) = radius 2 / (height sqrt(1 + aspect^2)).
+        let aspect = width as f64 / height as f64;
+        let pixel = FloatExp::new(radius.m * 2.0 / (height as f64 * (1.0 + aspect * aspect).sqrt()), radius.e);
         // The orbit stops with an error rather than outgrow the memory (it ends early where the
         // centre escapes, so only the steps it takes count).
         let max_steps = max_orbit_steps();
-        let (orbit, bla, millis) = std::thread::Builder::new()
+        let (orbit, bla, grid, reference, millis) = std::thread::Builder::new()
             .name("wavebrot-reference".into())
             .spawn(move || {
                 let t0 = clock.map(|c| c());
-                let orbit = ReferenceOrbit::compute_limited(&re, &im, iters, bits, max_steps)?;
+                let (orbit, reference, point) =
+                    reference_orbit((&b.re, &b.im), (radius, pixel), iters, bits, max_steps, choice)?;
                 let t1 = clock.map(|c| c());
-                let bla = orbit.bla_table(dc_max);
+                let grid = match &point {
+                    Some((r, i)) => PixelGrid::around(&b, width, height, (r, i)),
+                    None => PixelGrid::new(&b, width, height),
+                };
+                let bla = orbit.bla_table(grid.dc_max(width, height));
                 let millis = clock.zip(t0.zip(t1)).map(|(c, (t0, t1))| PrepareMillis { orbit: t1 - t0, bla: c() - t1 });
-                Ok::<_, ViewError>((orbit, bla, millis))
+                Ok::<_, ViewError>((orbit, bla, grid, reference, millis))
             })
             .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
             .join()
@@ -513,6 +549,7 @@ impl DeepJob {
             grid,
             zoom_log10: view.zoom_log10(),
             millis,
+            reference,
         })
     }
 

@@ -1,13 +1,16 @@
 //! Fractal math: the Mandelbrot and Julia rules, deep-zoom views and locations, perturbation
-//! with an extended exponent, and BLA.
+//! with an extended exponent, BLA, and finding minibrots (period and nucleus).
 
 pub mod bla;
+pub mod decimal;
 pub mod deep;
 pub mod julia;
 pub mod location;
 pub mod location_formats;
 pub mod mandelbrot;
+pub mod minibrot;
 pub mod orbit_fixed;
 pub mod perturb;
 pub mod real;
+pub mod reference;
 pub mod view_error;

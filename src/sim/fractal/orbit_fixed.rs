@@ -8,8 +8,17 @@
 //! fixed point with the float's bits is as exact as the float was; tiny values keep their
 //! relative digits down to `2^-(64 n - 8)`, far below what a pixel needs.
 //!
+//! The orbit itself ([`iterate`]) computes the three squares of a step (`zr^2`, `zi^2`,
+//! `(zr + zi)^2`) on up to three threads, as Kalles Fraktaler does, joined every step by a
+//! spin barrier ([`orbit_threads`] picks the count from the precision: a square of a few limbs
+//! is shorter than the barrier).
+//!
 //! Measured against `astro-float` (the crate's arbitrary-precision floats, still used for the
 //! view's bounds and the direct reference): see docs/PERFORMANCE.md, deep-zoom section.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::thread::ScopedJoinHandle;
 
 use astro_float::BigFloat;
 
@@ -185,8 +194,10 @@ impl Fixed {
                 x |= if sh >= 0 { w << sh } else { w >> (-sh) };
             }
         }
-        let hi_m = x as f64; // below 2^127: exact as u128 again
-        let rem = (x as i128 - hi_m as u128 as i128) as f64;
+        let hi_m = x as f64; // at most 2^127 (x rounded up): exact as u128 again
+        // x - hi_m exactly, either sign (as i128, a round-up to 2^127 overflowed).
+        let h = hi_m as u128;
+        let rem = if h >= x { -((h - x) as f64) } else { (x - h) as f64 };
         let e = lowest - (64 * n as i64 - INT_BITS) - scale;
         let sign = if self.neg { -1.0 } else { 1.0 };
         (sign * super::real::ldexp64(hi_m, e), sign * super::real::ldexp64(rem, e))
@@ -197,6 +208,280 @@ impl Fixed {
     pub fn to_f64(&self) -> f64 {
         let (hi, lo) = self.split(0);
         hi + lo
+    }
+}
+
+/// Fewest limbs at which the orbit's squares are spread over threads. A square of `n` limbs
+/// takes about `0.35 n^2` ns on one core here (1.2 µs at 59 limbs, 35 ns at 5), a barrier
+/// about 0.1 to 0.3 µs: from 16 limbs (~90 ns a square) the threads pay. Measured in
+/// docs/PERFORMANCE.md (issue 21's orbit section).
+pub const THREAD_MIN_LIMBS: usize = 16;
+
+/// Threads for the orbit at `n` limbs on a machine with `cores` hardware threads: 1 below
+/// [`THREAD_MIN_LIMBS`], else up to 3 (one square each).
+#[must_use]
+pub fn orbit_threads(n: usize, cores: usize) -> usize {
+    if n < THREAD_MIN_LIMBS { 1 } else { cores.clamp(1, 3) }
+}
+
+/// Why [`iterate`] stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLong(pub usize);
+
+/// The orbit `Z_0 = 0, Z_{k+1} = Z_k^2 + C` of `C = cr + i ci` in fixed point: `push(zr, zi,
+/// |Z|^2 - 4)` for `Z_0`, `Z_1`, ... up to the first `|Z|^2 >= 4`, `Z_iters`, or the first
+/// value for which `push` returns `false`, with `threads` (1 to 3) sharing each step's three
+/// squares.
+///
+/// # Errors
+/// [`TooLong`] when the orbit would need more than `max_steps` steps.
+pub fn iterate(
+    cr: &Fixed,
+    ci: &Fixed,
+    iters: u32,
+    max_steps: usize,
+    threads: usize,
+    push: &mut dyn FnMut(&Fixed, &Fixed, &Fixed) -> bool,
+) -> Result<(), TooLong> {
+    let helpers = threads.clamp(1, 3) - 1;
+    if helpers == 0 {
+        return Steps::new(cr, ci).run(iters, max_steps, &mut Vec::new(), push);
+    }
+    let n = cr.mag.len();
+    let slots: Vec<Slot> = (0..helpers).map(|_| Slot::new(n)).collect();
+    std::thread::scope(|scope| {
+        let mut workers = Vec::with_capacity(helpers);
+        for (k, slot) in slots.iter().enumerate() {
+            let spawned = std::thread::Builder::new()
+                .name(format!("wavebrot-orbit-{}", k + 1))
+                .spawn_scoped(scope, move || slot.serve());
+            // A helper that cannot start leaves its square to the caller's thread.
+            workers.push(spawned.ok().map(|h| Helper { slot, handle: h }));
+        }
+        let mut live: Vec<Helper<'_, '_>> = workers.into_iter().flatten().collect();
+        let result = Steps::new(cr, ci).run(iters, max_steps, &mut live, push);
+        for slot in &slots {
+            slot.stop.store(true, Ordering::Release);
+        }
+        result
+    })
+}
+
+/// One helper thread's mailbox: the value to square and its square, handed over by sequence
+/// numbers (`posted` by the caller, `done` by the helper); the mutex is never contended.
+struct Slot {
+    posted: AtomicU64,
+    done: AtomicU64,
+    stop: AtomicBool,
+    data: Mutex<SlotData>,
+}
+
+struct SlotData {
+    input: Fixed,
+    output: Fixed,
+    wide: Vec<u64>,
+}
+
+impl Slot {
+    fn new(n: usize) -> Self {
+        Self {
+            posted: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            data: Mutex::new(SlotData { input: Fixed::zero(n), output: Fixed::zero(n), wide: vec![0; 2 * n] }),
+        }
+    }
+
+    /// The helper's loop: square each posted value until told to stop.
+    fn serve(&self) {
+        let mut seen = 0;
+        loop {
+            let mut spins = 0u32;
+            let next = loop {
+                let p = self.posted.load(Ordering::Acquire);
+                if p != seen {
+                    break p;
+                }
+                if self.stop.load(Ordering::Acquire) {
+                    return;
+                }
+                backoff(&mut spins);
+            };
+            {
+                let mut d = self.data.lock().unwrap_or_else(PoisonError::into_inner);
+                let SlotData { input, output, wide } = &mut *d;
+                Fixed::square_into(output, input, wide);
+            }
+            seen = next;
+            self.done.store(next, Ordering::Release);
+        }
+    }
+}
+
+/// Spins before a waiting thread yields.
+const SPINS: u32 = 4096;
+
+/// Spin (a step is microseconds long), then yield once the wait grows (a loaded machine).
+fn backoff(spins: &mut u32) {
+    *spins += 1;
+    if *spins < SPINS {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
+struct Helper<'s, 'scope> {
+    slot: &'s Slot,
+    handle: ScopedJoinHandle<'scope, ()>,
+}
+
+impl Helper<'_, '_> {
+    /// Hands `v` to the helper as step `seq`'s square.
+    fn post(&self, v: &Fixed, seq: u64) {
+        {
+            let mut d = self.slot.data.lock().unwrap_or_else(PoisonError::into_inner);
+            d.input.neg = v.neg;
+            d.input.mag.copy_from_slice(&v.mag);
+        }
+        self.slot.posted.store(seq, Ordering::Release);
+    }
+
+    /// Waits for step `seq`'s square and swaps it into `out`: `None` if the helper is gone,
+    /// else whether it was late (the wait outlasted the spinning: the helper had no core).
+    fn take(&self, out: &mut Fixed, seq: u64) -> Option<bool> {
+        let mut spins = 0u32;
+        while self.slot.done.load(Ordering::Acquire) != seq {
+            if self.handle.is_finished() {
+                return None;
+            }
+            backoff(&mut spins);
+        }
+        let mut d = self.slot.data.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::swap(out, &mut d.output);
+        Some(spins >= SPINS)
+    }
+}
+
+/// The orbit's state on the caller's thread (no allocation in the loop).
+struct Steps<'a> {
+    cr: &'a Fixed,
+    ci: &'a Fixed,
+    four: Fixed,
+    zr: Fixed,
+    zi: Fixed,
+    zr2: Fixed,
+    zi2: Fixed,
+    sum: Fixed,
+    t: Fixed,
+    u: Fixed,
+    v: Fixed,
+    mag4: Fixed,
+    wide: Vec<u64>,
+    /// Helper squares that came late (see [`Self::squares`]).
+    late: u64,
+}
+
+impl<'a> Steps<'a> {
+    fn new(cr: &'a Fixed, ci: &'a Fixed) -> Self {
+        let n = cr.mag.len();
+        let mut four = Fixed::zero(n);
+        // 4 = 2^2: bit 2 of the integer part.
+        let bit = 64 * n - INT_BITS as usize + 2;
+        four.mag[bit / 64] = 1 << (bit % 64);
+        let z = || Fixed::zero(n);
+        Self {
+            cr,
+            ci,
+            four,
+            zr: z(),
+            zi: z(),
+            zr2: z(),
+            zi2: z(),
+            sum: z(),
+            t: z(),
+            u: z(),
+            v: z(),
+            mag4: z(),
+            wide: vec![0; 2 * n],
+            late: 0,
+        }
+    }
+
+    /// `zr^2`, `zi^2` and `(zr + zi)^2` of the current `Z`, the first two on the helpers when
+    /// there are any (the last always here).
+    fn squares(&mut self, helpers: &mut Vec<Helper<'_, '_>>, seq: u64) {
+        Fixed::add_into(&mut self.sum, &self.zr, &self.zi, false);
+        if let Some(h) = helpers.first() {
+            h.post(&self.zr, seq);
+        }
+        if let Some(h) = helpers.get(1) {
+            h.post(&self.zi, seq);
+        }
+        Fixed::square_into(&mut self.t, &self.sum, &mut self.wide);
+        if helpers.len() < 2 {
+            Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide);
+        }
+        if helpers.is_empty() {
+            Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide);
+        }
+        let mut lost = false;
+        if let Some(h) = helpers.get(1) {
+            match h.take(&mut self.zi2, seq) {
+                Some(late) => self.late += u64::from(late),
+                None => {
+                    Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide);
+                    lost = true;
+                }
+            }
+        }
+        if let Some(h) = helpers.first() {
+            match h.take(&mut self.zr2, seq) {
+                Some(late) => self.late += u64::from(late),
+                None => {
+                    Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide);
+                    lost = true;
+                }
+            }
+        }
+        // Helpers that keep coming late have no core of their own (a loaded machine: each
+        // step would wait for the scheduler, measured 360 us a step instead of 0.8 on 2 busy
+        // cores), and a helper that died (it cannot, but a panic must not hang the orbit):
+        // go on alone; the values are the same.
+        if lost || self.late > 16 + seq / 256 {
+            for h in helpers.iter() {
+                h.slot.stop.store(true, Ordering::Release);
+            }
+            helpers.clear();
+        }
+    }
+
+    fn run(
+        mut self,
+        iters: u32,
+        max_steps: usize,
+        helpers: &mut Vec<Helper<'_, '_>>,
+        push: &mut dyn FnMut(&Fixed, &Fixed, &Fixed) -> bool,
+    ) -> Result<(), TooLong> {
+        for step in 0..=iters {
+            self.squares(helpers, u64::from(step) + 1);
+            // |Z|^2 - 4 of the current Z, then Z^2 + C (2 zr zi = (zr + zi)^2 - zr^2 - zi^2).
+            Fixed::add_into(&mut self.u, &self.zr2, &self.zi2, false);
+            Fixed::add_into(&mut self.mag4, &self.u, &self.four, true);
+            let go_on = push(&self.zr, &self.zi, &self.mag4);
+            if !go_on || !self.mag4.neg || step == iters {
+                break;
+            }
+            if step as usize >= max_steps {
+                return Err(TooLong(max_steps));
+            }
+            Fixed::add_into(&mut self.u, &self.zr2, &self.zi2, true);
+            Fixed::add_into(&mut self.zr, &self.u, self.cr, false);
+            Fixed::add_into(&mut self.u, &self.t, &self.zr2, true);
+            Fixed::add_into(&mut self.v, &self.u, &self.zi2, true);
+            Fixed::add_into(&mut self.zi, &self.v, self.ci, false);
+        }
+        Ok(())
     }
 }
 
@@ -236,5 +521,51 @@ mod tests {
         Fixed::add_into(&mut c, &a, &b, true);
         assert_eq!(c.to_f64(), 1.25);
         assert_eq!(Fixed::from_big(&big("3e-50", p), n).unwrap().ilogb(), Some(-165));
+    }
+
+    /// The orbit of `c` at `bits` on `threads` threads: every pushed value's limbs.
+    fn orbit(c: (&str, &str), bits: usize, iters: u32, threads: usize) -> Vec<(Fixed, Fixed, Fixed)> {
+        let n = Fixed::limbs_for(bits);
+        let (cr, ci) = (Fixed::from_big(&big(c.0, bits), n).unwrap(), Fixed::from_big(&big(c.1, bits), n).unwrap());
+        let mut out = Vec::new();
+        iterate(&cr, &ci, iters, usize::MAX, threads, &mut |a, b, m| {
+            out.push((a.clone(), b.clone(), m.clone()));
+            true
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn threads_give_the_same_orbit_bit_for_bit_and_it_follows_astro_float() {
+        // The 2e533 location's centre to 100 digits: 2000 steps at 1856 bits (30 limbs, threaded).
+        let c = (
+            "-1.769108330407477280892306243557778483560063911862340065077878834041892971598590808442346019908868202",
+            "-0.009020688057072617600360935984947620112305584674123866889727919817129110000273070325734652748577260",
+        );
+        let one = orbit(c, 1856, 2000, 1);
+        assert_eq!(one.len(), 2001, "the point stays bounded for 2000 steps");
+        for threads in [2, 3] {
+            let many = orbit(c, 1856, 2000, threads);
+            let first = one.iter().zip(&many).position(|(a, b)| a != b);
+            assert_eq!(first, None, "{threads} threads differ from 1 at step {first:?}");
+        }
+        // Against astro-float's own iteration (the first 40 steps, where 1856 bits keep every
+        // digit that f64 shows): the values agree to f64's rounding.
+        let p = 1856;
+        let (cr, ci) = (big(c.0, p), big(c.1, p));
+        let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
+        for (k, (fr, fi, _)) in one.iter().enumerate().take(40) {
+            let (wr, wi) = (crate::sim::fractal::perturb::to_f64(&zr), crate::sim::fractal::perturb::to_f64(&zi));
+            assert!((fr.to_f64() - wr).abs() <= wr.abs() * 1e-15, "step {k}: re {} against {wr}", fr.to_f64());
+            assert!((fi.to_f64() - wi).abs() <= wi.abs() * 1e-15 + 1e-300, "step {k}: im {} against {wi}", fi.to_f64());
+            let re = zr.mul(&zr, p, RM).sub(&zi.mul(&zi, p, RM), p, RM).add(&cr, p, RM);
+            let t = zr.mul(&zi, p, RM);
+            zi = t.add(&t, p, RM).add(&ci, p, RM);
+            zr = re;
+        }
+        assert_eq!(orbit_threads(Fixed::limbs_for(256), 16), 1);
+        assert_eq!(orbit_threads(Fixed::limbs_for(3712), 16), 3);
+        assert_eq!(orbit_threads(Fixed::limbs_for(3712), 2), 2);
     }
 }

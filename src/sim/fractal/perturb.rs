@@ -31,7 +31,7 @@
 use astro_float::{BigFloat, RoundingMode};
 
 use super::bla::{BlaTable, FloatExp};
-use super::orbit_fixed::Fixed;
+use super::orbit_fixed::{Fixed, TooLong, iterate, orbit_threads};
 pub use super::real::{Real, ldexp64};
 
 /// Rounding of every arbitrary-precision operation.
@@ -168,40 +168,39 @@ impl ReferenceOrbit {
         bits: usize,
         max_steps: usize,
     ) -> Result<Self, OrbitTooLong> {
+        Self::compute_threads(cr, ci, iters, bits, max_steps, None, &mut |_, _| true)
+    }
+
+    /// [`Self::compute_limited`] with the fixed-point orbit on `threads` threads (1 to 3;
+    /// `None`: chosen from the precision and the machine, [`orbit_threads`]), shown each value
+    /// `Z` as it comes: `watch(re, im)` returning `false` ends the orbit there (the ball
+    /// method's period, [`super::minibrot::Ball`]). `watch` sees the fixed-point orbit only
+    /// (`|C| < 4`).
+    ///
+    /// # Errors
+    /// The orbit needs more than `max_steps` steps.
+    pub fn compute_threads(
+        cr: &BigFloat,
+        ci: &BigFloat,
+        iters: u32,
+        bits: usize,
+        max_steps: usize,
+        threads: Option<usize>,
+        watch: &mut dyn FnMut(&Fixed, &Fixed) -> bool,
+    ) -> Result<Self, OrbitTooLong> {
         let too_long = |steps: usize| OrbitTooLong { iters, steps };
         let mut o = Self::default();
         let n = Fixed::limbs_for(bits);
         let small = |v: &BigFloat| v.is_zero() || v.exponent().is_some_and(|e| e <= 2);
         if let (true, Some(fcr), Some(fci)) = (small(cr) && small(ci), Fixed::from_big(cr, n), Fixed::from_big(ci, n)) {
-            // |C| < 4: fixed point, three squares a step (`orbit_fixed`).
-            let four = Fixed::from_big(&BigFloat::from_u64(4, 64), n).unwrap_or_else(|| Fixed::zero(n));
-            let (mut zr, mut zi, mut zr2, mut zi2) = (Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n));
-            let (mut sum, mut t, mut u, mut v, mut mag4) =
-                (Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n), Fixed::zero(n));
-            let mut wide = vec![0u64; 2 * n];
-            Fixed::add_into(&mut mag4, &zr2, &four, true);
-            o.push_fixed(&zr, &zi, &mag4);
-            for step in 0..iters {
-                if step as usize >= max_steps {
-                    return Err(too_long(max_steps));
-                }
-                // (zr + zi)^2 - zr^2 - zi^2 = 2 zr zi.
-                Fixed::add_into(&mut sum, &zr, &zi, false);
-                Fixed::square_into(&mut t, &sum, &mut wide);
-                Fixed::add_into(&mut u, &zr2, &zi2, true);
-                Fixed::add_into(&mut zr, &u, &fcr, false);
-                Fixed::add_into(&mut u, &t, &zr2, true);
-                Fixed::add_into(&mut v, &u, &zi2, true);
-                Fixed::add_into(&mut zi, &v, &fci, false);
-                Fixed::square_into(&mut zr2, &zr, &mut wide);
-                Fixed::square_into(&mut zi2, &zi, &mut wide);
-                Fixed::add_into(&mut u, &zr2, &zi2, false);
-                Fixed::add_into(&mut mag4, &u, &four, true);
-                o.push_fixed(&zr, &zi, &mag4);
-                if !mag4.neg {
-                    break;
-                }
-            }
+            // |C| < 4: fixed point, three squares a step on up to three threads (`orbit_fixed`).
+            let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+            let threads = threads.unwrap_or_else(|| orbit_threads(n, cores));
+            iterate(&fcr, &fci, iters, max_steps, threads, &mut |zr, zi, mag4| {
+                o.push_fixed(zr, zi, mag4);
+                watch(zr, zi)
+            })
+            .map_err(|TooLong(steps)| too_long(steps))?;
         } else {
             let p = bits;
             let zero = BigFloat::from_u64(0, p);

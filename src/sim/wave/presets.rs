@@ -1,4 +1,6 @@
-//! The presets: scene files shipped in `assets/scenes/`, built into the binary.
+//! The presets: scene files shipped in `assets/scenes/`, built into the binary. Those with curved
+//! walls or media (one rectangle per row of cells) and the other classic set-ups are written by
+//! `tools/make_scenes.py`; each description ends with `Teaches: …`, the quantity it shows.
 
 use super::scene::{Scene, SceneError};
 
@@ -29,6 +31,27 @@ pub const PRESETS: &[Preset] = &[
     preset!("refraction"),
     preset!("lens"),
     preset!("plane-wave"),
+    preset!("triple-slit"),
+    preset!("grating-fine"),
+    preset!("narrow-gap"),
+    preset!("zone-plate"),
+    preset!("parabolic-mirror"),
+    preset!("elliptical-reflector"),
+    preset!("lloyds-mirror"),
+    preset!("standing-waves"),
+    preset!("waveguide"),
+    preset!("cavity-modes"),
+    preset!("prism"),
+    preset!("total-internal-reflection"),
+    preset!("frustrated-tir"),
+    preset!("fresnel-lens"),
+    preset!("diverging-lens"),
+    preset!("doppler"),
+    preset!("sonic-boom"),
+    preset!("phased-array"),
+    preset!("beats"),
+    preset!("dipole"),
+    preset!("quadrupole"),
 ];
 
 /// The app's default scene.

@@ -20,7 +20,9 @@
 //! boundary = "absorbing"   # or "reflecting" (the seed's: the border held at 0)
 //! tmax = 1200          # optional: time steps `render` runs
 //! [[source]]
-//! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1) or "pulse" (x, y)
+//! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1), "pulse" (x, y), "moving"
+//!                      # (x0, y0, x1, y1, speed), "array" (x, y, count, spacing, phase_step)
+//!                      # or "multipole" (x, y, poles, radius, angle): see `sources.rs`
 //! x0 = 60
 //! y0 = 0
 //! x1 = 60
@@ -54,6 +56,7 @@ pub use super::scene_file::{C2_LIMIT, DAMPING_LIMIT, SceneError};
 use super::scene_file::{RawScene, c2_problem, check_rect, header_line, key_holding, keyed, toml_error_line};
 use super::scene_items::default_c2;
 pub use super::scene_items::{Boundary, Medium, Source, Wall, line_cells, pulse_steps};
+use super::sources::{MAX_CHANNELS, Moving};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
 
 /// The whole set-up of a wave run.
@@ -86,7 +89,9 @@ pub struct Scene {
     pub media: Vec<Medium>,
 }
 
-/// One forced cell: its flat index `x*ny + y` and the number of the source that forces it.
+/// One forced cell: its flat index `x*ny + y` and its channel: the index of its value in
+/// [`Scene::source_values`] (the sources' channels in order; a point, line or pulse source has one
+/// channel for all its cells, the others one per cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceCell {
     pub cell: usize,
@@ -239,14 +244,20 @@ impl Scene {
         let grid = format!("{nx}x{ny}");
         let inside = |x: i64, y: i64| (0..nx as i64).contains(&x) && (0..ny as i64).contains(&y);
         for (k, s) in self.sources.iter().enumerate() {
-            let ends: Vec<(&str, i64, i64)> = match *s {
-                Source::Point { x, y, .. } | Source::Pulse { x, y, .. } => vec![("", x, y)],
-                Source::Line { x0, y0, x1, y1, .. } => vec![("0", x0, y0), ("1", x1, y1)],
+            let ends: Vec<(&str, i64, i64)> = match s {
+                Source::Point { x, y, .. } | Source::Pulse { x, y, .. } => vec![("", *x, *y)],
+                Source::Line { x0, y0, x1, y1, .. } | Source::Moving(Moving { x0, y0, x1, y1, .. }) => {
+                    vec![("0", *x0, *y0), ("1", *x1, *y1)]
+                }
+                Source::Array(_) | Source::Multipole(_) => Vec::new(),
             };
             for (n, x, y) in ends {
                 if !inside(x, y) {
                     return bad(format!("source {k}: (x{n}={x}, y{n}={y}) is outside the {grid} grid"));
                 }
+            }
+            if let Some(m) = many_problem(s, &inside) {
+                return bad(format!("source {k}: {m}"));
             }
             let f = s.freq();
             if !(f.is_finite() && f > 0.0) {
@@ -277,6 +288,9 @@ impl Scene {
                 return bad(format!("{entry}: c2 {m}"));
             }
         }
+        if self.channels() > MAX_CHANNELS {
+            return bad(format!("{} forced cells: at most {MAX_CHANNELS} are supported", self.channels()));
+        }
         if self.media.len() > 1000 {
             return bad(format!("{} media: at most 1000 are supported", self.media.len()));
         }
@@ -296,23 +310,32 @@ impl Scene {
     #[must_use]
     pub fn source_cells(&self) -> Vec<SourceCell> {
         let mut owner = BTreeMap::new();
-        for (k, s) in self.sources.iter().enumerate() {
-            for (x, y) in s.cells() {
+        let mut first = 0;
+        for s in &self.sources {
+            for ((x, y), c) in s.cells().into_iter().zip(s.cell_channels()) {
                 if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
                     && x < self.nx
                     && y < self.ny
                 {
-                    owner.insert(x * self.ny + y, k);
+                    owner.insert(x * self.ny + y, first + c);
                 }
             }
+            first += s.channels();
         }
         owner.into_iter().map(|(cell, source)| SourceCell { cell, source }).collect()
     }
 
-    /// The value each source forces at time step `t` (1-based), `None` where it does not force.
+    /// The value each channel (see [`SourceCell`]) forces at time step `t` (1-based), `None` where
+    /// it does not force: [`Scene::channels`] values.
     #[must_use]
     pub fn source_values(&self, t: u32) -> Vec<Option<f32>> {
-        self.sources.iter().map(|s| s.value(t)).collect()
+        self.sources.iter().flat_map(|s| s.values(t)).collect()
+    }
+
+    /// The number of values [`Scene::source_values`] gives per time step.
+    #[must_use]
+    pub fn channels(&self) -> usize {
+        self.sources.iter().map(Source::channels).sum()
     }
 
     /// The same scene with its first source moved, by its anchor, to cell `(i, j)` (what a click
@@ -418,8 +441,16 @@ impl Scene {
                 Source::Point { x: px, y: py, .. } | Source::Pulse { x: px, y: py, .. } => {
                     (*px, *py) = (x(*px), y(*py));
                 }
-                Source::Line { x0, y0, x1, y1, .. } => {
+                Source::Line { x0, y0, x1, y1, .. } | Source::Moving(Moving { x0, y0, x1, y1, .. }) => {
                     (*x0, *y0, *x1, *y1) = (x(*x0), y(*y0), x(*x1), y(*y1));
+                }
+                Source::Array(a) => {
+                    (a.x, a.y) = (x(a.x), y(a.y));
+                    a.spacing = ((a.spacing as f64 * sy).round() as i64).max(1);
+                }
+                Source::Multipole(m) => {
+                    (m.x, m.y) = (x(m.x), y(m.y));
+                    m.radius = (m.radius * 0.5 * (sx + sy)).max(1.0);
                 }
             }
         }
@@ -438,6 +469,51 @@ impl Scene {
         }
         s
     }
+}
+
+/// What is wrong with a source of several cells, if anything (`None`: it can run): every cell inside the grid and no two on one cell,
+/// a speed, count, spacing or number of poles that can run.
+fn many_problem(s: &Source, inside: &dyn Fn(i64, i64) -> bool) -> Option<String> {
+    match s {
+        Source::Moving(m) => {
+            if !(m.speed.is_finite() && m.speed > 0.0) {
+                return Some(format!("speed {} must be a finite number > 0", m.speed));
+            }
+            if (m.x0, m.y0) == (m.x1, m.y1) {
+                return Some(format!("the path from (x0={}, y0={}) to (x1, y1) needs two different ends", m.x0, m.y0));
+            }
+        }
+        Source::Array(a) => {
+            if !(1..=4096).contains(&a.count) {
+                return Some(format!("count {} must be in 1..=4096", a.count));
+            }
+            if a.spacing < 1 {
+                return Some(format!("spacing {} must be at least 1 cell", a.spacing));
+            }
+            if !a.phase_step.is_finite() {
+                return Some(format!("phase_step {} must be finite", a.phase_step));
+            }
+        }
+        Source::Multipole(m) => {
+            if m.poles < 2 || m.poles > 64 || m.poles % 2 != 0 {
+                return Some(format!("poles {} must be even, from 2 to 64", m.poles));
+            }
+            if !(m.radius.is_finite() && m.radius >= 0.5) || !m.angle.is_finite() {
+                return Some(format!("radius {} must be at least 0.5 and angle {} finite", m.radius, m.angle));
+            }
+        }
+        Source::Point { .. } | Source::Line { .. } | Source::Pulse { .. } => return None,
+    }
+    let cells = s.cells();
+    if let Some(&(x, y)) = cells.iter().find(|&&(x, y)| !inside(x, y)) {
+        return Some(format!("the cell (x={x}, y={y}) is outside the grid"));
+    }
+    let mut sorted = cells.clone();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Some(format!("two of its cells fall on (x={}, y={}): spread them further", w[0].0, w[0].1));
+    }
+    None
 }
 
 impl fmt::Display for Scene {

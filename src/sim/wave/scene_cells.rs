@@ -35,7 +35,12 @@
 //! edge cell never looks at another edge cell. Measured (`tests/kernels/scene.rs`, one Hann pulse from a
 //! point 100 cells away): 1.5% of a mirror's echo at normal incidence for freq 0.2, 17% at 45°
 //! (first-order Mur's `(1 - cos θ)/(1 + cos θ)`). A damping sponge in front of it was measured
-//! too ([`Sponge`]) and only added reflection at these wavelengths, so scenes use none.
+//! too ([`Sponge`]) and only added reflection at these wavelengths, so scenes use none: sponges 24
+//! to 96 cells wide, quadratic, cubic and bump profiles with `sigma_max` 0.005 to 0.05, returned 4%
+//! to 12% at normal incidence and 5% to 20% at 45° (`sponge_scan`). Damping mismatches a wave by
+//! about `sigma/omega`, large at a pulse's low frequencies and in its 2D wake, and a sponge
+//! still damped at the border spoils Mur's condition there; the 0.5% / 1% need a
+//! perfectly matched layer with auxiliary fields.
 
 use crate::sim::wave::scene::{Boundary, Scene};
 
@@ -480,7 +485,7 @@ mod tests {
     #[test]
     fn energy_is_conserved_without_forcing_or_damping() {
         let mut s = Scene::seed(40, 30, 0.6);
-        s.sources = vec![Source::Pulse { x: 13, y: 11, freq: 0.6, amplitude: 1.0, phase: 0.0 }];
+        s.sources = vec![Source::Pulse { x: 13, y: 11, freq: 0.6, amplitude: 1.0, phase: 0.0, start: 1 }];
         s.media.push(Medium::Circle { x: 25, y: 15, r: 6.0, c2: 0.12 });
         let cells = SceneCells::new(&s);
         let (mut f, mut g) = (vec![0.0; s.cells()], vec![0.0; s.cells()]);

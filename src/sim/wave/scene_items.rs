@@ -5,6 +5,7 @@ use std::f64::consts::TAU;
 
 use serde::{Deserialize, Serialize};
 
+use super::sources::{Moving, Multipole, PhasedArray};
 use crate::sim::wave::DEFAULT_C2;
 
 /// What happens at the grid's edge.
@@ -39,7 +40,9 @@ pub(super) fn default_c2() -> f64 {
 }
 
 /// A forcing source. Point and line sources force `amplitude * sin(freq*t + phase)` every step;
-/// a pulse forces one Hann-windowed cycle of that sine and then lets its cell go.
+/// a pulse forces one Hann-windowed cycle of that sine and then lets its cell go. Moving sources,
+/// phased arrays and multipoles force each of their cells with its own value
+/// ([`crate::sim::wave::sources`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Source {
@@ -66,8 +69,10 @@ pub enum Source {
         #[serde(default)]
         phase: f64,
     },
-    /// One cell driven by one cycle of the sine under a Hann window (`sin²(freq*t/2)`), for
-    /// `t` in `1..=floor(2π/freq)`; after that the cell is free. One ring.
+    /// One cell driven by one cycle of the sine under a Hann window (`sin²(freq*τ/2)`), for
+    /// the pulse's own steps `τ = t - start + 1` in `1..=floor(2π/freq)`; before and after, the
+    /// cell is free. One ring, the same whenever it starts: a pulse of `start = S` rings as one
+    /// of `start = 1` shifted by `S - 1` steps (the app's "add pulse" starts it on the next step).
     Pulse {
         x: i64,
         y: i64,
@@ -76,7 +81,16 @@ pub enum Source {
         amplitude: f64,
         #[serde(default)]
         phase: f64,
+        /// The first time step it forces (1-based; files without it start at 1).
+        #[serde(default = "first_step", skip_serializing_if = "is_first_step")]
+        start: u32,
     },
+    /// A point source moving along a line (Doppler; a Mach cone past the wave speed).
+    Moving(Moving),
+    /// A row of point sources with a phase step: a steered beam.
+    Array(PhasedArray),
+    /// Point sources on a circle, alternating in sign: a dipole, a quadrupole.
+    Multipole(Multipole),
 }
 
 impl Source {
@@ -93,38 +107,55 @@ impl Source {
             Self::Point { .. } => "point",
             Self::Line { .. } => "line",
             Self::Pulse { .. } => "pulse",
+            Self::Moving(_) => "moving",
+            Self::Array(_) => "array",
+            Self::Multipole(_) => "multipole",
         }
     }
 
     /// Angular frequency per time step.
     #[must_use]
     pub fn freq(&self) -> f64 {
-        match *self {
-            Self::Point { freq, .. } | Self::Line { freq, .. } | Self::Pulse { freq, .. } => freq,
+        match self {
+            Self::Point { freq, .. } | Self::Line { freq, .. } | Self::Pulse { freq, .. } => *freq,
+            Self::Moving(m) => m.freq,
+            Self::Array(a) => a.freq,
+            Self::Multipole(m) => m.freq,
         }
     }
 
     /// Sets the angular frequency.
     pub fn set_freq(&mut self, new: f64) {
+        *self.wave_mut().0 = new;
+    }
+
+    /// The sine's `(freq, amplitude, phase)`, to edit.
+    pub fn wave_mut(&mut self) -> (&mut f64, &mut f64, &mut f64) {
         match self {
-            Self::Point { freq, .. } | Self::Line { freq, .. } | Self::Pulse { freq, .. } => *freq = new,
+            Self::Point { freq, amplitude, phase, .. }
+            | Self::Line { freq, amplitude, phase, .. }
+            | Self::Pulse { freq, amplitude, phase, .. }
+            | Self::Moving(Moving { freq, amplitude, phase, .. })
+            | Self::Array(PhasedArray { freq, amplitude, phase, .. })
+            | Self::Multipole(Multipole { freq, amplitude, phase, .. }) => (freq, amplitude, phase),
         }
     }
 
     pub(super) fn amplitude_phase(&self) -> (f64, f64) {
-        match *self {
-            Self::Point { amplitude, phase, .. }
-            | Self::Line { amplitude, phase, .. }
-            | Self::Pulse { amplitude, phase, .. } => (amplitude, phase),
-        }
+        let mut s = self.clone();
+        let (_, a, p) = s.wave_mut();
+        (*a, *p)
     }
 
     /// The position that moving the source drags: the cell of a point or pulse, the start of a line.
     #[must_use]
     pub fn anchor(&self) -> (i64, i64) {
         match *self {
-            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => (x, y),
-            Self::Line { x0, y0, .. } => (x0, y0),
+            Self::Point { x, y, .. }
+            | Self::Pulse { x, y, .. }
+            | Self::Array(PhasedArray { x, y, .. })
+            | Self::Multipole(Multipole { x, y, .. }) => (x, y),
+            Self::Line { x0, y0, .. } | Self::Moving(Moving { x0, y0, .. }) => (x0, y0),
         }
     }
 
@@ -133,11 +164,14 @@ impl Source {
     pub fn moved_by(&self, dx: i64, dy: i64) -> Self {
         let mut s = self.clone();
         match &mut s {
-            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => {
+            Self::Point { x, y, .. }
+            | Self::Pulse { x, y, .. }
+            | Self::Array(PhasedArray { x, y, .. })
+            | Self::Multipole(Multipole { x, y, .. }) => {
                 *x += dx;
                 *y += dy;
             }
-            Self::Line { x0, y0, x1, y1, .. } => {
+            Self::Line { x0, y0, x1, y1, .. } | Self::Moving(Moving { x0, y0, x1, y1, .. }) => {
                 *x0 += dx;
                 *y0 += dy;
                 *x1 += dx;
@@ -147,28 +181,89 @@ impl Source {
         s
     }
 
-    /// The cells it forces, as `(x, y)`, in order along a line.
+    /// The cells it forces, as `(x, y)`, in order along a line (or a moving source's path).
     #[must_use]
     pub fn cells(&self) -> Vec<(i64, i64)> {
-        match *self {
-            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => vec![(x, y)],
-            Self::Line { x0, y0, x1, y1, .. } => line_cells(x0, y0, x1, y1),
+        match self {
+            Self::Point { x, y, .. } | Self::Pulse { x, y, .. } => vec![(*x, *y)],
+            Self::Line { x0, y0, x1, y1, .. } => line_cells(*x0, *y0, *x1, *y1),
+            Self::Moving(m) => m.cells(),
+            Self::Array(a) => a.cells(),
+            Self::Multipole(m) => m.cells(),
         }
     }
 
+    /// How many values it forces per time step: 1 for point, line and pulse sources (every cell
+    /// the same), one per cell for the others (cell `k` of [`Source::cells`] is channel `k`).
+    #[must_use]
+    pub fn channels(&self) -> usize {
+        match self {
+            Self::Point { .. } | Self::Line { .. } | Self::Pulse { .. } => 1,
+            Self::Moving(_) | Self::Array(_) | Self::Multipole(_) => self.cells().len(),
+        }
+    }
+
+    /// The channel of each cell of [`Source::cells`].
+    #[must_use]
+    pub fn cell_channels(&self) -> Vec<usize> {
+        let n = self.cells().len();
+        if self.channels() == 1 { vec![0; n] } else { (0..n).collect() }
+    }
+
+    /// Each channel's value at time step `t` (1-based), `None` where it does not force.
+    #[must_use]
+    pub fn values(&self, t: u32) -> Vec<Option<f32>> {
+        match self {
+            Self::Point { .. } | Self::Line { .. } | Self::Pulse { .. } => vec![self.value(t)],
+            Self::Moving(m) => m.values(t, self.channels()),
+            Self::Array(a) => a.values(t),
+            Self::Multipole(m) => m.values(t),
+        }
+    }
+
+    /// A pulse of amplitude 1, phase 0, that first forces step `start`.
+    #[must_use]
+    pub fn pulse(x: i64, y: i64, freq: f64, start: u32) -> Self {
+        Self::Pulse { x, y, freq, amplitude: 1.0, phase: 0.0, start }
+    }
+
     /// The value it forces at time step `t` (1-based): computed in `f64`, rounded to `f32` once,
-    /// so every backend writes the same bits. `None`: the source does not force this step.
+    /// so every backend writes the same bits. `None`: the source does not force this step. For
+    /// the sources of several channels, the plain sine (see [`Source::values`]).
     #[must_use]
     pub fn value(&self, t: u32) -> Option<f32> {
         let (amplitude, phase) = self.amplitude_phase();
-        let x = self.freq() * f64::from(t);
-        match self {
-            Self::Point { .. } | Self::Line { .. } => Some((amplitude * (x + phase).sin()) as f32),
-            Self::Pulse { .. } => {
-                (t >= 1 && t <= pulse_steps(self.freq())).then(|| (amplitude * (x + phase).sin() * hann(x)) as f32)
+        match *self {
+            Self::Point { .. } | Self::Line { .. } | Self::Moving(_) | Self::Array(_) | Self::Multipole(_) => {
+                Some((amplitude * (self.freq() * f64::from(t) + phase).sin()) as f32)
+            }
+            Self::Pulse { start, freq, .. } => {
+                // The pulse's own step τ = t - start + 1: the same values whenever it starts.
+                let tau = (t + 1).checked_sub(start.max(1)).filter(|&tau| tau >= 1 && tau <= pulse_steps(freq))?;
+                let x = freq * f64::from(tau);
+                Some((amplitude * (x + phase).sin() * hann(x)) as f32)
             }
         }
     }
+
+    /// The same source, ignoring when a pulse starts (a pulse the app added and the one the
+    /// worker runs, whose start it may have moved to its own next step).
+    #[must_use]
+    pub fn same_but_start(&self, other: &Self) -> bool {
+        let mut a = self.clone();
+        if let (Self::Pulse { start: s, .. }, Self::Pulse { start, .. }) = (&mut a, other) {
+            *s = *start;
+        }
+        a == *other
+    }
+}
+
+fn first_step() -> u32 {
+    1
+}
+
+fn is_first_step(t: &u32) -> bool {
+    *t == 1
 }
 
 /// `sin²(x/2)`: the Hann window over one cycle `x` in `[0, 2π]`.

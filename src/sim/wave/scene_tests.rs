@@ -26,11 +26,31 @@ fn the_seed_scene_is_plain() {
 
 #[test]
 fn pulses_end() {
-    let s = Source::Pulse { x: 1, y: 1, freq: 0.5, amplitude: 2.0, phase: 0.0 };
+    let s = Source::Pulse { x: 1, y: 1, freq: 0.5, amplitude: 2.0, phase: 0.0, start: 1 };
     assert_eq!(pulse_steps(0.5), 12);
     assert!(s.value(1).is_some_and(|v| v != 0.0));
     assert!(s.value(12).is_some());
     assert_eq!(s.value(13), None);
+}
+
+#[test]
+fn a_later_pulse_is_the_same_pulse_shifted() {
+    let first = Source::pulse(1, 1, 0.5, 1);
+    let later = Source::pulse(1, 1, 0.5, 40);
+    assert_eq!((1..40).filter_map(|t| later.value(t)).count(), 0, "no forcing before its start");
+    for t in 1..=20 {
+        assert_eq!(later.value(t + 39), first.value(t), "step {t} of the pulse");
+    }
+    // start 0 is read as 1 (the first step there is).
+    assert_eq!(Source::pulse(1, 1, 0.5, 0).value(1), first.value(1));
+    assert!(later.same_but_start(&first) && !later.same_but_start(&Source::pulse(2, 1, 0.5, 1)));
+    // Files without `start` load as 1, and a start of 1 is not written.
+    let text = "nx = 40\nny = 30\n\n[[source]]\nkind = \"pulse\"\nx = 3\ny = 4\nfreq = 0.2\n";
+    let s = Scene::from_toml(text).unwrap();
+    assert_eq!(s.sources[0], Source::pulse(3, 4, 0.2, 1));
+    assert!(!s.to_toml().unwrap().contains("start"));
+    let moved = Scene { sources: vec![Source::pulse(3, 4, 0.2, 90)], ..s };
+    assert_eq!(Scene::from_toml(&moved.to_toml().unwrap()).unwrap(), moved);
 }
 
 #[test]

@@ -43,6 +43,9 @@ pub struct Theory {
     pub d: f64,
     /// The wavelength in the open medium, in cells.
     pub lambda: f64,
+    /// The slits' width `a` in cells (the mean of the gaps), for the single-slit envelope of
+    /// the intensity; `None` for point sources.
+    pub slit_width: Option<f64>,
 }
 
 impl Theory {
@@ -86,6 +89,7 @@ impl Theory {
             across: along,
             d,
             lambda,
+            slit_width: None,
         })
     }
 
@@ -106,6 +110,7 @@ impl Theory {
         let (exit, sign) = if s < lo { (hi + 0.5, 1.0) } else { (lo - 0.5, -1.0) };
         let centres: Vec<f64> = gaps.iter().map(|&(a, b)| (a + b) as f64 / 2.0).collect();
         let mid = centres.iter().sum::<f64>() / centres.len() as f64;
+        let width = gaps.iter().map(|&(a, b)| (b - a + 1) as f64).sum::<f64>() / gaps.len() as f64;
         let (pattern, d) = if gaps.len() == 1 {
             (Pattern::SingleSlit, (gaps[0].1 - gaps[0].0 + 1) as f64)
         } else {
@@ -119,7 +124,7 @@ impl Theory {
         };
         let (origin, axis, across) =
             if transposed { ((mid, exit), (0.0, sign), (1.0, 0.0)) } else { ((exit, mid), (sign, 0.0), (0.0, 1.0)) };
-        Some(Self { pattern, origin, axes: vec![axis], across, d, lambda })
+        Some(Self { pattern, origin, axes: vec![axis], across, d, lambda, slit_width: Some(width) })
     }
 
     /// The orders `m` and their angles `θ` (radians, signed) theory predicts: maxima
@@ -169,11 +174,11 @@ impl Theory {
 }
 
 /// An inclusive range of cells `(first, last)` along one axis.
-type Span = (i64, i64);
+pub(crate) type Span = (i64, i64);
 
 /// Walls that all span the same band `(lo, hi)` of one axis, and the gaps between them along the
 /// other, inside the grid: `((lo, hi), gaps)`, gaps as inclusive `(first, last)` cells.
-fn barrier(
+pub(crate) fn barrier(
     walls: &[Wall],
     band: impl Fn(&Wall) -> (i64, i64),
     span: impl Fn(&Wall) -> (i64, i64),
