@@ -31,8 +31,8 @@ use super::perturb::{
 };
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
 pub use super::reference::{Reference, ReferenceChoice};
-pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 use super::reference::{Referenced, reference_orbit};
+pub use super::view_error::{MAX_ZOOM_LOG10, OrbitTooLong, ValueNames, ViewError};
 
 /// Bits added to what the view's pixels need, for the rounding of long orbits.
 const GUARD_BITS: usize = 64;
