@@ -52,7 +52,7 @@ pub fn getting_started_window(ctx: &egui::Context, open: &mut bool) -> Option<Gu
         demo(
             ui,
             "Dive to 1e100",
-            "The Mandelbrot set, zoomed 10¹⁰⁰ times with perturbation: wheel to zoom, drag to pan, \
+            "The Mandelbrot set, zoomed 1e100 times with perturbation: wheel to zoom, drag to pan, \
              right drag to zoom to a box.",
             "Dive to the spiral at i",
             Guided::Dive,
