@@ -23,21 +23,37 @@ fn exact(x: f32) -> f32 {
 // `x * y` rounded once, as the CPU rounds the unscaled product, for a coefficient `x` (c2, a
 // damping factor, Mur's coefficient: between 2^-20 and 2) and a scaled field value `y`.
 // Where the unscaled product is normal (2^-102 and up, scaled) the GPU's product is the CPU's.
-// Below, the CPU rounds to its subnormal grid 2^-149 (2^-125 scaled), half to even, and a
-// product taken here would be a double rounding (to 24 bits, then to the grid) or, under 2^-126,
-// flushed to zero before it is rounded (that made every scene with another c2 than 0.25 or with
-// damping drift from cpu1: 5.5e-6 after 3000 steps on the H100, 7.3e-6 on llvmpipe after 800).
-// So the product is taken exactly from `y * 2^40` (exact; every partial product below is then
-// normal): hi + lo by Dekker's two-product on Veltkamp halves, every step `exact`; hi is rounded
-// to the grid (2^-85 at this scale) and a tie that lo breaks goes to the side lo lies on.
+// Below, the CPU rounds to its subnormal grid 2^-149 (2^-125 scaled), half to even. The GPU's
+// product `p` is first rounded to 24 bits, then here to the grid: the same result unless the
+// first rounding landed exactly on a half-way point of the grid (no half-way point lies strictly
+// between the product and its nearest 24-bit value), where the product's own error says which
+// way to go. A product flushed to zero by the driver was under half a grid step: 0 either way.
+// Before the ties were settled, every scene with a c2 other than 0.25 or with damping drifted
+// from cpu1: 5.5e-6 after 3000 steps on the H100, 7.3e-6 on llvmpipe after 800.
 fn grid_product(x: f32, y: f32) -> f32 {
     let p = exact(x * y);
-    // Zero is exact, with the CPU's sign: most of a field is 0 before the waves arrive, and the
-    // exact path below costs ~25 operations (taking it for every zero made wgpu's plain kernel
-    // 3x slower on the H100: 6.5 against 2.1 µs per update at 1000x800).
     if abs(p) >= 0x1p-102f || y == 0.0 {
         return p;
     }
+    // In units of the grid (an exact scaling by a power of two).
+    let q = exact(p * 0x1p125f);
+    var r = round(q);
+    let d = exact(q - r);
+    if abs(d) == 0.5 {
+        let lo = product_error(x, y);
+        if d == 0.5 && lo > 0.0 {
+            r = exact(r + 1.0);
+        } else if d == -0.5 && lo < 0.0 {
+            r = exact(r - 1.0);
+        }
+    }
+    return exact(r * 0x1p-125f);
+}
+
+// The sign-bearing error `x * y - round24(x * y)`, scaled by 2^40, exactly: Dekker's
+// two-product on Veltkamp halves of `x` and `y * 2^40` (an exact scaling after which no partial
+// product is subnormal, so a driver that flushes subnormals cannot lose it), every step `exact`.
+fn product_error(x: f32, y: f32) -> f32 {
     let ys = exact(y * 0x1p40f);
     let hi = exact(x * ys);
     let cx = exact(4097.0 * x);
@@ -46,18 +62,7 @@ fn grid_product(x: f32, y: f32) -> f32 {
     let cy = exact(4097.0 * ys);
     let yh = exact(cy - exact(cy - ys));
     let yl = exact(ys - yh);
-    let lo = exact(exact(exact(exact(exact(xh * yh) - hi) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
-    // In units of the grid, 2^-85 at this scale (exact scalings by powers of two).
-    let q = exact(hi * 0x1p85f);
-    let q_lo = exact(lo * 0x1p85f);
-    var r = round(q);
-    let d = exact(q - r);
-    if d == 0.5 && q_lo > 0.0 {
-        r = exact(r + 1.0);
-    } else if d == -0.5 && q_lo < 0.0 {
-        r = exact(r - 1.0);
-    }
-    return exact(r * 0x1p-125f);
+    return exact(exact(exact(exact(exact(xh * yh) - hi) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
 }
 
 // The update of one interior cell from its neighbours in `g` and its old value `old`:
