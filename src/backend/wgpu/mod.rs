@@ -306,6 +306,12 @@ impl Backend for WgpuBackend {
     }
 
     fn new_wave_variant(&self, params: &WaveParams, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        // The plain kernels round `c2 * lap` exactly only for a c2 that is a power of two (the
+        // seed's 0.25); any other runs on the scene kernel, whose products are exact at every
+        // coefficient (`cpu_product` and `grid_product`, shaders/parts/wave_cell.wgsl).
+        if !power_of_two(params.c2) {
+            return self.scene_kernel(&Scene::from_params(params), variant);
+        }
         Ok(Box::new(WgpuWave::new(Arc::clone(&self.gpu), params, variant)?))
     }
 
@@ -368,4 +374,9 @@ impl Backend for WgpuBackend {
     fn deep_arith(&self, job: &DeepJob) -> String {
         job.arith_label(self.deep_mantissa().name())
     }
+}
+
+/// `x` is a positive power of two (a normal `f32` with an empty mantissa): its products are exact.
+fn power_of_two(x: f32) -> bool {
+    x.is_normal() && x > 0.0 && x.to_bits() & 0x007f_ffff == 0
 }
