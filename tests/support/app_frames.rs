@@ -82,7 +82,7 @@ pub const COLUMNS: [&str; 15] = [
     "paint",
 ];
 
-fn wgpu_setup() -> egui_wgpu::WgpuSetup {
+pub fn wgpu_setup() -> egui_wgpu::WgpuSetup {
     let mut setup = egui_kittest::wgpu::default_wgpu_setup();
     if let egui_wgpu::WgpuSetup::CreateNew(s) = &mut setup {
         s.device_descriptor = std::sync::Arc::new(wavebrot::app::device_descriptor);
@@ -91,7 +91,7 @@ fn wgpu_setup() -> egui_wgpu::WgpuSetup {
 }
 
 /// Steps the app until `done` holds (at most `secs` seconds).
-fn until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
+pub fn until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
     let end = Instant::now() + Duration::from_secs(secs);
     while Instant::now() < end {
         h.step();
