@@ -16,7 +16,6 @@ use wavebrot::app::launch::headless::HeadlessOptions;
 use wavebrot::backend::BackendChoice;
 
 #[path = "../tests/support/app_frames.rs"]
-#[allow(dead_code, reason = "the example uses the harness's setup and stepping, not its measurements")]
 mod harness;
 
 fn main() -> ExitCode {
