@@ -5,6 +5,7 @@
 //! against problem size.
 
 pub mod cases;
+mod deep_views;
 pub mod faulty;
 pub mod lesson;
 pub mod report;

@@ -25,6 +25,7 @@ mod mandelbrot;
 mod minibrot;
 mod picture;
 mod wave;
+mod wave_args;
 mod wave_screen;
 mod zoom_gif;
 
@@ -32,7 +33,7 @@ pub use args::{BackendArg, BackendsArg, ColourArgs, PictureFiles};
 pub use error::CliError;
 pub use julia::RenderJulia;
 pub use mandelbrot::RenderMandelbrot;
-pub use wave::RenderWave;
+pub use wave_args::RenderWave;
 
 /// Watch a GPU work: a 2D wave simulation and the Mandelbrot set on CUDA, wgpu and the CPU.
 #[derive(Debug, Parser)]

@@ -9,7 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::CliError;
-use super::wave::{RenderWave, WaveView};
+use super::wave_args::{RenderWave, WaveView};
 use crate::backend::WaveSim;
 use crate::output;
 use crate::sim::wave::analysis::abs_quantile;

@@ -11,6 +11,7 @@ pub mod mandelbrot;
 pub mod minibrot;
 pub mod orbit_fixed;
 pub mod perturb;
+pub mod pixel_grid;
 pub mod real;
 pub mod reference;
 pub mod view_error;

@@ -55,7 +55,8 @@ pub use super::presets::{DEFAULT_PRESET, PRESETS, Preset, preset};
 pub use super::scene_file::{C2_LIMIT, DAMPING_LIMIT, SceneError};
 use super::scene_file::{RawScene, c2_problem, check_rect, header_line, key_holding, keyed, toml_error_line};
 use super::scene_items::default_c2;
-pub use super::scene_items::{Boundary, Medium, Source, Wall, line_cells, pulse_steps};
+pub use super::scene_items::{Boundary, Medium, Source, Wall, pulse_steps};
+pub use super::sources::line_cells;
 use super::sources::{MAX_CHANNELS, Moving};
 use crate::sim::wave::{DEFAULT_FREQ, WaveParams};
 

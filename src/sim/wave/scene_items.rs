@@ -5,7 +5,7 @@ use std::f64::consts::TAU;
 
 use serde::{Deserialize, Serialize};
 
-use super::sources::{Moving, Multipole, PhasedArray};
+use super::sources::{Moving, Multipole, PhasedArray, line_cells};
 use crate::sim::wave::DEFAULT_C2;
 
 /// What happens at the grid's edge.
@@ -276,31 +276,6 @@ fn hann(x: f64) -> f64 {
 pub fn pulse_steps(freq: f64) -> u32 {
     let n = (TAU / freq).floor();
     if n.is_finite() && n >= 1.0 { n.min(f64::from(u32::MAX)) as u32 } else { 1 }
-}
-
-/// The cells of the digital (Bresenham) line from `(x0, y0)` to `(x1, y1)`, both ends included,
-/// each step moving to an 8-neighbour.
-#[must_use]
-pub fn line_cells(x0: i64, y0: i64, x1: i64, y1: i64) -> Vec<(i64, i64)> {
-    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
-    let (mut x, mut y, mut err) = (x0, y0, dx + dy);
-    let mut out = Vec::with_capacity(usize::try_from(dx.max(-dy)).unwrap_or(0) + 1);
-    loop {
-        out.push((x, y));
-        if x == x1 && y == y1 {
-            return out;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
-        }
-    }
 }
 
 /// A rectangle of cells `x0..=x1`, `y0..=y1` held at 0: slits are the gaps between walls.

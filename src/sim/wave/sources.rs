@@ -21,8 +21,6 @@ use std::f64::consts::TAU;
 
 use serde::{Deserialize, Serialize};
 
-use super::scene_items::line_cells;
-
 fn one() -> f64 {
     1.0
 }
@@ -186,6 +184,31 @@ impl Multipole {
                 Some(sine(sign * self.amplitude, self.freq, self.phase, t))
             })
             .collect()
+    }
+}
+
+/// The cells of the digital (Bresenham) line from `(x0, y0)` to `(x1, y1)`, both ends included,
+/// each step moving to an 8-neighbour.
+#[must_use]
+pub fn line_cells(x0: i64, y0: i64, x1: i64, y1: i64) -> Vec<(i64, i64)> {
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
+    let (mut x, mut y, mut err) = (x0, y0, dx + dy);
+    let mut out = Vec::with_capacity(usize::try_from(dx.max(-dy)).unwrap_or(0) + 1);
+    loop {
+        out.push((x, y));
+        if x == x1 && y == y1 {
+            return out;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y += sy;
+        }
     }
 }
 
