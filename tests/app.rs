@@ -534,6 +534,9 @@ fn save_picture_writes_the_wave_view_whole_at_its_size() {
     let path = dir.path().join("waves.png");
     let mut h = harness(Demo::Wave);
     *h.state_mut().wave_picture_path_mut() = path.display().to_string();
+    h.get_by_value("as shown").click();
+    h.run_steps(2);
+    h.get_by_label("per cell").click();
     h.run_steps(1);
     h.get_by_label("Save picture").click();
     settle(&mut h);

@@ -57,9 +57,13 @@ pub enum Command {
     /// Stop the export under way (the file is left untouched).
     CancelExport,
     /// Save the wave picture as shown (the field or the intensity, with the colour range of the
-    /// last frame) at the grid's size, one pixel per cell, to a PNG file, written whole or not
-    /// at all; answered by [`Msg::Saved`] or [`Msg::Error`].
-    SaveWavePicture(std::path::PathBuf),
+    /// last frame) to a PNG file, written whole or not at all: one pixel per cell, or at a size
+    /// in pixels with the view's overlay and colour bar (`look`); answered by [`Msg::Saved`] or
+    /// [`Msg::Error`].
+    SaveWavePicture {
+        path: std::path::PathBuf,
+        look: Box<super::wave_picture::PictureLook>,
+    },
     /// Answered by [`Msg::Pong`] once every command before it is done (tests).
     Ping(u64),
     Quit,

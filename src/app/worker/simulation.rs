@@ -352,7 +352,7 @@ impl SimLoop {
                 self.mandel.request = Some(r);
             }
             Command::Export(job) => self.export(&job),
-            Command::SaveWavePicture(path) => match self.save_wave_picture(&path) {
+            Command::SaveWavePicture { path, look } => match self.save_wave_picture(&path, &look) {
                 Ok(line) => self.send(Msg::Saved(line)),
                 Err(e) => self.send(Msg::Error(format!("picture not saved: {e:#}"))),
             },

@@ -314,24 +314,36 @@ impl SimLoop {
     /// The wave picture as the last frame showed it (field or intensity, its colour range), one
     /// pixel per cell, written to `path` as PNG (atomically: whole or not at all); the line to
     /// show. Before the first frame, the field with the contrast sliders' range.
-    pub(super) fn save_wave_picture(&mut self, path: &std::path::Path) -> anyhow::Result<String> {
+    pub(super) fn save_wave_picture(
+        &mut self,
+        path: &std::path::Path,
+        look: &super::wave_picture::PictureLook,
+    ) -> anyhow::Result<String> {
         use anyhow::Context as _;
         let sim = self.wave.sim.as_mut().context("no wave simulation is running")?;
         let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
         let ((lo, hi), intensity) = self.wave.shown.unwrap_or(((self.wave.vmin, self.wave.vmax), false));
         let mut rgba = vec![0u8; nx * ny * 4];
-        let what = if intensity && !self.wave.meter.intensity().is_empty() {
-            let (values, (lo, hi)) = self.wave.meter.intensity_picture(self.wave.look.intensity_log, (lo, hi));
+        let log = self.wave.look.intensity_log;
+        let (what, intensity) = if intensity && !self.wave.meter.intensity().is_empty() {
+            let (values, (lo, hi)) = self.wave.meter.intensity_picture(log, (lo, hi));
             crate::sim::colour::colormap::wave_rgba_strided(values, nx, ny, lo, hi, 1, &mut rgba);
-            "intensity"
+            ("intensity", true)
         } else {
             let mut f = vec![0.0f32; nx * ny];
             sim.read_field(&mut f)?;
             crate::sim::colour::colormap::wave_rgba_strided(&f, nx, ny, lo, hi, 1, &mut rgba);
-            "field"
+            ("field", false)
         };
-        crate::output::write_png(path, &rgba, nx, ny).with_context(|| path.display().to_string())?;
-        Ok(format!("saved {} ({what} at step {}, {nx}x{ny})", path.display(), sim.tstep()))
+        let bar = super::wave_picture::bar_labels((lo, hi), intensity, log);
+        let (picture, _) = super::wave_picture::compose(&rgba, (nx, ny), &self.wave.scene, look, &bar)?;
+        let (w, h) = (picture.width, picture.height);
+        crate::output::write_png(path, &picture.pixels, w, h).with_context(|| path.display().to_string())?;
+        let how = match look.size {
+            super::wave_picture::PictureSize::Cells => "one pixel per cell".to_owned(),
+            super::wave_picture::PictureSize::Pixels(..) => format!("{w}x{h} with the overlay and colour bar"),
+        };
+        Ok(format!("saved {} ({what} at step {}, {nx}x{ny} cells, {how})", path.display(), sim.tstep()))
     }
 }
 
