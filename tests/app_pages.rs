@@ -218,3 +218,63 @@ fn record_writes_the_pictures_shown_to_a_gif_when_stopped() {
     }
     assert_eq!(frames, sent, "every frame handed over is in the file");
 }
+
+/// What a recording of the default wave lab weighs: the `point` preset (640x480, absorbing
+/// edges, auto contrast) recorded at 25 frames/s for 6 s, 150 frames 12 steps apart (the lab's
+/// 5 steps a frame at 60 frames a second), through the recorder's own encoder, at full width
+/// with every colour (the recording before the width and colour choices) and at the choices
+/// offered. `cargo test --test app_pages recording_sizes -- --nocapture` prints the sizes.
+#[test]
+fn recording_sizes() {
+    use wavebrot::app::shell::recording::DEFAULT_SHRINK;
+    use wavebrot::app::worker::recorder::{Shrink, encode};
+    use wavebrot::sim::colour::colormap::{HOT_LUT, wave_rgba_strided};
+    use wavebrot::sim::wave::analysis::AutoRange;
+    let scene = wavebrot::sim::wave::scene::preset("point").unwrap();
+    let (nx, ny) = (scene.nx, scene.ny);
+    assert_eq!((nx, ny), (640, 480), "the default lab's grid");
+    let backend = wavebrot::backend::open(BackendKind::Cpu).unwrap();
+    let mut sim = backend.new_scene(&scene).unwrap();
+    let mut auto = AutoRange::new(0.1);
+    let mut f = vec![0.0f32; nx * ny];
+    let mut frames = Vec::with_capacity(150);
+    for _ in 0..150 {
+        sim.advance(12).unwrap();
+        sim.read_field(&mut f).unwrap();
+        let (lo, hi) = auto.update(&f);
+        let mut rgba = vec![0u8; nx * ny * 4];
+        wave_rgba_strided(&f, nx, ny, lo, hi, 1, &mut rgba);
+        frames.push(rgba);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let choices = [
+        ("full width, 256 colours", Shrink { max_width: None, levels: 256 }),
+        ("640 px, 64 colours", Shrink { max_width: Some(640), levels: 64 }),
+        ("480 px, 256 colours", Shrink { max_width: Some(480), levels: 256 }),
+        ("480 px, 64 colours", Shrink { max_width: Some(480), levels: 64 }),
+        ("480 px, 32 colours (default)", DEFAULT_SHRINK),
+        ("320 px, 64 colours", Shrink { max_width: Some(320), levels: 64 }),
+    ];
+    let sizes: Vec<u64> = std::thread::scope(|s| {
+        let jobs: Vec<_> = choices
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, shrink))| {
+                let (frames, path) = (&frames, dir.path().join(format!("{k}.gif")));
+                s.spawn(move || {
+                    let lut = &HOT_LUT[..];
+                    assert_eq!(encode(&path, (nx, ny), lut, 4, shrink, frames.iter().cloned()).unwrap(), 150);
+                    std::fs::metadata(&path).unwrap().len()
+                })
+            })
+            .collect();
+        jobs.into_iter().map(|j| j.join().unwrap()).collect()
+    });
+    for ((name, _), bytes) in choices.iter().zip(&sizes) {
+        println!("6 s at 25 frames/s of the default lab, {name}: {:.1} MB", *bytes as f64 / 1e6);
+    }
+    let (full, default) = (sizes[0], sizes[4]);
+    // Measured on this machine: 31.4 MB at full width with every colour, 6.7 MB by default
+    // (4.7 times smaller); at least 4 times smaller leaves room for the waves' details.
+    assert!(default * 4 <= full, "the default choice keeps {default} bytes of {full}");
+}

@@ -7,10 +7,16 @@
 use crate::app::WavebrotApp;
 use crate::app::launch::options::Demo;
 use crate::app::worker::messages::FrameSource;
-use crate::app::worker::recorder::Recorder;
+use crate::app::worker::recorder::{Recorder, Shrink};
 
 /// The frame rates offered (GIF frames per second).
 pub const RATES: [u16; 4] = [5, 10, 25, 50];
+
+/// The GIF widths offered (`None`: the picture's own).
+pub const WIDTHS: [Option<usize>; 4] = [Some(320), Some(480), Some(640), None];
+
+/// The colour levels offered (256: every colour of the table).
+pub const LEVELS: [usize; 3] = [32, 64, 256];
 
 /// The recording under way and the settings of the next one.
 pub struct Recording {
@@ -23,12 +29,30 @@ pub struct Recording {
     pub fps: u16,
     /// The longest recording, in seconds of GIF (0: until stopped).
     pub max_secs: f32,
+    /// The GIF's width and colour levels.
+    pub shrink: Shrink,
 }
 
 impl Default for Recording {
     fn default() -> Self {
-        Self { recorder: None, view: Demo::Wave, path: "wavebrot.gif".to_owned(), fps: 25, max_secs: 0.0 }
+        Self {
+            recorder: None,
+            view: Demo::Wave,
+            path: "wavebrot.gif".to_owned(),
+            fps: 25,
+            max_secs: 0.0,
+            shrink: DEFAULT_SHRINK,
+        }
     }
+}
+
+/// A recording's width and colours unless the user picks others: 6 s of the default lab at 25
+/// frames/s is 6.7 MB so, 31.4 MB at full width with every colour (`recording_sizes` in
+/// `tests/app_pages.rs`).
+pub const DEFAULT_SHRINK: Shrink = Shrink { max_width: Some(480), levels: 32 };
+
+fn width_name(w: Option<usize>) -> String {
+    w.map_or_else(|| "full width".to_owned(), |w| format!("{w} px"))
 }
 
 impl WavebrotApp {
@@ -78,7 +102,7 @@ impl WavebrotApp {
         }
         let r = &self.recording;
         let max_frames = (r.max_secs > 0.0).then(|| (f32::from(r.fps) * r.max_secs).ceil().max(1.0) as usize);
-        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, r.fps, max_frames) {
+        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, (r.fps, max_frames), r.shrink) {
             Ok(rec) => {
                 self.recording.view = self.settings.view;
                 self.recording.recorder = Some(rec);
@@ -126,6 +150,11 @@ impl WavebrotApp {
         self.recording.max_secs = max_secs.max(0.0);
     }
 
+    /// The next recording's width and colour levels.
+    pub fn set_record_shrink(&mut self, shrink: Shrink) {
+        self.recording.shrink = shrink;
+    }
+
     /// The recording under way, if any.
     #[must_use]
     pub fn recording(&self) -> Option<&Recorder> {
@@ -149,12 +178,22 @@ impl WavebrotApp {
                 let mut start = false;
                 ui.horizontal(|ui| {
                     start = ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked();
-                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(140.0)).on_hover_text("the GIF file");
+                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(80.0)).on_hover_text("the GIF file");
+                    egui::ComboBox::from_id_salt("gif_width")
+                        .selected_text(width_name(r.shrink.max_width))
+                        .width(64.0)
+                        .show_ui(ui, |ui| {
+                            for w in WIDTHS {
+                                ui.selectable_value(&mut r.shrink.max_width, w, width_name(w));
+                            }
+                        })
+                        .response
+                        .on_hover_text("the GIF's widest width: a wider picture is thinned to it (each GIF pixel the picture's pixel under it). Narrower: a much smaller file");
                 });
                 ui.horizontal(|ui| {
                     egui::ComboBox::from_id_salt("gif_rate")
-                        .selected_text(format!("{} frames/s", r.fps))
-                        .width(100.0)
+                        .selected_text(format!("{}/s", r.fps))
+                        .width(50.0)
                         .show_ui(ui, |ui| {
                             for fps in RATES {
                                 ui.selectable_value(&mut r.fps, fps, format!("{fps} frames/s"));
@@ -164,6 +203,16 @@ impl WavebrotApp {
                         .on_hover_text("the GIF's frame rate: the waves are taken at this rate while they run; each Mandelbrot picture is one frame. Fewer frames: a smaller file");
                     ui.add(egui::DragValue::new(&mut r.max_secs).range(0.0..=600.0).speed(0.5).suffix(" s max"))
                         .on_hover_text("stop by itself after this many seconds of GIF (0: when you stop it)");
+                    egui::ComboBox::from_id_salt("gif_levels")
+                        .selected_text(format!("{} colours", r.shrink.levels))
+                        .width(60.0)
+                        .show_ui(ui, |ui| {
+                            for n in LEVELS {
+                                ui.selectable_value(&mut r.shrink.levels, n, format!("{n} colours"));
+                            }
+                        })
+                        .response
+                        .on_hover_text("levels of the palette kept: fewer give longer runs of one colour, a smaller file, and bands where the colours change slowly");
                 });
                 if start {
                     self.start_recording();
