@@ -6,6 +6,8 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::pages::Page;
@@ -277,4 +279,88 @@ fn recording_sizes() {
     // Measured on this machine: 31.4 MB at full width with every colour, 6.7 MB by default
     // (4.7 times smaller); at least 4 times smaller leaves room for the waves' details.
     assert!(default * 4 <= full, "the default choice keeps {default} bytes of {full}");
+}
+
+/// Record on wgpu (lavapipe here): the picture goes straight into the display texture, and
+/// while recording the worker reads it back, so the GIF holds the waves stepped.
+#[test]
+fn record_on_wgpu_reads_the_picture_back_while_recording() {
+    if let Err(e) =
+        pollster::block_on(wgpu::Instance::default().request_adapter(&wgpu::RequestAdapterOptions::default()))
+    {
+        common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}"));
+        return;
+    }
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(s) = &mut setup {
+        s.device_descriptor = std::sync::Arc::new(wavebrot::app::device_descriptor);
+    }
+    let mut h = Harness::builder()
+        .with_size([1200.0, 720.0])
+        .wgpu_setup(setup)
+        .build_eframe(|cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    h.run_steps(2);
+    h.state_mut().pick_backend(wavebrot::backend::BackendChoice::Wgpu);
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(2);
+    if h.state().active_backend() != Some(BackendKind::Wgpu) {
+        common::skip(common::Need::Wgpu, &format!("no wgpu compute here: {:?}", h.state().message()));
+        return;
+    }
+    h.key_press(egui::Key::S);
+    h.run_steps(1);
+    h.state_mut().sync();
+    h.run_steps(1);
+    assert!(h.state().wave_is_zero_copy(), "wgpu frames are drawn from the GPU texture");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wgpu.gif");
+    h.state_mut().set_record_path(path.to_str().unwrap());
+    h.get_by_label("Record").click();
+    h.run_steps(1);
+    assert!(h.state().recording().is_some(), "recording on wgpu: {:?}", h.state().message());
+    h.state_mut().sync();
+    for _ in 0..3 {
+        h.key_press(egui::Key::S);
+        h.run_steps(1);
+        h.state_mut().sync();
+        h.run_steps(1);
+    }
+    assert!(h.state().wave_is_zero_copy(), "the display keeps its zero copy while recording");
+    let sent = h.state().recording().unwrap().sent;
+    assert_eq!(sent, 3, "one frame per picture stepped, read back from the GPU");
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.starts_with("wrote "), "{said}");
+    let (w, h_px, frames) = decoded(&path);
+    assert_eq!((w, h_px), (160, 120), "the picture's size");
+    assert_eq!(frames.len(), 3, "every frame handed over is in the file");
+    // The waves moved between the pictures, and they are not blank.
+    assert_ne!(frames[0], frames[2], "the frames differ");
+    let colours: std::collections::HashSet<&[u8]> = frames[2].chunks_exact(4).collect();
+    assert!(colours.len() > 4, "the last frame holds {} colours", colours.len());
+}
+
+/// A GIF's size and its frames as RGBA pictures (each composited over the one before).
+fn decoded(path: &std::path::Path) -> (u16, u16, Vec<Vec<u8>>) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut d = opts.read_info(std::fs::File::open(path).expect("the GIF is written")).unwrap();
+    let (w, h) = (d.width(), d.height());
+    let mut canvas = vec![0u8; usize::from(w) * usize::from(h) * 4];
+    let mut frames = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        for y in 0..usize::from(f.height) {
+            for x in 0..usize::from(f.width) {
+                let p = &f.buffer[(y * usize::from(f.width) + x) * 4..][..4];
+                if p[3] != 0 {
+                    let at = ((usize::from(f.top) + y) * usize::from(w) + usize::from(f.left) + x) * 4;
+                    canvas[at..at + 4].copy_from_slice(p);
+                }
+            }
+        }
+        frames.push(canvas.clone());
+    }
+    (w, h, frames)
 }

@@ -1,8 +1,9 @@
 //! Record (G) in the app: the pictures shown go to an animated GIF at the frame rate chosen,
 //! for at most the length chosen; the waves' pictures are taken at that rate while they run
 //! (every picture stepped by hand while paused), the Mandelbrot view's at each full picture (a
-//! zoom path, each shown for one frame of the rate). The encoding is
-//! [`crate::app::worker::recorder`].
+//! zoom path, each shown for one frame of the rate). On wgpu the wave picture is drawn straight
+//! into the display texture: while a recording runs the worker also reads it back
+//! (`Command::SetRecording`). The encoding is [`crate::app::worker::recorder`].
 
 use crate::app::WavebrotApp;
 use crate::app::launch::options::Demo;
@@ -73,9 +74,9 @@ impl WavebrotApp {
                 }
                 "the picture changed size"
             }
-            FrameSource::Native { .. } => {
-                "wgpu draws the picture straight into the display texture, so it never reaches the host: record on CUDA or the CPU"
-            }
+            // The worker reads it back while recording; a frame drawn before it heard of the
+            // recording has no copy: skipped.
+            FrameSource::Native { .. } => return,
         };
         self.stop_recording(Some(why));
     }
@@ -96,16 +97,17 @@ impl WavebrotApp {
             self.say("nothing to record yet: no full picture has been shown".to_owned());
             return;
         };
-        if self.settings.view == Demo::Wave && self.wave_is_zero_copy() {
-            self.say("recording needs the picture on the host, and wgpu draws it straight into the display texture: record on CUDA or the CPU".to_owned());
-            return;
-        }
         let r = &self.recording;
         let max_frames = (r.max_secs > 0.0).then(|| (f32::from(r.fps) * r.max_secs).ceil().max(1.0) as usize);
         match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, (r.fps, max_frames), r.shrink) {
             Ok(rec) => {
                 self.recording.view = self.settings.view;
                 self.recording.recorder = Some(rec);
+                // wgpu's wave picture goes straight to the display texture: the worker reads it
+                // back to the host while the recording runs, and only then.
+                if self.settings.view == Demo::Wave {
+                    self.worker.send(crate::app::worker::messages::Command::SetRecording(true));
+                }
             }
             Err(e) => self.say(format!("cannot record: {e:#}")),
         }
@@ -127,6 +129,7 @@ impl WavebrotApp {
     /// Stops the recording and writes the GIF (`why`: it was stopped for this reason).
     pub fn stop_recording(&mut self, why: Option<&str>) {
         let Some(rec) = self.recording.recorder.take() else { return };
+        self.worker.send(crate::app::worker::messages::Command::SetRecording(false));
         let (path, dropped, fps) = (rec.path.clone(), rec.dropped, rec.fps);
         let m = match (rec.stop(), why) {
             (Ok(n), None) => format!(

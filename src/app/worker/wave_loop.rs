@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{self, Backend, Timing, WaveSim};
 use crate::sim::wave::scene::{Scene, Source};
 
-use crate::app::worker::messages::{CHECK_STEPS, CheckResult, Msg, WaveFrame};
+use crate::app::worker::messages::{CHECK_STEPS, CheckResult, FrameSource, Msg, WaveFrame};
 use crate::app::worker::meter::Meter;
 use crate::app::worker::simulation::SimLoop;
 
@@ -292,6 +292,20 @@ impl SimLoop {
         } else {
             self.display.wave_frame(sim, lo, hi)
         };
+        // A recording needs the picture on the host: one drawn into the display texture is
+        // read back too, at the same size and colours.
+        let host_copy = match &shown {
+            Ok((FrameSource::Native { width, height, .. }, _)) if self.wave.recording => {
+                let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
+                let stride = super::display::display_stride(nx, ny);
+                let mut rgba = vec![0u8; width * height * 4];
+                match sim.render_rgba_strided(lo, hi, stride, &mut rgba) {
+                    Ok(_) => Some(FrameSource::Rgba { rgba, width: *width, height: *height }),
+                    Err(e) => return Msg::Error(format!("the picture could not be read back to record it: {e}")),
+                }
+            }
+            _ => None,
+        };
         match shown {
             Ok((pixels, render)) => Msg::Wave(WaveFrame {
                 pixels,
@@ -304,6 +318,7 @@ impl SimLoop {
                 measured,
                 dram_bytes_per_update: sim.dram_bytes_per_update(done.max(1)),
                 large_call_update_secs: self.wave.large_call.map(|(_, s)| s),
+                host_copy,
             }),
             Err(e) => Msg::Error(e.to_string()),
         }
