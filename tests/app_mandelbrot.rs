@@ -633,35 +633,3 @@ fn holding_i_or_o_zooms_smoothly_in_and_out() {
     let z2 = zoom(&h);
     assert!(z2 < z1 - 0.05, "holding O zooms out: 1e{z1:.3} -> 1e{z2:.3}");
 }
-
-#[test]
-fn typed_iterations_apply_on_enter_and_bad_ones_keep_the_last_good_value() {
-    let mut h = harness([1200.0, 800.0]);
-    h.get_by_label("Go to, continuous zoom").click();
-    h.run_steps(2);
-    assert_eq!(h.state_mut().goto_mut().iters, "auto", "the field shows the automatic iterations");
-    // The user clears the field, types 2500 and presses Enter.
-    h.state_mut().goto_mut().iters.clear();
-    h.get_by_role_and_label(Role::TextInput, "iterations").focus();
-    h.run_steps(1);
-    h.get_by_role_and_label(Role::TextInput, "iterations").type_text("2500");
-    h.run_steps(1);
-    h.key_press(egui::Key::Enter);
-    settle(&mut h);
-    let m = &h.state().settings().mandelbrot;
-    assert_eq!((m.auto_iters, m.iters), (false, 2500), "Enter applies the iterations typed");
-    assert!(
-        run_until(&mut h, 30, |a| a.mandelbrot_shown().is_some_and(|s| s.request.iters == 2500)),
-        "rendered at 2500"
-    );
-    // Bad input: one line saying why, and the last good value stays.
-    h.state_mut().goto_mut().iters = "lots".to_owned();
-    h.get_by_role_and_label(Role::TextInput, "iterations").focus();
-    h.run_steps(1);
-    h.key_press(egui::Key::Enter);
-    settle(&mut h);
-    let said = h.state().message().unwrap_or_default().to_owned();
-    assert!(said.contains("iterations 'lots' must be a whole number") && !said.contains('\n'), "{said:?}");
-    let m = &h.state().settings().mandelbrot;
-    assert_eq!((m.auto_iters, m.iters), (false, 2500), "the last good value stays");
-}

@@ -292,15 +292,10 @@ impl SimLoop {
         } else {
             self.display.wave_frame(sim, lo, hi)
         };
-        // A recording needs the picture on the host: one drawn into the display texture is
-        // read back too, at the same size and colours.
         let host_copy = match &shown {
             Ok((FrameSource::Native { width, height, .. }, _)) if self.wave.recording => {
-                let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
-                let stride = super::display::display_stride(nx, ny);
-                let mut rgba = vec![0u8; width * height * 4];
-                match sim.render_rgba_strided(lo, hi, stride, &mut rgba) {
-                    Ok(_) => Some(FrameSource::Rgba { rgba, width: *width, height: *height }),
+                match self.recording_copy(sim, (*width, *height), (lo, hi)) {
+                    Ok(copy) => Some(copy),
                     Err(e) => return Msg::Error(format!("the picture could not be read back to record it: {e}")),
                 }
             }
@@ -326,6 +321,20 @@ impl SimLoop {
 }
 
 impl SimLoop {
+    /// A recording needs the picture on the host: one drawn into the display texture is read
+    /// back too, at its size (`size`, the grid's display stride) and colour range.
+    fn recording_copy(
+        &self,
+        sim: &mut dyn WaveSim,
+        size: (usize, usize),
+        (lo, hi): (f32, f32),
+    ) -> Result<FrameSource, backend::BackendError> {
+        let stride = super::display::display_stride(self.wave.scene.nx, self.wave.scene.ny);
+        let mut rgba = vec![0u8; size.0 * size.1 * 4];
+        sim.render_rgba_strided(lo, hi, stride, &mut rgba)?;
+        Ok(FrameSource::Rgba { rgba, width: size.0, height: size.1 })
+    }
+
     /// The wave picture as the last frame showed it (field or intensity, its colour range), one
     /// pixel per cell, written to `path` as PNG (atomically: whole or not at all); the line to
     /// show. Before the first frame, the field with the contrast sliders' range.
