@@ -99,7 +99,13 @@ impl WavebrotApp {
         };
         let r = &self.recording;
         let max_frames = (r.max_secs > 0.0).then(|| (f32::from(r.fps) * r.max_secs).ceil().max(1.0) as usize);
-        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, (r.fps, max_frames), r.shrink) {
+        // A palette's bands carry the picture (cycles, a histogram scale): the Mandelbrot view keeps
+        // every colour; the waves' smooth `hot` ramp takes fewer levels well.
+        let shrink = match self.settings.view {
+            Demo::Mandelbrot => Shrink { levels: usize::MAX, ..r.shrink },
+            Demo::Wave => r.shrink,
+        };
+        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, (r.fps, max_frames), shrink) {
             Ok(rec) => {
                 self.recording.view = self.settings.view;
                 self.recording.recorder = Some(rec);
@@ -215,7 +221,7 @@ impl WavebrotApp {
                             }
                         })
                         .response
-                        .on_hover_text("levels of the palette kept: fewer give longer runs of one colour, a smaller file, and bands where the colours change slowly");
+                        .on_hover_text("levels of hot kept in a wave recording (a Mandelbrot zoom path keeps every colour of its palette): fewer give longer runs of one colour, a smaller file, and bands where the colours change slowly");
                 });
                 if start {
                     self.start_recording();
