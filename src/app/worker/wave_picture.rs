@@ -272,10 +272,15 @@ impl Draw<'_, '_> {
         ("sans-serif", f64::from(points * self.s)).into_font().color(&colour)
     }
 
-    /// Text with its box's `anchor` at `p`.
+    /// Text with its box's `anchor` at `p`. Plotters' `ab_glyph` text puts the baseline half
+    /// a font size below the box's top, so the ink of digits and capitals starts about a quarter
+    /// size above it: moved down by that much (a tenth for the bottom, its descent), the ink
+    /// sits where egui puts it.
     fn text(&mut self, text: &str, p: (f64, f64), style: &TextStyle<'_>, h: HPos, v: VPos) -> DrawResult {
+        let size = style.font.get_size();
+        let down = if matches!(v, VPos::Bottom) { 0.1 * size } else { 0.25 * size };
         let style = style.pos(Pos::new(h, v));
-        let p = self.at(p);
+        let p = self.at((p.0, p.1 + down));
         self.b.draw_text(text, &style, p).map_err(err)
     }
 
