@@ -534,6 +534,9 @@ fn save_picture_writes_the_wave_view_whole_at_its_size() {
     let path = dir.path().join("waves.png");
     let mut h = harness(Demo::Wave);
     *h.state_mut().wave_picture_path_mut() = path.display().to_string();
+    h.get_by_value("as shown").click();
+    h.run_steps(2);
+    h.get_by_label("per cell").click();
     h.run_steps(1);
     h.get_by_label("Save picture").click();
     settle(&mut h);
@@ -605,4 +608,32 @@ fn the_getting_started_page_opens_from_the_top_bar_and_starts_a_demo() {
     assert_eq!(h.state().settings().view, Demo::Wave);
     assert_eq!(h.state().settings().wave.preset, "double-slit");
     assert!(!running_scene(&h).walls.is_empty(), "the double slit's walls run");
+}
+
+/// The Mandelbrot explorer's typed iterations (beside the typed centre and zoom).
+#[test]
+fn typed_iterations_apply_on_enter_and_bad_ones_keep_the_last_good_value() {
+    let mut h = harness(Demo::Mandelbrot);
+    h.get_by_label("Go to, continuous zoom").click();
+    h.run_steps(2);
+    assert_eq!(h.state_mut().goto_mut().iters, "auto", "the field shows the automatic iterations");
+    let field = |h: &Harness<'static, WavebrotApp>| h.get_by_role_and_label(Role::TextInput, "iterations").focus();
+    // Cleared, 2500 typed, Enter; then "lots" and Enter: refused in one line, 2500 stays.
+    for (typed, said) in [("2500", None), ("lots", Some("iterations 'lots' must be a whole number"))] {
+        h.state_mut().goto_mut().iters.clear();
+        field(&h);
+        h.run_steps(1);
+        h.get_by_role_and_label(Role::TextInput, "iterations").type_text(typed);
+        h.run_steps(1);
+        h.key_press(egui::Key::Enter);
+        settle(&mut h);
+        let m = &h.state().settings().mandelbrot;
+        assert_eq!((m.auto_iters, m.iters), (false, 2500), "after typing {typed}: the last good value");
+        let msg = h.state().message().unwrap_or_default();
+        assert!(said.is_none_or(|s| msg.contains(s) && !msg.contains('\n')), "{msg:?}");
+    }
+    assert!(
+        run_until(&mut h, 30, |a| a.mandelbrot_shown().is_some_and(|s| s.request.iters == 2500)),
+        "rendered at 2500"
+    );
 }

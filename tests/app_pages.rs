@@ -6,6 +6,8 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::pages::Page;
@@ -217,4 +219,148 @@ fn record_writes_the_pictures_shown_to_a_gif_when_stopped() {
         frames += 1;
     }
     assert_eq!(frames, sent, "every frame handed over is in the file");
+}
+
+/// What a recording of the default wave lab weighs: the `point` preset (640x480, absorbing
+/// edges, auto contrast) recorded at 25 frames/s for 6 s, 150 frames 12 steps apart (the lab's
+/// 5 steps a frame at 60 frames a second), through the recorder's own encoder, at full width
+/// with every colour (the recording before the width and colour choices) and at the choices
+/// offered. `cargo test --test app_pages recording_sizes -- --nocapture` prints the sizes.
+#[test]
+fn recording_sizes() {
+    use wavebrot::app::shell::recording::DEFAULT_SHRINK;
+    use wavebrot::app::worker::recorder::{Shrink, encode};
+    use wavebrot::sim::colour::colormap::{HOT_LUT, wave_rgba_strided};
+    use wavebrot::sim::wave::analysis::AutoRange;
+    let scene = wavebrot::sim::wave::scene::preset("point").unwrap();
+    let (nx, ny) = (scene.nx, scene.ny);
+    assert_eq!((nx, ny), (640, 480), "the default lab's grid");
+    let backend = wavebrot::backend::open(BackendKind::Cpu).unwrap();
+    let mut sim = backend.new_scene(&scene).unwrap();
+    let mut auto = AutoRange::new(0.1);
+    let mut f = vec![0.0f32; nx * ny];
+    let mut frames = Vec::with_capacity(150);
+    for _ in 0..150 {
+        sim.advance(12).unwrap();
+        sim.read_field(&mut f).unwrap();
+        let (lo, hi) = auto.update(&f);
+        let mut rgba = vec![0u8; nx * ny * 4];
+        wave_rgba_strided(&f, nx, ny, lo, hi, 1, &mut rgba);
+        frames.push(rgba);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let choices = [
+        ("full width, 256 colours", Shrink { max_width: None, levels: 256 }),
+        ("640 px, 64 colours", Shrink { max_width: Some(640), levels: 64 }),
+        ("480 px, 256 colours", Shrink { max_width: Some(480), levels: 256 }),
+        ("480 px, 64 colours", Shrink { max_width: Some(480), levels: 64 }),
+        ("480 px, 32 colours (default)", DEFAULT_SHRINK),
+        ("320 px, 64 colours", Shrink { max_width: Some(320), levels: 64 }),
+    ];
+    let sizes: Vec<u64> = std::thread::scope(|s| {
+        let jobs: Vec<_> = choices
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, shrink))| {
+                let (frames, path) = (&frames, dir.path().join(format!("{k}.gif")));
+                s.spawn(move || {
+                    let lut = &HOT_LUT[..];
+                    assert_eq!(encode(&path, (nx, ny), lut, 4, shrink, frames.iter().cloned()).unwrap(), 150);
+                    std::fs::metadata(&path).unwrap().len()
+                })
+            })
+            .collect();
+        jobs.into_iter().map(|j| j.join().unwrap()).collect()
+    });
+    for ((name, _), bytes) in choices.iter().zip(&sizes) {
+        println!("6 s at 25 frames/s of the default lab, {name}: {:.1} MB", *bytes as f64 / 1e6);
+    }
+    let (full, default) = (sizes[0], sizes[4]);
+    // Measured on this machine: 31.4 MB at full width with every colour, 6.7 MB by default
+    // (4.7 times smaller); at least 4 times smaller leaves room for the waves' details.
+    assert!(default * 4 <= full, "the default choice keeps {default} bytes of {full}");
+}
+
+/// Record on wgpu (lavapipe here): the picture goes straight into the display texture, and
+/// while recording the worker reads it back, so the GIF holds the waves stepped.
+#[test]
+fn record_on_wgpu_reads_the_picture_back_while_recording() {
+    if let Err(e) =
+        pollster::block_on(wgpu::Instance::default().request_adapter(&wgpu::RequestAdapterOptions::default()))
+    {
+        common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}"));
+        return;
+    }
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(s) = &mut setup {
+        s.device_descriptor = std::sync::Arc::new(wavebrot::app::device_descriptor);
+    }
+    let mut h = Harness::builder()
+        .with_size([1200.0, 720.0])
+        .wgpu_setup(setup)
+        .build_eframe(|cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    h.run_steps(2);
+    h.state_mut().pick_backend(wavebrot::backend::BackendChoice::Wgpu);
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(2);
+    if h.state().active_backend() != Some(BackendKind::Wgpu) {
+        common::skip(common::Need::Wgpu, &format!("no wgpu compute here: {:?}", h.state().message()));
+        return;
+    }
+    h.key_press(egui::Key::S);
+    h.run_steps(1);
+    h.state_mut().sync();
+    h.run_steps(1);
+    assert!(h.state().wave_is_zero_copy(), "wgpu frames are drawn from the GPU texture");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wgpu.gif");
+    h.state_mut().set_record_path(path.to_str().unwrap());
+    h.get_by_label("Record").click();
+    h.run_steps(1);
+    assert!(h.state().recording().is_some(), "recording on wgpu: {:?}", h.state().message());
+    h.state_mut().sync();
+    for _ in 0..3 {
+        h.key_press(egui::Key::S);
+        h.run_steps(1);
+        h.state_mut().sync();
+        h.run_steps(1);
+    }
+    assert!(h.state().wave_is_zero_copy(), "the display keeps its zero copy while recording");
+    let sent = h.state().recording().unwrap().sent;
+    assert_eq!(sent, 3, "one frame per picture stepped, read back from the GPU");
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.starts_with("wrote "), "{said}");
+    let (w, h_px, frames) = decoded(&path);
+    assert_eq!((w, h_px), (160, 120), "the picture's size");
+    assert_eq!(frames.len(), 3, "every frame handed over is in the file");
+    // The waves moved between the pictures, and they are not blank.
+    assert_ne!(frames[0], frames[2], "the frames differ");
+    let colours: std::collections::HashSet<&[u8]> = frames[2].chunks_exact(4).collect();
+    assert!(colours.len() > 4, "the last frame holds {} colours", colours.len());
+}
+
+/// A GIF's size and its frames as RGBA pictures (each composited over the one before).
+fn decoded(path: &std::path::Path) -> (u16, u16, Vec<Vec<u8>>) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::RGBA);
+    let mut d = opts.read_info(std::fs::File::open(path).expect("the GIF is written")).unwrap();
+    let (w, h) = (d.width(), d.height());
+    let mut canvas = vec![0u8; usize::from(w) * usize::from(h) * 4];
+    let mut frames = Vec::new();
+    while let Some(f) = d.read_next_frame().unwrap() {
+        for y in 0..usize::from(f.height) {
+            for x in 0..usize::from(f.width) {
+                let p = &f.buffer[(y * usize::from(f.width) + x) * 4..][..4];
+                if p[3] != 0 {
+                    let at = ((usize::from(f.top) + y) * usize::from(w) + usize::from(f.left) + x) * 4;
+                    canvas[at..at + 4].copy_from_slice(p);
+                }
+            }
+        }
+        frames.push(canvas.clone());
+    }
+    (w, h, frames)
 }

@@ -178,3 +178,143 @@ fn slit_sliders_rebuild_the_walls_while_the_waves_run_and_a_bad_combination_keep
     let said = h.state().message().unwrap_or_default().to_owned();
     assert!(said.contains("not applied") && said.contains("150"), "{said}");
 }
+
+/// Pixels of `img` on the segment `a`–`b` (pixel coordinates) for which `hit` holds, within a
+/// pixel either side, and how many points were looked at.
+fn hits_along(img: &image::RgbaImage, a: (f64, f64), b: (f64, f64), hit: impl Fn([u8; 4]) -> bool) -> (usize, usize) {
+    let n = ((b.0 - a.0).hypot(b.1 - a.1) as usize).max(1);
+    let found = (0..n)
+        .filter(|&k| {
+            let t = k as f64 / n as f64;
+            let (x, y) = ((a.0 + (b.0 - a.0) * t) as i64, (a.1 + (b.1 - a.1) * t) as i64);
+            (-1..=1).any(|dx: i64| {
+                (-1..=1).any(|dy: i64| {
+                    let (x, y) = (x + dx, y + dy);
+                    x >= 0
+                        && y >= 0
+                        && (x as u32) < img.width()
+                        && (y as u32) < img.height()
+                        && hit(img.get_pixel(x as u32, y as u32).0)
+                })
+            })
+        })
+        .count();
+    (found, n)
+}
+
+/// Saves the wave view's picture to `path` and waits for the worker to write it.
+fn save_picture(h: &mut Harness<'static, WavebrotApp>, path: &std::path::Path) {
+    *h.state_mut().wave_picture_path_mut() = path.display().to_string();
+    h.run_steps(1);
+    h.get_by_label("Save picture").click();
+    settle(h);
+    for _ in 0..200 {
+        if path.exists() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        h.run_steps(1);
+    }
+    panic!("Save picture wrote no {}", path.display());
+}
+
+#[test]
+fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() {
+    use wavebrot::app::worker::wave_picture::{BAR_POINTS, FieldRect};
+    use wavebrot::sim::colour::colormap::HOT_LUT;
+    use wavebrot::sim::wave::theory::Theory;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness();
+    double_slit(&mut h);
+    h.get_by_label("Screen").click();
+    h.run_steps(1);
+    drag_cells(&mut h, (300.5, 240.5), (250.5, 240.5));
+    for _ in 0..6 {
+        h.get_by_label("Step").click();
+        settle(&mut h);
+    }
+    let scene = h.state().wave_scene().expect("a frame").clone();
+    let grid = (scene.nx, scene.ny);
+    let theory = Theory::of(&scene).expect("the double slit has a theory");
+    // As shown: the window's pixels (kittest draws one pixel per point).
+    let shown = dir.path().join("shown.png");
+    save_picture(&mut h, &shown);
+    let first = image::open(&shown).expect("a whole PNG").to_rgba8();
+    let (sw, sh) = (first.width(), first.height());
+    // A typed size: the same view, enlarged by k (twice the window here).
+    h.get_by_value("as shown").click();
+    h.run_steps(2);
+    h.get_by_label("size").click();
+    *h.state_mut().wave_picture_typed_mut() = "1036x4670".to_owned();
+    let typed = dir.path().join("typed.png");
+    save_picture(&mut h, &typed);
+    let second = image::open(&typed).expect("a whole PNG").to_rgba8();
+    assert_eq!((second.width(), second.height()), (1036, 4670), "the typed size");
+    // WAVEBROT_KEEP_PICTURES=DIR keeps both to look at.
+    if let Ok(keep) = std::env::var("WAVEBROT_KEEP_PICTURES") {
+        std::fs::copy(&shown, format!("{keep}/shown.png")).unwrap();
+        std::fs::copy(&typed, format!("{keep}/typed.png")).unwrap();
+    }
+    let k = (1036.0 / sw as f32).min(4670.0 / sh as f32).max(1.0);
+    let near = |p: [u8; 4], c: [u8; 3], tol: i32| (0..3).all(|i| (i32::from(p[i]) - i32::from(c[i])).abs() <= tol);
+    for (name, img, scale) in [("as shown", &first, 1.0f32), ("1036x4670", &second, k)] {
+        let bar = (BAR_POINTS * scale).round() as u32;
+        let field = FieldRect::fit(img.width(), img.height(), bar, grid);
+        // The screen's line on column 250: the view's yellow, over most of its height.
+        let (a, b) = (field.point(250.5, 5.0), field.point(250.5, grid.1 as f64 - 5.0));
+        let (found, n) = hits_along(img, a, b, |p| near(p, [255, 210, 60], 30));
+        assert!(found * 10 >= n * 9, "{name}: the screen line at {found} of {n} points");
+        // Theory's rays: green dashes (6 points on, 5 off) with no hot colour like them
+        // (hot has g ≤ r): m = 0 straight out of the slits, and m = 1.
+        let green = |p: [u8; 4]| p[1] > 200 && i32::from(p[1]) > i32::from(p[0]) + 60;
+        for (m, theta) in theory.angles().into_iter().filter(|&(m, _)| m == 0 || m == 1) {
+            let (dx, dy) = theory.direction(theory.axes[0], theta);
+            // From past the label (at 0.12 of the reach) to 80 cells out, short of the screen.
+            let at = |r: f64| field.point(theory.origin.0 + dx * r, theory.origin.1 + dy * r);
+            let (found, n) = hits_along(img, at(20.0), at(80.0), green);
+            // Dashes cover 6/11 of the ray, widened by the one-pixel search either side.
+            assert!(found * 2 >= n, "{name}: theory's m={m} ray green at {found} of {n} points");
+        }
+        // The colour bar: hot from dark red (a quarter up) to yellow (three quarters up), in
+        // its column right of the field, with its labels above and below in the text colour.
+        let x = img.width() - bar + (18.0 * scale) as u32;
+        let at = |f: f32| img.get_pixel(x, (img.height() as f32 * f) as u32).0;
+        let (low, high) = (at(0.75), at(0.25));
+        let hot = |v: f32| {
+            let c = HOT_LUT[((v * 255.0) as usize).min(255)];
+            [c[0], c[1], c[2]]
+        };
+        assert!(near(low, hot(0.25), 40), "{name}: the bar a quarter up is {low:?}, hot(0.25) = {:?}", hot(0.25));
+        assert!(near(high, hot(0.75), 40), "{name}: three quarters up is {high:?}, hot(0.75) = {:?}", hot(0.75));
+        let text = |y0: u32, y1: u32| {
+            (y0..y1).any(|y| (img.width() - bar..img.width()).any(|x| img.get_pixel(x, y).0[0] > 120))
+        };
+        let band = (16.0 * scale) as u32;
+        assert!(text(0, band), "{name}: the high label above the bar");
+        assert!(text(img.height() - band, img.height()), "{name}: the low label below the bar");
+    }
+    // A size that cannot be read: one line, nothing written.
+    *h.state_mut().wave_picture_typed_mut() = "900x".to_owned();
+    let bad = dir.path().join("bad.png");
+    *h.state_mut().wave_picture_path_mut() = bad.display().to_string();
+    h.get_by_label("Save picture").click();
+    settle(&mut h);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.contains("WIDTHxHEIGHT") && !said.contains('\n'), "{said}");
+    // A folder that does not exist: the error said, no file and no temporary left.
+    *h.state_mut().wave_picture_typed_mut() = "1036x4670".to_owned();
+    let nowhere = dir.path().join("no-such-folder").join("x.png");
+    *h.state_mut().wave_picture_path_mut() = nowhere.display().to_string();
+    h.get_by_label("Save picture").click();
+    for _ in 0..40 {
+        settle(&mut h);
+        if h.state().message().is_some_and(|m| m.contains("picture not saved")) {
+            break;
+        }
+    }
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.contains("picture not saved"), "{said}");
+    let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["shown.png", "typed.png"], "only the two pictures, whole");
+}

@@ -72,7 +72,9 @@ impl WavebrotApp {
                 if self.recording.view == Demo::Wave {
                     // While the waves run, pictures are taken at the recording's rate.
                     let live = self.settings.wave.playing;
-                    self.record(&f.pixels, live);
+                    // wgpu's picture is on the host only as the copy read back for the recording.
+                    let pixels = f.host_copy.as_ref().unwrap_or(&f.pixels);
+                    self.record(pixels, live);
                 }
                 Self::show(&mut self.wave.tex, "wave", f.pixels, &self.worker, &self.ctx);
             }

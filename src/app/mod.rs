@@ -424,6 +424,24 @@ impl WavebrotApp {
         }
     }
 
+    /// What is timed on the machine's cores now, for the load note: the CPU copy when it runs,
+    /// and the active backend while the waves run or a picture is being computed, on the cores
+    /// when it is `cpu`, `cpu1` or a software renderer (`renderer_computes`).
+    fn measured_now(&self, renderer_computes: bool) -> shell::load::Measured {
+        let timed = match self.settings.view {
+            Demo::Wave => self.settings.wave.playing && self.wave.running.is_some(),
+            // A picture asked and not yet shown whole.
+            Demo::Mandelbrot => self
+                .mandel
+                .sent
+                .as_ref()
+                .is_some_and(|sent| self.mandel.shown.as_ref().is_none_or(|s| s.request != *sent || s.coarse > 1)),
+        };
+        let on_cpu = renderer_computes || matches!(&self.active, Some((BackendKind::Cpu | BackendKind::Cpu1, _)));
+        let copy = self.compare.job != worker::messages::CompareJob::Off;
+        shell::load::Measured { copy, timed, on_cpu }
+    }
+
     fn toggle_play(&mut self) {
         self.settings.wave.playing = !self.settings.wave.playing;
         self.worker.send(Command::SetPlaying(self.settings.wave.playing));
@@ -442,6 +460,7 @@ impl eframe::App for WavebrotApp {
         let renderer_computes =
             matches!(&self.active, Some((BackendKind::Wgpu, d)) if shell::load::is_software_renderer(&d.name));
         self.timing.load.sample(renderer_computes, self.timing.cores);
+        self.timing.measured = self.measured_now(renderer_computes);
         self.timing.set_cpu_enabled(self.settings.cpu_compare);
         self.timing.fastest = self.settings.wave.fastest;
         self.poll_worker();

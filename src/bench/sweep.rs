@@ -430,7 +430,10 @@ fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
 }
 
 /// Registers egui's embedded font with plotters once (no system fonts are looked up).
-fn register_font() -> Result<()> {
+///
+/// # Errors
+/// The embedded font could not be read.
+pub fn register_font() -> Result<()> {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let ok = *DONE.get_or_init(|| {
         plotters::style::register_font(

@@ -174,7 +174,7 @@ impl WavebrotApp {
         self.worker.send(Command::Export(job));
     }
 
-    /// The typed centre and zoom of the explorer (tests type into it as a user does).
+    /// The typed centre, zoom and iterations of the explorer (tests type into it as a user does).
     pub fn goto_mut(&mut self) -> &mut crate::app::mandel::goto_ui::GoTo {
         &mut self.mandel.goto
     }

@@ -119,7 +119,8 @@ impl WavebrotApp {
         // beside what is measured: say how much.
         if page != Page::Lessons
             && !self.start.freeze_timings
-            && let Some((text, warn)) = self.timing.load.note(self.timing.cores)
+            && let Some((text, warn)) =
+                self.timing.load.note(self.timing.cores, crate::app::shell::load::Measured::PAGE)
         {
             let colour = if warn { ui.visuals().warn_fg_color } else { ui.visuals().weak_text_color() };
             ui.colored_label(colour, text);

@@ -135,28 +135,59 @@ impl AppLoad {
         self.last = Some((now, threads.iter().map(|t| (t.tid, t.ticks)).collect()));
     }
 
-    /// The line the panel shows: how many cores there are, what the app takes of them, and how
-    /// much a figure using every core may be low by; `true` when that is worth a warning (5% or
-    /// more).
+    /// The line the panel shows: how many cores there are, what the app takes of them, and,
+    /// only where something on these cores is timed now (`m`), which figures that lowers and by
+    /// about how much; `true` when that is worth a warning (5% or more).
     #[must_use]
-    pub fn note(&self, cores: usize) -> Option<(String, bool)> {
+    pub fn note(&self, cores: usize, m: Measured) -> Option<(String, bool)> {
         let used = self.cores_used?;
         let cores = cores.max(1);
         let low = (used / cores as f64 * 100.0).min(100.0);
         let what =
             if self.renderer_computes { "the window's own thread takes" } else { "the window and its drawing take" };
-        let mut text = format!(
-            "{cores} cores: {what} about {:.0}% of one core beside what is measured \
-             (the CPU copy and the active backend take turns, never both at once), so CPU figures using every \
-             core may be low by about {low:.0}%; presenter mode (H) and fewer controls on screen lower it",
-            used * 100.0
-        );
+        let base = format!("{cores} cores: {what} about {:.0}% of one core", used * 100.0);
+        let beside = match (m.copy, m.timed && m.on_cpu) {
+            (true, true) => Some(
+                "beside what is measured (the CPU copy and the active backend take turns, never both at once), \
+                 so CPU figures using every core",
+            ),
+            (true, false) => Some("beside the CPU copy, so its figure, using every core,"),
+            (false, true) => Some("beside what is measured on these cores, so CPU figures using every core"),
+            (false, false) => None,
+        };
+        let (mut text, warn) = match beside {
+            Some(b) => (
+                format!(
+                    "{base} {b} may be low by about {low:.0}%; presenter mode (H) and fewer controls on screen lower it"
+                ),
+                low >= 5.0,
+            ),
+            // Nothing on these cores is timed: no figure is said to be low.
+            None => (format!("{base}; nothing on these cores is being timed now"), false),
+        };
         if self.renderer_computes {
             text += ". The GPU here is llvmpipe, software on these cores: it draws the window and computes \
                      what is measured on the same threads, so its figures include the drawing";
         }
-        Some((text, low >= 5.0))
+        Some((text, warn))
     }
+}
+
+/// What is timed on the machine's cores now, for [`AppLoad::note`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measured {
+    /// A CPU copy of the problem runs (the comparison).
+    pub copy: bool,
+    /// The active backend is being timed now: the waves run, a picture is being computed, or a
+    /// page measures.
+    pub timed: bool,
+    /// What is timed computes on these cores (`cpu`, `cpu1`, a software renderer).
+    pub on_cpu: bool,
+}
+
+impl Measured {
+    /// A classroom page measuring backends, some of them on these cores.
+    pub const PAGE: Self = Self { copy: false, timed: true, on_cpu: true };
 }
 
 /// True when a device named `name` is a software renderer on the CPU (Mesa's llvmpipe, whose

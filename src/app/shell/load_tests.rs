@@ -88,16 +88,42 @@ fn threads_that_start_or_end_between_readings_count_once() {
 
 #[test]
 fn the_note_says_how_low_figures_may_be() {
+    let both = Measured { copy: true, timed: true, on_cpu: true };
     let l = AppLoad { cores_used: Some(0.5), ..AppLoad::default() };
-    let (text, warn) = l.note(2).unwrap();
+    let (text, warn) = l.note(2, both).unwrap();
     assert!(text.starts_with("2 cores") && text.contains("50% of one core") && text.contains("about 25%"), "{text}");
+    assert!(text.contains("the CPU copy and the active backend take turns"), "{text}");
     assert!(warn);
     let l = AppLoad { cores_used: Some(0.02), ..AppLoad::default() };
-    assert!(!l.note(16).unwrap().1);
-    assert!(AppLoad::default().note(2).is_none());
+    assert!(!l.note(16, both).unwrap().1);
+    assert!(AppLoad::default().note(2, both).is_none());
     let l = AppLoad { cores_used: Some(0.1), renderer_computes: true, ..AppLoad::default() };
-    let (text, _) = l.note(2).unwrap();
+    let (text, _) = l.note(2, both).unwrap();
     assert!(text.contains("window's own thread") && text.contains("llvmpipe"), "{text}");
+}
+
+#[test]
+fn the_note_names_only_what_is_timed() {
+    let l = AppLoad { cores_used: Some(1.72), ..AppLoad::default() };
+    // A deep Mandelbrot view on the CPU backend, its picture done, no comparison: no CPU copy
+    // and nothing timed, so no figure is said to be low and no copy is named.
+    let still = Measured { copy: false, timed: false, on_cpu: true };
+    let (text, warn) = l.note(2, still).unwrap();
+    assert_eq!(
+        text,
+        "2 cores: the window and its drawing take about 172% of one core; nothing on these cores is being timed now"
+    );
+    assert!(!warn, "nothing to warn about");
+    // The same view while its picture is computed on the CPU: the backend's figure, no copy.
+    let (text, warn) = l.note(2, Measured { timed: true, ..still }).unwrap();
+    assert!(text.contains("beside what is measured on these cores") && text.contains("low by about 86%"), "{text}");
+    assert!(!text.contains("copy") && warn, "{text}");
+    // A GPU backend with the CPU copy running: only the copy's figure is lowered.
+    let (text, _) = l.note(2, Measured { copy: true, timed: true, on_cpu: false }).unwrap();
+    assert!(text.contains("beside the CPU copy, so its figure") && !text.contains("take turns"), "{text}");
+    // A GPU backend and no copy: nothing on these cores is timed.
+    let (text, warn) = l.note(2, Measured { copy: false, timed: true, on_cpu: false }).unwrap();
+    assert!(text.ends_with("nothing on these cores is being timed now") && !warn, "{text}");
 }
 
 #[test]

@@ -225,17 +225,7 @@ impl WavebrotApp {
         }
         self.check_ui(ui);
         self.record_ui(ui);
-        ui.horizontal(|ui| {
-            if ui
-                .button("Save picture")
-                .on_hover_text("the field or intensity as shown, one pixel per cell, as PNG (Ctrl+S)")
-                .clicked()
-            {
-                self.save_wave_picture();
-            }
-            ui.add(egui::TextEdit::singleline(&mut self.wave.picture_path).desired_width(140.0))
-                .on_hover_text("the PNG file");
-        });
+        self.save_picture_ui(ui);
         ui.separator();
         let lab = self.wave.lab.ui(ui, &mut self.settings.wave);
         out.scene = match (out.scene, lab.scene) {
@@ -306,14 +296,121 @@ impl WavebrotApp {
         }
     }
 
-    /// Saves the wave picture as shown to the file named beside "Save picture" (Ctrl+S).
+    /// "Save picture", its file and its size (one pixel per cell, as shown, or a typed size),
+    /// on one row so the panel keeps its height.
+    fn save_picture_ui(&mut self, ui: &mut egui::Ui) {
+        use crate::app::wave::state::PictureChoice;
+        ui.horizontal(|ui| {
+            if ui
+                .button("Save picture")
+                .on_hover_text("the wave view as PNG at the size chosen beside (Ctrl+S)")
+                .clicked()
+            {
+                self.save_wave_picture();
+            }
+            ui.add(egui::TextEdit::singleline(&mut self.wave.picture_path).desired_width(80.0))
+                .on_hover_text("the PNG file");
+            let shown = self.wave_shown_pixels().map_or(String::new(), |(w, h)| format!(" ({w}x{h})"));
+            let selected = match self.wave.picture_size {
+                PictureChoice::Shown => "as shown".to_owned(),
+                PictureChoice::Cells => "per cell".to_owned(),
+                PictureChoice::Typed => self.wave.picture_typed.clone(),
+            };
+            egui::ComboBox::from_id_salt("picture size")
+                .selected_text(selected)
+                .width(64.0)
+                .show_ui(ui, |ui| {
+                    let choices = [
+                        (
+                            PictureChoice::Shown,
+                            format!("as shown{shown}"),
+                            "the picture with its overlay and colour bar, at the window's pixels",
+                        ),
+                        (
+                            PictureChoice::Cells,
+                            "per cell".to_owned(),
+                            "the field alone, one pixel per cell of the grid",
+                        ),
+                        (
+                            PictureChoice::Typed,
+                            "size".to_owned(),
+                            "the view with its overlay and colour bar at the size typed below",
+                        ),
+                    ];
+                    for (c, name, tip) in choices {
+                        ui.selectable_value(&mut self.wave.picture_size, c, name).on_hover_text(tip);
+                    }
+                    ui.add(egui::TextEdit::singleline(&mut self.wave.picture_typed).desired_width(90.0))
+                        .on_hover_text("width x height in pixels, e.g. 1920x1080");
+                })
+                .response
+                .on_hover_text("the picture's size");
+        });
+    }
+
+    /// The picture and its colour bar as last drawn, in the window's pixels.
+    fn wave_shown_pixels(&self) -> Option<(u32, u32)> {
+        let r = self.wave.central_rect?;
+        let ppp = self.ctx.pixels_per_point();
+        let side = |v: f32| ((v * ppp).round() as u32).max(1);
+        Some((side(r.width()), side(r.height())))
+    }
+
+    /// Saves the wave picture to the file named beside "Save picture" (Ctrl+S), at the size
+    /// chosen: a typed size that cannot be read is said in one line and nothing is written.
     pub fn save_wave_picture(&mut self) {
+        use crate::app::wave::state::PictureChoice;
+        use crate::app::worker::wave_picture::{self, PictureSize};
         let path = self.wave.picture_path.trim();
         if path.is_empty() {
             self.say("name the PNG file beside \"Save picture\" first".to_owned());
             return;
         }
-        self.worker.send(Command::SaveWavePicture(std::path::PathBuf::from(path)));
+        let ppp = self.ctx.pixels_per_point();
+        let shown = self.wave_shown_pixels();
+        let (size, scale) = match self.wave.picture_size {
+            PictureChoice::Cells => (PictureSize::Cells, ppp),
+            PictureChoice::Shown => match shown {
+                Some((w, h)) => {
+                    (PictureSize::Pixels(w.max(wave_picture::MIN_SIDE), h.max(wave_picture::MIN_SIDE)), ppp)
+                }
+                None => (PictureSize::Cells, ppp),
+            },
+            PictureChoice::Typed => match wave_picture::parse_size(&self.wave.picture_typed) {
+                // The view enlarged (lines, marks and text keep their share of the picture), never
+                // drawn finer than the window draws it.
+                Ok((w, h)) => {
+                    let k = shown.map_or(1.0, |(sw, sh)| (w as f32 / sw as f32).min(h as f32 / sh as f32).max(1.0));
+                    (PictureSize::Pixels(w, h), ppp * k)
+                }
+                Err(e) => {
+                    self.say(format!("picture not saved: {e}"));
+                    return;
+                }
+            },
+        };
+        let w = &self.settings.wave;
+        let grid = self.wave.running.map_or(self.wave.grid, |(p, _)| (p.nx, p.ny));
+        let colour = |c: egui::Color32| [c.r(), c.g(), c.b()];
+        let visuals = self.ctx.global_style().visuals.clone();
+        let look = wave_picture::PictureLook {
+            size,
+            scale,
+            theory: w.theory && (w.scene.nx, w.scene.ny) == grid,
+            probes: w.look.probes.clone(),
+            selected_source: self.wave.lab.selected,
+            screen: w.look.screen,
+            ruler: self.wave.lab.ruler,
+            background: colour(visuals.panel_fill),
+            text: colour(visuals.text_color()),
+        };
+        let path = std::path::PathBuf::from(path);
+        self.worker.send(Command::SaveWavePicture { path, look: Box::new(look) });
+    }
+
+    /// The size typed beside "Save picture"'s "size" (tests).
+    pub fn wave_picture_typed_mut(&mut self) -> &mut String {
+        &mut self.wave.picture_typed
     }
 
     /// The file "Save picture" writes in the wave view (tests).
@@ -436,22 +533,17 @@ impl WavebrotApp {
                     let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
+                let log = self.settings.wave.look.intensity_log;
                 let (lo, hi, what) = match &self.wave.meters.last {
-                    Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
-                        let hi = m.range.1;
-                        (
-                            format!("{:.1e}", hi * 10f32.powf(-wave_view::INTENSITY_DECADES)),
-                            format!("{hi:.1e}"),
-                            "mean f² (log)",
-                        )
-                    }
-                    Some(m) if m.intensity => (format!("{:.3}", m.range.0), format!("{:.1e}", m.range.1), "mean f²"),
-                    Some(m) => (format!("{:.3}", m.range.0), format!("{:.3}", m.range.1), "field"),
-                    None => {
-                        (format!("{:.3}", self.settings.wave.vmin), format!("{:.3}", self.settings.wave.vmax), "field")
-                    }
+                    Some(m) => crate::app::worker::wave_picture::bar_labels(m.range, m.intensity, log),
+                    None => crate::app::worker::wave_picture::bar_labels(
+                        (self.settings.wave.vmin, self.settings.wave.vmax),
+                        false,
+                        log,
+                    ),
                 };
                 controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+                self.wave.central_rect = Some(full);
             }
             Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
         }

@@ -1,16 +1,23 @@
 //! Record (G) in the app: the pictures shown go to an animated GIF at the frame rate chosen,
 //! for at most the length chosen; the waves' pictures are taken at that rate while they run
 //! (every picture stepped by hand while paused), the Mandelbrot view's at each full picture (a
-//! zoom path, each shown for one frame of the rate). The encoding is
-//! [`crate::app::worker::recorder`].
+//! zoom path, each shown for one frame of the rate). On wgpu the wave picture is drawn straight
+//! into the display texture: while a recording runs the worker also reads it back
+//! (`Command::SetRecording`). The encoding is [`crate::app::worker::recorder`].
 
 use crate::app::WavebrotApp;
 use crate::app::launch::options::Demo;
 use crate::app::worker::messages::FrameSource;
-use crate::app::worker::recorder::Recorder;
+use crate::app::worker::recorder::{Recorder, Shrink};
 
 /// The frame rates offered (GIF frames per second).
 pub const RATES: [u16; 4] = [5, 10, 25, 50];
+
+/// The GIF widths offered (`None`: the picture's own).
+pub const WIDTHS: [Option<usize>; 4] = [Some(320), Some(480), Some(640), None];
+
+/// The colour levels offered (256: every colour of the table).
+pub const LEVELS: [usize; 3] = [32, 64, 256];
 
 /// The recording under way and the settings of the next one.
 pub struct Recording {
@@ -23,12 +30,30 @@ pub struct Recording {
     pub fps: u16,
     /// The longest recording, in seconds of GIF (0: until stopped).
     pub max_secs: f32,
+    /// The GIF's width and colour levels.
+    pub shrink: Shrink,
 }
 
 impl Default for Recording {
     fn default() -> Self {
-        Self { recorder: None, view: Demo::Wave, path: "wavebrot.gif".to_owned(), fps: 25, max_secs: 0.0 }
+        Self {
+            recorder: None,
+            view: Demo::Wave,
+            path: "wavebrot.gif".to_owned(),
+            fps: 25,
+            max_secs: 0.0,
+            shrink: DEFAULT_SHRINK,
+        }
     }
+}
+
+/// A recording's width and colours unless the user picks others: 6 s of the default lab at 25
+/// frames/s is 6.7 MB so, 31.4 MB at full width with every colour (`recording_sizes` in
+/// `tests/app_pages.rs`).
+pub const DEFAULT_SHRINK: Shrink = Shrink { max_width: Some(480), levels: 32 };
+
+fn width_name(w: Option<usize>) -> String {
+    w.map_or_else(|| "full width".to_owned(), |w| format!("{w} px"))
 }
 
 impl WavebrotApp {
@@ -49,9 +74,9 @@ impl WavebrotApp {
                 }
                 "the picture changed size"
             }
-            FrameSource::Native { .. } => {
-                "wgpu draws the picture straight into the display texture, so it never reaches the host: record on CUDA or the CPU"
-            }
+            // The worker reads it back while recording; a frame drawn before it heard of the
+            // recording has no copy: skipped.
+            FrameSource::Native { .. } => return,
         };
         self.stop_recording(Some(why));
     }
@@ -72,16 +97,23 @@ impl WavebrotApp {
             self.say("nothing to record yet: no full picture has been shown".to_owned());
             return;
         };
-        if self.settings.view == Demo::Wave && self.wave_is_zero_copy() {
-            self.say("recording needs the picture on the host, and wgpu draws it straight into the display texture: record on CUDA or the CPU".to_owned());
-            return;
-        }
         let r = &self.recording;
         let max_frames = (r.max_secs > 0.0).then(|| (f32::from(r.fps) * r.max_secs).ceil().max(1.0) as usize);
-        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, r.fps, max_frames) {
+        // A palette's bands carry the picture (cycles, a histogram scale): the Mandelbrot view keeps
+        // every colour; the waves' smooth `hot` ramp takes fewer levels well.
+        let shrink = match self.settings.view {
+            Demo::Mandelbrot => Shrink { levels: usize::MAX, ..r.shrink },
+            Demo::Wave => r.shrink,
+        };
+        match Recorder::start(std::path::Path::new(&r.path), (w, h), lut, (r.fps, max_frames), shrink) {
             Ok(rec) => {
                 self.recording.view = self.settings.view;
                 self.recording.recorder = Some(rec);
+                // wgpu's wave picture goes straight to the display texture: the worker reads it
+                // back to the host while the recording runs, and only then.
+                if self.settings.view == Demo::Wave {
+                    self.worker.send(crate::app::worker::messages::Command::SetRecording(true));
+                }
             }
             Err(e) => self.say(format!("cannot record: {e:#}")),
         }
@@ -103,6 +135,7 @@ impl WavebrotApp {
     /// Stops the recording and writes the GIF (`why`: it was stopped for this reason).
     pub fn stop_recording(&mut self, why: Option<&str>) {
         let Some(rec) = self.recording.recorder.take() else { return };
+        self.worker.send(crate::app::worker::messages::Command::SetRecording(false));
         let (path, dropped, fps) = (rec.path.clone(), rec.dropped, rec.fps);
         let m = match (rec.stop(), why) {
             (Ok(n), None) => format!(
@@ -124,6 +157,11 @@ impl WavebrotApp {
     pub fn set_record_rate(&mut self, fps: u16, max_secs: f32) {
         self.recording.fps = fps.max(1);
         self.recording.max_secs = max_secs.max(0.0);
+    }
+
+    /// The next recording's width and colour levels.
+    pub fn set_record_shrink(&mut self, shrink: Shrink) {
+        self.recording.shrink = shrink;
     }
 
     /// The recording under way, if any.
@@ -149,12 +187,22 @@ impl WavebrotApp {
                 let mut start = false;
                 ui.horizontal(|ui| {
                     start = ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked();
-                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(140.0)).on_hover_text("the GIF file");
+                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(80.0)).on_hover_text("the GIF file");
+                    egui::ComboBox::from_id_salt("gif_width")
+                        .selected_text(width_name(r.shrink.max_width))
+                        .width(64.0)
+                        .show_ui(ui, |ui| {
+                            for w in WIDTHS {
+                                ui.selectable_value(&mut r.shrink.max_width, w, width_name(w));
+                            }
+                        })
+                        .response
+                        .on_hover_text("the GIF's widest width: a wider picture is thinned to it (each GIF pixel the picture's pixel under it). Narrower: a much smaller file");
                 });
                 ui.horizontal(|ui| {
                     egui::ComboBox::from_id_salt("gif_rate")
-                        .selected_text(format!("{} frames/s", r.fps))
-                        .width(100.0)
+                        .selected_text(format!("{}/s", r.fps))
+                        .width(50.0)
                         .show_ui(ui, |ui| {
                             for fps in RATES {
                                 ui.selectable_value(&mut r.fps, fps, format!("{fps} frames/s"));
@@ -164,6 +212,16 @@ impl WavebrotApp {
                         .on_hover_text("the GIF's frame rate: the waves are taken at this rate while they run; each Mandelbrot picture is one frame. Fewer frames: a smaller file");
                     ui.add(egui::DragValue::new(&mut r.max_secs).range(0.0..=600.0).speed(0.5).suffix(" s max"))
                         .on_hover_text("stop by itself after this many seconds of GIF (0: when you stop it)");
+                    egui::ComboBox::from_id_salt("gif_levels")
+                        .selected_text(format!("{} colours", r.shrink.levels))
+                        .width(60.0)
+                        .show_ui(ui, |ui| {
+                            for n in LEVELS {
+                                ui.selectable_value(&mut r.shrink.levels, n, format!("{n} colours"));
+                            }
+                        })
+                        .response
+                        .on_hover_text("levels of hot kept in a wave recording (a Mandelbrot zoom path keeps every colour of its palette): fewer give longer runs of one colour, a smaller file, and bands where the colours change slowly");
                 });
                 if start {
                     self.start_recording();

@@ -71,7 +71,7 @@ pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &mut TimingStats) {
     let size = if stats.class_view { 22.0 } else { 16.0 };
     ui.add(egui::Label::new(egui::RichText::new(sentence).strong().size(size)).wrap())
         .on_hover_text("both figures are of the same problem (scene and grid, or view, size and iterations) and fresh; otherwise this says what it waits for");
-    if let Some((text, warn)) = stats.load.note(stats.cores).filter(|_| !stats.frozen) {
+    if let Some((text, warn)) = stats.load.note(stats.cores, stats.measured).filter(|_| !stats.frozen) {
         if warn {
             ui.colored_label(ui.visuals().warn_fg_color, text);
         } else {

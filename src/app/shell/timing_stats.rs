@@ -163,6 +163,8 @@ pub struct TimingStats {
     pub load: crate::app::shell::load::AppLoad,
     /// The machine's cores, for the load note.
     pub cores: usize,
+    /// What is timed on those cores now (set every frame), for the load note.
+    pub measured: crate::app::shell::load::Measured,
 }
 
 impl TimingStats {
@@ -191,6 +193,7 @@ impl TimingStats {
             class_view: true,
             load: crate::app::shell::load::AppLoad::default(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            measured: crate::app::shell::load::Measured::default(),
         }
     }
 

@@ -35,6 +35,24 @@ pub struct WaveUi {
     pub size: Option<(usize, usize)>,
     /// The PNG file "Save picture" writes.
     pub picture_path: String,
+    /// How big "Save picture" makes it.
+    pub picture_size: PictureChoice,
+    /// The size typed for [`PictureChoice::Typed`], `WIDTHxHEIGHT`.
+    pub picture_typed: String,
+    /// Where the picture and its colour bar were drawn last, in points.
+    pub central_rect: Option<egui::Rect>,
+}
+
+/// The sizes "Save picture" offers in the wave view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PictureChoice {
+    /// One pixel per cell, the field alone.
+    Cells,
+    /// The picture and its colour bar as the window shows them, at the window's pixels.
+    #[default]
+    Shown,
+    /// The view at a typed size in pixels.
+    Typed,
 }
 
 impl WaveUi {
@@ -53,6 +71,9 @@ impl WaveUi {
             grid,
             size: None,
             picture_path: "wave.png".to_owned(),
+            picture_size: PictureChoice::default(),
+            picture_typed: "1920x1080".to_owned(),
+            central_rect: None,
         }
     }
 }

@@ -57,9 +57,16 @@ pub enum Command {
     /// Stop the export under way (the file is left untouched).
     CancelExport,
     /// Save the wave picture as shown (the field or the intensity, with the colour range of the
-    /// last frame) at the grid's size, one pixel per cell, to a PNG file, written whole or not
-    /// at all; answered by [`Msg::Saved`] or [`Msg::Error`].
-    SaveWavePicture(std::path::PathBuf),
+    /// last frame) to a PNG file, written whole or not at all: one pixel per cell, or at a size
+    /// in pixels with the view's overlay and colour bar (`look`); answered by [`Msg::Saved`] or
+    /// [`Msg::Error`].
+    SaveWavePicture {
+        path: std::path::PathBuf,
+        look: Box<super::wave_picture::PictureLook>,
+    },
+    /// A recording is under way: pictures drawn straight into the display texture are also read
+    /// back to the host ([`WaveFrame::host_copy`]); only then, so the display keeps its zero copy.
+    SetRecording(bool),
     /// Answered by [`Msg::Pong`] once every command before it is done (tests).
     Ping(u64),
     Quit,
@@ -141,6 +148,9 @@ pub struct WaveFrame {
     /// Seconds per update of the same problem in one large call (measured once per backend and
     /// grid on a copy of the problem): what the frame's calls would cost without launch overhead.
     pub large_call_update_secs: Option<f64>,
+    /// The same picture read back to the host, while a recording asks for it
+    /// ([`Command::SetRecording`]) and `pixels` never leaves the GPU (wgpu's display texture).
+    pub host_copy: Option<FrameSource>,
 }
 
 /// A Mandelbrot picture to compute: a view at a pixel size, its iterations and arithmetic.

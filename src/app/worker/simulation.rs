@@ -123,6 +123,8 @@ pub(super) struct WaveLoop {
     pub(super) playing: bool,
     pub(super) steps_per_frame: u32,
     pub(super) fastest: bool,
+    /// A recording wants every picture on the host.
+    pub(super) recording: bool,
     pub(super) pending_steps: u32,
     pub(super) vmin: f32,
     pub(super) vmax: f32,
@@ -203,6 +205,7 @@ impl SimLoop {
                 playing: init.playing,
                 steps_per_frame: init.steps_per_frame.max(1),
                 fastest: init.fastest,
+                recording: false,
                 pending_steps: 0,
                 vmin: init.vmin,
                 vmax: init.vmax,
@@ -314,6 +317,7 @@ impl SimLoop {
             Command::SetPlaying(p) => self.wave.playing = p,
             Command::SetStepsPerFrame(n) => self.wave.steps_per_frame = n.max(1),
             Command::SetFastest(f) => self.wave.fastest = f,
+            Command::SetRecording(r) => self.wave.recording = r,
             Command::SetContrast { vmin, vmax } => {
                 self.wave.vmin = vmin;
                 self.wave.vmax = vmax;
@@ -352,7 +356,7 @@ impl SimLoop {
                 self.mandel.request = Some(r);
             }
             Command::Export(job) => self.export(&job),
-            Command::SaveWavePicture(path) => match self.save_wave_picture(&path) {
+            Command::SaveWavePicture { path, look } => match self.save_wave_picture(&path, &look) {
                 Ok(line) => self.send(Msg::Saved(line)),
                 Err(e) => self.send(Msg::Error(format!("picture not saved: {e:#}"))),
             },

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{self, Backend, Timing, WaveSim};
 use crate::sim::wave::scene::{Scene, Source};
 
-use crate::app::worker::messages::{CHECK_STEPS, CheckResult, Msg, WaveFrame};
+use crate::app::worker::messages::{CHECK_STEPS, CheckResult, FrameSource, Msg, WaveFrame};
 use crate::app::worker::meter::Meter;
 use crate::app::worker::simulation::SimLoop;
 
@@ -292,6 +292,15 @@ impl SimLoop {
         } else {
             self.display.wave_frame(sim, lo, hi)
         };
+        let host_copy = match &shown {
+            Ok((FrameSource::Native { width, height, .. }, _)) if self.wave.recording => {
+                match self.recording_copy(sim, (*width, *height), (lo, hi)) {
+                    Ok(copy) => Some(copy),
+                    Err(e) => return Msg::Error(format!("the picture could not be read back to record it: {e}")),
+                }
+            }
+            _ => None,
+        };
         match shown {
             Ok((pixels, render)) => Msg::Wave(WaveFrame {
                 pixels,
@@ -304,6 +313,7 @@ impl SimLoop {
                 measured,
                 dram_bytes_per_update: sim.dram_bytes_per_update(done.max(1)),
                 large_call_update_secs: self.wave.large_call.map(|(_, s)| s),
+                host_copy,
             }),
             Err(e) => Msg::Error(e.to_string()),
         }
@@ -311,27 +321,53 @@ impl SimLoop {
 }
 
 impl SimLoop {
+    /// A recording needs the picture on the host: one drawn into the display texture is read
+    /// back too, at its size (`size`, the grid's display stride) and colour range.
+    fn recording_copy(
+        &self,
+        sim: &mut dyn WaveSim,
+        size: (usize, usize),
+        (lo, hi): (f32, f32),
+    ) -> Result<FrameSource, backend::BackendError> {
+        let stride = super::display::display_stride(self.wave.scene.nx, self.wave.scene.ny);
+        let mut rgba = vec![0u8; size.0 * size.1 * 4];
+        sim.render_rgba_strided(lo, hi, stride, &mut rgba)?;
+        Ok(FrameSource::Rgba { rgba, width: size.0, height: size.1 })
+    }
+
     /// The wave picture as the last frame showed it (field or intensity, its colour range), one
     /// pixel per cell, written to `path` as PNG (atomically: whole or not at all); the line to
     /// show. Before the first frame, the field with the contrast sliders' range.
-    pub(super) fn save_wave_picture(&mut self, path: &std::path::Path) -> anyhow::Result<String> {
+    pub(super) fn save_wave_picture(
+        &mut self,
+        path: &std::path::Path,
+        look: &super::wave_picture::PictureLook,
+    ) -> anyhow::Result<String> {
         use anyhow::Context as _;
         let sim = self.wave.sim.as_mut().context("no wave simulation is running")?;
         let (nx, ny) = (self.wave.scene.nx, self.wave.scene.ny);
         let ((lo, hi), intensity) = self.wave.shown.unwrap_or(((self.wave.vmin, self.wave.vmax), false));
         let mut rgba = vec![0u8; nx * ny * 4];
-        let what = if intensity && !self.wave.meter.intensity().is_empty() {
-            let (values, (lo, hi)) = self.wave.meter.intensity_picture(self.wave.look.intensity_log, (lo, hi));
+        let log = self.wave.look.intensity_log;
+        let (what, intensity) = if intensity && !self.wave.meter.intensity().is_empty() {
+            let (values, (lo, hi)) = self.wave.meter.intensity_picture(log, (lo, hi));
             crate::sim::colour::colormap::wave_rgba_strided(values, nx, ny, lo, hi, 1, &mut rgba);
-            "intensity"
+            ("intensity", true)
         } else {
             let mut f = vec![0.0f32; nx * ny];
             sim.read_field(&mut f)?;
             crate::sim::colour::colormap::wave_rgba_strided(&f, nx, ny, lo, hi, 1, &mut rgba);
-            "field"
+            ("field", false)
         };
-        crate::output::write_png(path, &rgba, nx, ny).with_context(|| path.display().to_string())?;
-        Ok(format!("saved {} ({what} at step {}, {nx}x{ny})", path.display(), sim.tstep()))
+        let bar = super::wave_picture::bar_labels((lo, hi), intensity, log);
+        let (picture, _) = super::wave_picture::compose(&rgba, (nx, ny), &self.wave.scene, look, &bar)?;
+        let (w, h) = (picture.width, picture.height);
+        crate::output::write_png(path, &picture.pixels, w, h).with_context(|| path.display().to_string())?;
+        let how = match look.size {
+            super::wave_picture::PictureSize::Cells => "one pixel per cell".to_owned(),
+            super::wave_picture::PictureSize::Pixels(..) => format!("{w}x{h} with the overlay and colour bar"),
+        };
+        Ok(format!("saved {} ({what} at step {}, {nx}x{ny} cells, {how})", path.display(), sim.tstep()))
     }
 }
 
