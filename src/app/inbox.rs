@@ -57,6 +57,7 @@ impl WavebrotApp {
                     self.wave.last_steps = Some(f.steps);
                 }
                 self.wave.meters.record(f.tstep, &f.measured);
+                self.wave.sound.feed(f.tstep, &f.measured, &f.scene);
                 self.wave.scene = Some(Arc::clone(&f.scene));
                 self.timing.dram_bytes_per_update = f.dram_bytes_per_update;
                 self.timing.large_call_update_secs = f.large_call_update_secs;

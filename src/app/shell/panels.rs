@@ -99,6 +99,10 @@ impl WavebrotApp {
                 if r {
                     self.worker.send(Command::Reset);
                 }
+                if ctx.input(|i| i.key_pressed(egui::Key::L)) {
+                    let on = !self.wave.sound.on;
+                    self.wave.sound.set_on(on, &self.settings.wave.scene);
+                }
                 if delete && let Some(k) = self.wave.lab.selected {
                     let mut out = LabOutcome::default();
                     self.wave.lab.delete_source(&mut self.settings.wave, k, &mut out);
@@ -255,6 +259,9 @@ impl WavebrotApp {
         {
             crate::app::wave::tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
         }
+        ui.separator();
+        let w = &self.settings.wave;
+        self.wave.sound.ui(ui, &w.scene, w.look.probes.len());
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
@@ -461,7 +468,7 @@ impl WavebrotApp {
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 21] = [
+    const KEYS: [(&str, &str); 22] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -469,6 +476,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("R", "reset the field (Mandelbrot: the whole set)"),
         ("C", "check the active backend against cpu1, the CPU reference (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
+        ("L", "waves: listen to the first probe (its signal shifted into the audible range), again: stop"),
         ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),
         ("F11", "full screen"),

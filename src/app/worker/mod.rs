@@ -1,5 +1,5 @@
 //! Everything off the UI thread: the simulation loop, how frames reach the screen, the
-//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, and the messages the
+//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, the probe's sound stream, and the messages the
 //! threads send each other. Nothing here draws.
 
 pub mod compare;
@@ -10,4 +10,6 @@ pub mod messages;
 pub mod meter;
 pub mod recorder;
 pub mod simulation;
+pub mod sound;
+pub mod sound_tape;
 mod wave_loop;
