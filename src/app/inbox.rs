@@ -114,13 +114,13 @@ impl WavebrotApp {
                 let options = egui::TextureOptions::NEAREST;
                 if let Some(Shown { handle: Some(h), .. }) = slot.as_mut() {
                     h.set(image, options);
-                    *slot = Some(Shown { id: h.id(), handle: Some(h.clone()) });
+                    *slot = Some(Shown { id: h.id(), handle: Some(h.clone()), texture: None });
                 } else {
                     let h = ctx.load_texture(name, image, options);
-                    *slot = Some(Shown { id: h.id(), handle: Some(h) });
+                    *slot = Some(Shown { id: h.id(), handle: Some(h), texture: None });
                 }
             }
-            FrameSource::Native { id, .. } => *slot = Some(Shown { id, handle: None }),
+            FrameSource::Native { id, texture, .. } => *slot = Some(Shown { id, handle: None, texture: Some(texture) }),
         }
     }
 

@@ -78,6 +78,8 @@ pub(crate) struct Shown {
     pub(crate) id: egui::TextureId,
     /// Set for uploaded pictures; `None` for native ones.
     pub(crate) handle: Option<egui::TextureHandle>,
+    /// The texture of a native picture (uploaded ones are found through egui-wgpu's renderer).
+    pub(crate) texture: Option<wgpu::Texture>,
 }
 
 impl std::fmt::Debug for Shown {

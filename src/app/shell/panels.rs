@@ -249,6 +249,8 @@ impl WavebrotApp {
         out.look |= lab.look;
         out.message = lab.message;
         self.apply_lab(out);
+        let unavailable = self.render_state().is_none().then_some(crate::app::wave::surface_ui::NEEDS_WGPU);
+        self.wave.surface.toggle_ui(ui, unavailable);
         ui.separator();
         ui.label("Measure");
         let tstep = self.wave.running.map(|(_, t)| t);
@@ -419,6 +421,10 @@ impl WavebrotApp {
         let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
         match self.settings.view {
+            Demo::Wave if self.wave.surface.on && self.render_state().is_some() => {
+                self.wave_surface_ui(&mut child, image_rect);
+                self.wave_colour_bar_ui(ui, bar_rect);
+            }
             Demo::Wave => {
                 let grid = self.wave.running.map_or(self.wave.grid, |(p, _)| (p.nx, p.ny));
                 let tex = self.wave.tex.as_ref().map(|s| s.id);
@@ -443,26 +449,40 @@ impl WavebrotApp {
                     let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
-                let (lo, hi, what) = match &self.wave.meters.last {
-                    Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
-                        let hi = m.range.1;
-                        (
-                            format!("{:.1e}", hi * 10f32.powf(-wave_view::INTENSITY_DECADES)),
-                            format!("{hi:.1e}"),
-                            "mean f² (log)",
-                        )
-                    }
-                    Some(m) if m.intensity => (format!("{:.3}", m.range.0), format!("{:.1e}", m.range.1), "mean f²"),
-                    Some(m) => (format!("{:.3}", m.range.0), format!("{:.3}", m.range.1), "field"),
-                    None => {
-                        (format!("{:.3}", self.settings.wave.vmin), format!("{:.3}", self.settings.wave.vmax), "field")
-                    }
-                };
-                controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+                self.wave_colour_bar_ui(ui, bar_rect);
             }
             Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
         }
         ui.allocate_rect(full, egui::Sense::hover());
+    }
+
+    /// The wave's colour bar beside the picture or the surface.
+    fn wave_colour_bar_ui(&self, ui: &mut egui::Ui, bar_rect: egui::Rect) {
+        let (lo, hi, what) = match &self.wave.meters.last {
+            Some(m) if m.intensity && self.settings.wave.look.intensity_log => {
+                let hi = m.range.1;
+                (
+                    format!("{:.1e}", hi * 10f32.powf(-wave_view::INTENSITY_DECADES)),
+                    format!("{hi:.1e}"),
+                    "mean f² (log)",
+                )
+            }
+            Some(m) if m.intensity => (format!("{:.3}", m.range.0), format!("{:.1e}", m.range.1), "mean f²"),
+            Some(m) => (format!("{:.3}", m.range.0), format!("{:.3}", m.range.1), "field"),
+            None => (format!("{:.3}", self.settings.wave.vmin), format!("{:.3}", self.settings.wave.vmax), "field"),
+        };
+        controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+    }
+
+    /// The 3D surface of the picture the 2D view shows (its texture: the zero-copy one, or the
+    /// uploaded one found through egui-wgpu's renderer).
+    fn wave_surface_ui(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+        let Some(rs) = self.render_state.clone() else { return };
+        let target = rs.target_format;
+        let field = self.wave.tex.as_ref().and_then(|s| {
+            s.texture.clone().or_else(|| rs.renderer.read().texture(&s.id).and_then(|t| t.texture.clone()))
+        });
+        self.wave.surface.surface_ui(ui, rect, field, target);
     }
 }
 

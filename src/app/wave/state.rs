@@ -11,6 +11,7 @@ use crate::app::Shown;
 use crate::app::wave::lab::LabState;
 use crate::app::wave::meters::Meters;
 use crate::app::wave::sound_ui::SoundUi;
+use crate::app::wave::surface_ui::SurfaceView;
 use crate::app::wave::view::CellMap;
 use crate::app::worker::messages::CheckResult;
 
@@ -25,6 +26,8 @@ pub struct WaveUi {
     pub meters: Meters,
     /// Listening to a probe.
     pub sound: SoundUi,
+    /// The 3D view's camera and toggle.
+    pub surface: SurfaceView,
     /// Time steps the last computed frame advanced.
     pub last_steps: Option<u32>,
     /// The last check against cpu1 and when it came; when the last one was asked.
@@ -50,6 +53,7 @@ impl WaveUi {
             lab: LabState::default(),
             meters: Meters::default(),
             sound: SoundUi::default(),
+            surface: SurfaceView::default(),
             last_steps: None,
             check: None,
             check_asked: None,
