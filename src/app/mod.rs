@@ -294,6 +294,11 @@ impl WavebrotApp {
         self.wave.scene.as_deref()
     }
 
+    /// The 3D view's camera and toggle (tests set the height as the slider does).
+    pub fn wave_surface_mut(&mut self) -> &mut wave::surface_ui::SurfaceView {
+        &mut self.wave.surface
+    }
+
     /// The screen point of cell coordinates `(x, y)` in the wave picture drawn last.
     #[must_use]
     pub fn field_point(&self, x: f64, y: f64) -> Option<egui::Pos2> {

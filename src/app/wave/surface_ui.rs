@@ -92,7 +92,11 @@ impl SurfaceView {
     /// Clip space from world space for a viewport of `aspect` (width over height).
     #[must_use]
     pub fn mvp(&self, aspect: f32) -> Mat4 {
-        let proj = perspective(40f32.to_radians(), aspect.max(1e-3), 0.02, 20.0);
+        // 40° across the narrower side of the viewport, so the surface fits a tall one too.
+        let aspect = aspect.max(1e-3);
+        let half = 20f32.to_radians().tan();
+        let fovy = 2.0 * if aspect < 1.0 { (half / aspect).atan() } else { half.atan() };
+        let proj = perspective(fovy, aspect, 0.02, 20.0);
         mul(&proj, &look_at(self.eye(), [0.0, 0.0, 0.0]))
     }
 
@@ -139,7 +143,7 @@ impl SurfaceView {
         field: Option<wgpu::Texture>,
         target: wgpu::TextureFormat,
     ) {
-        let response = ui.interact(rect, egui::Id::new("wave_surface"), egui::Sense::drag());
+        let response = ui.interact(rect, ui.make_persistent_id("wave_surface"), egui::Sense::drag());
         let scroll = if response.hovered() { ui.input(|i| i.smooth_scroll_delta.y) } else { 0.0 };
         self.steer(response.drag_delta(), scroll);
         let Some(field) = field else {
