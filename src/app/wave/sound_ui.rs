@@ -177,7 +177,7 @@ pub fn mapping_lines(scene: &Scene, steps_per_second: f64, sim_rate: Option<f64>
     if let Some(f1) = cycles_per_step(scene, 1).filter(|&f| f != f0) {
         let beat = (f0 - f1).abs();
         lines.push(format!(
-            "sources 1 and 2 beat at |{f0:.4} − {f1:.4}| = {beat:.4} cycles/step → {:.1} Hz",
+            "sources 1 and 2 beat at |{f0:.4} − {f1:.4}| = {beat:.4} cycles/step: {:.1} Hz",
             beat * steps_per_second
         ));
     }
@@ -223,6 +223,6 @@ mod tests {
         assert!(text.contains("= 440 Hz"), "{text}");
         assert!(text.contains("× 4.00"), "{text}");
         assert!(text.contains("bursts, 25%"), "{text}");
-        assert!(text.contains(&format!("→ {:.1} Hz", 0.05 * 440.0)), "{text}");
+        assert!(text.contains(&format!("cycles/step: {:.1} Hz", 0.05 * 440.0)), "{text}");
     }
 }
