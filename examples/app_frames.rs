@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example app_frames -- [--backend cuda,wgpu,cpu] [--grid 4096,8192]
-//!     [--steps 100] [--frames 300] [--warmup 30] [--json FILE]
+//!     [--steps 100] [--frames 300] [--warmup 30] [--view 2d,3d] [--json FILE]
 //! ```
 //!
 //! docs/PERFORMANCE.md has the runs on the GPU machine.
@@ -24,6 +24,7 @@ fn main() -> ExitCode {
     let mut backends = vec![BackendChoice::Cuda];
     let mut grids = vec![4096usize, 8192];
     let (mut steps, mut frames, mut warmup, mut json) = (100u32, 300u32, 30u32, None);
+    let mut views = vec![false];
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     let parsed: Result<(), String> = (|| {
@@ -43,6 +44,16 @@ fn main() -> ExitCode {
                 "--steps" => steps = list::<u32>(&value()?, "steps")?.first().copied().unwrap_or(100),
                 "--frames" => frames = list::<u32>(&value()?, "frames")?.first().copied().unwrap_or(300),
                 "--warmup" => warmup = list::<u32>(&value()?, "warmup")?.first().copied().unwrap_or(30),
+                "--view" => {
+                    views = value()?
+                        .split(',')
+                        .map(|s| match s.trim() {
+                            "2d" | "2D" => Ok(false),
+                            "3d" | "3D" => Ok(true),
+                            other => Err(format!("bad view: '{other}' (2d or 3d)")),
+                        })
+                        .collect::<Result<_, _>>()?;
+                }
                 "--json" => json = Some(value()?),
                 other => return Err(format!("unknown argument '{other}'")),
             }
@@ -59,9 +70,9 @@ fn main() -> ExitCode {
     let mut rows = Vec::new();
     let mut failed = false;
     for &backend in &backends {
-        for &n in &grids {
-            eprintln!("app_frames: {backend:?} {n}x{n}, {steps} steps per frame, {frames} frames…");
-            match harness::run(harness::Case { backend, n, steps_per_frame: steps, frames, warmup }) {
+        for (&n, &surface) in grids.iter().flat_map(|n| views.iter().map(move |v| (n, v))) {
+            eprintln!("app_frames: {backend:?} {n}x{n} (3D: {surface}), {steps} steps per frame, {frames} frames…");
+            match harness::run(harness::Case { backend, n, steps_per_frame: steps, frames, warmup, surface }) {
                 Ok(r) => {
                     println!("compute device ({}): {}; display adapter: {}", r.backend, r.device, r.display_adapter);
                     rows.push(r);

@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     };
     let n: usize = value("--grid").and_then(|s| s.parse().ok()).unwrap_or(1024);
     let seconds: u64 = value("--seconds").and_then(|s| s.parse().ok()).unwrap_or(20);
-    let o = HeadlessOptions { backend, n, steps_per_frame: 100 };
+    let o = HeadlessOptions { backend, n, steps_per_frame: 100, surface: false };
     let mut h = Harness::builder()
         .with_size([1280.0, 780.0])
         .wgpu_setup(harness::wgpu_setup())

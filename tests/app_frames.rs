@@ -16,7 +16,7 @@ use wavebrot::backend::BackendChoice;
 fn the_headless_harness_reports_frames_per_second_and_every_stage() {
     let mut rows = Vec::new();
     for backend in [BackendChoice::Cpu, BackendChoice::Wgpu] {
-        let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5 };
+        let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5, surface: false };
         match run(case) {
             Ok(r) => rows.push(r),
             Err(e) if e.starts_with("no wgpu adapter") => {

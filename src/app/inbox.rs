@@ -57,6 +57,7 @@ impl WavebrotApp {
                     self.wave.last_steps = Some(f.steps);
                 }
                 self.wave.meters.record(f.tstep, &f.measured);
+                self.wave.sound.feed(f.tstep, &f.measured, &f.scene);
                 self.wave.scene = Some(Arc::clone(&f.scene));
                 self.timing.dram_bytes_per_update = f.dram_bytes_per_update;
                 self.timing.large_call_update_secs = f.large_call_update_secs;
@@ -115,13 +116,13 @@ impl WavebrotApp {
                 let options = egui::TextureOptions::NEAREST;
                 if let Some(Shown { handle: Some(h), .. }) = slot.as_mut() {
                     h.set(image, options);
-                    *slot = Some(Shown { id: h.id(), handle: Some(h.clone()) });
+                    *slot = Some(Shown { id: h.id(), handle: Some(h.clone()), texture: None });
                 } else {
                     let h = ctx.load_texture(name, image, options);
-                    *slot = Some(Shown { id: h.id(), handle: Some(h) });
+                    *slot = Some(Shown { id: h.id(), handle: Some(h), texture: None });
                 }
             }
-            FrameSource::Native { id, .. } => *slot = Some(Shown { id, handle: None }),
+            FrameSource::Native { id, texture, .. } => *slot = Some(Shown { id, handle: None, texture: Some(texture) }),
         }
     }
 

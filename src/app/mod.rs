@@ -78,6 +78,8 @@ pub(crate) struct Shown {
     pub(crate) id: egui::TextureId,
     /// Set for uploaded pictures; `None` for native ones.
     pub(crate) handle: Option<egui::TextureHandle>,
+    /// The texture of a native picture (uploaded ones are found through egui-wgpu's renderer).
+    pub(crate) texture: Option<wgpu::Texture>,
 }
 
 impl std::fmt::Debug for Shown {
@@ -290,6 +292,11 @@ impl WavebrotApp {
     #[must_use]
     pub fn wave_scene(&self) -> Option<&Scene> {
         self.wave.scene.as_deref()
+    }
+
+    /// The 3D view's camera and toggle (tests set the height as the slider does).
+    pub fn wave_surface_mut(&mut self) -> &mut wave::surface_ui::SurfaceView {
+        &mut self.wave.surface
     }
 
     /// The screen point of cell coordinates `(x, y)` in the wave picture drawn last.

@@ -31,6 +31,8 @@ pub struct Case {
     /// UI frames measured (after `warmup` more).
     pub frames: u32,
     pub warmup: u32,
+    /// The 3D surface instead of the flat picture.
+    pub surface: bool,
 }
 
 /// What a run measured.
@@ -40,6 +42,8 @@ pub struct Row {
     pub device: String,
     pub display_adapter: String,
     pub n: usize,
+    /// "2D" or "3D".
+    pub view: String,
     pub steps_per_frame: u32,
     pub ui_frames: u32,
     pub seconds: f64,
@@ -111,7 +115,12 @@ pub fn run(case: Case) -> Result<Row, String> {
     let instance = wgpu::Instance::default();
     pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
         .map_err(|e| format!("no wgpu adapter: {e}"))?;
-    let o = HeadlessOptions { backend: case.backend, n: case.n, steps_per_frame: case.steps_per_frame };
+    let o = HeadlessOptions {
+        backend: case.backend,
+        n: case.n,
+        steps_per_frame: case.steps_per_frame,
+        surface: case.surface,
+    };
     let mut h = Harness::builder()
         .with_size([1280.0, 780.0])
         .wgpu_setup(wgpu_setup())
@@ -164,6 +173,7 @@ pub fn run(case: Case) -> Result<Row, String> {
         device: app.active_device().map_or_else(String::new, |d| d.name.clone()),
         display_adapter: app.display_adapter().unwrap_or_default(),
         n,
+        view: if case.surface { "3D" } else { "2D" }.to_owned(),
         steps_per_frame: case.steps_per_frame,
         ui_frames: case.frames,
         seconds: secs,
@@ -188,10 +198,11 @@ pub fn table(rows: &[Row]) -> String {
     let mut out = format!("| {} |\n|{}\n", COLUMNS.join(" | "), "---|".repeat(COLUMNS.len()));
     for r in rows {
         out.push_str(&format!(
-            "| {} | {} | {}² | {} | {:.1} | {:.1} | {:.3e} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |\n",
+            "| {} | {} | {}²{} | {} | {:.1} | {:.1} | {:.3e} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |\n",
             r.backend,
             r.device,
             r.n,
+            if r.view == "3D" { " 3D" } else { "" },
             r.steps_per_frame,
             r.frames_per_s,
             r.ui_fps,

@@ -17,6 +17,8 @@ pub struct HeadlessOptions {
     pub n: usize,
     /// Time steps per frame.
     pub steps_per_frame: u32,
+    /// Show the 3D surface instead of the flat picture (where wgpu draws the window).
+    pub surface: bool,
 }
 
 impl WavebrotApp {
@@ -39,7 +41,9 @@ impl WavebrotApp {
         };
         let start = StartOptions { ephemeral: true, ..StartOptions::default() };
         let probes: Probes = crate::backend::probe_all();
-        Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())
+        let mut app = Self::with_settings(&cc.egui_ctx, settings, probes, start, cc.wgpu_render_state.clone())?;
+        app.wave.surface.on = o.surface && app.render_state.is_some();
+        Ok(app)
     }
 
     /// Pictures taken in from the simulation thread so far.

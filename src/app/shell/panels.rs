@@ -99,6 +99,10 @@ impl WavebrotApp {
                 if r {
                     self.worker.send(Command::Reset);
                 }
+                if ctx.input(|i| i.key_pressed(egui::Key::L)) {
+                    let on = !self.wave.sound.on;
+                    self.wave.sound.set_on(on, &self.settings.wave.scene);
+                }
                 if delete && let Some(k) = self.wave.lab.selected {
                     let mut out = LabOutcome::default();
                     self.wave.lab.delete_source(&mut self.settings.wave, k, &mut out);
@@ -235,6 +239,8 @@ impl WavebrotApp {
         out.look |= lab.look;
         out.message = lab.message;
         self.apply_lab(out);
+        let unavailable = self.render_state().is_none().then_some(crate::app::wave::surface_ui::NEEDS_WGPU);
+        self.wave.surface.toggle_ui(ui, unavailable);
         ui.separator();
         ui.label("Measure");
         let tstep = self.wave.running.map(|(_, t)| t);
@@ -245,6 +251,9 @@ impl WavebrotApp {
         {
             crate::app::wave::tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
         }
+        ui.separator();
+        let w = &self.settings.wave;
+        self.wave.sound.ui(ui, &w.scene, w.look.probes.len());
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
@@ -509,6 +518,10 @@ impl WavebrotApp {
         let bar_rect = egui::Rect::from_min_max(egui::pos2(full.max.x - bar_w + 6.0, full.min.y), full.max);
         let mut child = ui.new_child(egui::UiBuilder::new().max_rect(image_rect));
         match self.settings.view {
+            Demo::Wave if self.wave.surface.on && self.render_state().is_some() => {
+                self.wave_surface_ui(&mut child, image_rect);
+                self.wave_colour_bar_ui(ui, bar_rect);
+            }
             Demo::Wave => {
                 let grid = self.wave.running.map_or(self.wave.grid, |(p, _)| (p.nx, p.ny));
                 let tex = self.wave.tex.as_ref().map(|s| s.id);
@@ -533,27 +546,43 @@ impl WavebrotApp {
                     let out = self.wave.lab.pointer(&mut self.settings.wave, &pointer);
                     self.apply_lab(out);
                 }
-                let log = self.settings.wave.look.intensity_log;
-                let (lo, hi, what) = match &self.wave.meters.last {
-                    Some(m) => crate::app::worker::wave_picture::bar_labels(m.range, m.intensity, log),
-                    None => crate::app::worker::wave_picture::bar_labels(
-                        (self.settings.wave.vmin, self.settings.wave.vmax),
-                        false,
-                        log,
-                    ),
-                };
-                controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+                self.wave_colour_bar_ui(ui, bar_rect);
                 self.wave.central_rect = Some(full);
             }
             Demo::Mandelbrot => self.mandel_central_ui(&mut child, ui, bar_rect),
         }
         ui.allocate_rect(full, egui::Sense::hover());
     }
+
+    /// The wave's colour bar beside the picture or the surface.
+    fn wave_colour_bar_ui(&self, ui: &mut egui::Ui, bar_rect: egui::Rect) {
+        let log = self.settings.wave.look.intensity_log;
+        let (lo, hi, what) = match &self.wave.meters.last {
+            Some(m) => crate::app::worker::wave_picture::bar_labels(m.range, m.intensity, log),
+            None => crate::app::worker::wave_picture::bar_labels(
+                (self.settings.wave.vmin, self.settings.wave.vmax),
+                false,
+                log,
+            ),
+        };
+        controls::colour_bar_ui(ui, bar_rect, &lo, &hi, what);
+    }
+
+    /// The 3D surface of the picture the 2D view shows (its texture: the zero-copy one, or the
+    /// uploaded one found through egui-wgpu's renderer).
+    fn wave_surface_ui(&mut self, ui: &mut egui::Ui, rect: egui::Rect) {
+        let Some(rs) = self.render_state.clone() else { return };
+        let target = rs.target_format;
+        let field = self.wave.tex.as_ref().and_then(|s| {
+            s.texture.clone().or_else(|| rs.renderer.read().texture(&s.id).and_then(|t| t.texture.clone()))
+        });
+        self.wave.surface.surface_ui(ui, rect, field, target);
+    }
 }
 
 /// The keys, in a window (F1 or ?).
 pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
-    const KEYS: [(&str, &str); 21] = [
+    const KEYS: [(&str, &str); 22] = [
         ("1 / 2", "waves / Mandelbrot"),
         ("3 / 4 / 5", "race / scaling / lessons"),
         ("Space", "play or pause the waves"),
@@ -561,6 +590,7 @@ pub(crate) fn help_window(ctx: &egui::Context, open: &mut bool) {
         ("R", "reset the field (Mandelbrot: the whole set)"),
         ("C", "check the active backend against cpu1, the CPU reference (waves, Mandelbrot)"),
         ("Delete", "remove the selected source"),
+        ("L", "waves: listen to the first probe (its signal shifted into the audible range), again: stop"),
         ("G", "record the view (waves, or a Mandelbrot zoom path) to an animated GIF; again: stop and write it"),
         ("H", "hide or show the side panels (presenter mode)"),
         ("F11", "full screen"),

@@ -10,6 +10,8 @@ use crate::sim::wave::scene::Scene;
 use crate::app::Shown;
 use crate::app::wave::lab::LabState;
 use crate::app::wave::meters::Meters;
+use crate::app::wave::sound_ui::SoundUi;
+use crate::app::wave::surface_ui::SurfaceView;
 use crate::app::wave::view::CellMap;
 use crate::app::worker::messages::CheckResult;
 
@@ -22,6 +24,10 @@ pub struct WaveUi {
     pub scene: Option<Arc<Scene>>,
     pub lab: LabState,
     pub meters: Meters,
+    /// Listening to a probe.
+    pub sound: SoundUi,
+    /// The 3D view's camera and toggle.
+    pub surface: SurfaceView,
     /// Time steps the last computed frame advanced.
     pub last_steps: Option<u32>,
     /// The last check against cpu1 and when it came; when the last one was asked.
@@ -64,6 +70,8 @@ impl WaveUi {
             scene: None,
             lab: LabState::default(),
             meters: Meters::default(),
+            sound: SoundUi::default(),
+            surface: SurfaceView::default(),
             last_steps: None,
             check: None,
             check_asked: None,

@@ -193,7 +193,12 @@ impl Display {
         puffin::profile_scope!("colour");
         let start = Instant::now();
         let r = wave.colormap_into_strided(vmin, vmax, stride, &n.texture);
-        Some(r.map(|()| (FrameSource::Native { id: n.id, width: w, height: h }, Timing::wall(start.elapsed()))))
+        Some(r.map(|()| {
+            (
+                FrameSource::Native { id: n.id, texture: n.texture.clone(), width: w, height: h },
+                Timing::wall(start.elapsed()),
+            )
+        }))
     }
 
     /// Unregisters the zero-copy texture.

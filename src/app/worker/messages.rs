@@ -79,7 +79,8 @@ pub enum FrameSource {
     /// wgpu where it does not draw on the display's device).
     Rgba { rgba: Vec<u8>, width: usize, height: usize },
     /// A texture already registered with egui-wgpu (wgpu's zero-copy path).
-    Native { id: egui::TextureId, width: usize, height: usize },
+    /// `texture` is the texture itself (the 3D view reads it).
+    Native { id: egui::TextureId, texture: wgpu::Texture, width: usize, height: usize },
 }
 
 impl FrameSource {

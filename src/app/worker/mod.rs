@@ -1,7 +1,7 @@
 //! Everything off the UI thread: the simulation loop, how frames reach the screen, the
-//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, and the messages the
-//! threads send each other. Nothing here draws on screen (`wave_picture` draws a saved
-//! picture's overlay into a bitmap).
+//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, the probe's sound
+//! stream, and the messages the threads send each other. Nothing here draws on screen
+//! (`wave_picture` draws a saved picture's overlay into a bitmap).
 
 pub mod compare;
 pub mod display;
@@ -11,5 +11,7 @@ pub mod messages;
 pub mod meter;
 pub mod recorder;
 pub mod simulation;
+pub mod sound;
+pub mod sound_tape;
 mod wave_loop;
 pub mod wave_picture;

@@ -260,7 +260,14 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),
         ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), PLAIN),
         ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), PLAIN),
+        ("wave_surface.wgsl", Cow::Borrowed(wave_surface()), PLAIN),
     ]
+}
+
+/// The wave view's 3D surface (a render shader the app draws with, no compute family).
+#[must_use]
+pub fn wave_surface() -> &'static str {
+    include_str!("../../../shaders/wave_surface.wgsl")
 }
 
 #[cfg(test)]

@@ -1,0 +1,175 @@
+//! The wave view's 3D surface drawn for real (egui_kittest with the wgpu renderer, lavapipe
+//! here): the seed's field after two frames (a bright bump in the middle, rings, an orange rim)
+//! raised into a surface whose top is the bump's colours when tall and the far rim's when flat,
+//! in `hot`'s colours, turned by a drag; and without wgpu the toggle says why 3D is missing.
+
+#![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
+
+mod common;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use wavebrot::app::Demo;
+use wavebrot::app::WavebrotApp;
+use wavebrot::app::wave::surface_ui::NEEDS_WGPU;
+
+/// Tall, so the whole side panel (the 2D/3D toggle is low in it) is on screen.
+const SIZE: [f32; 2] = [1200.0, 1600.0];
+
+fn settle(h: &mut Harness<'static, WavebrotApp>) {
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(2);
+    h.state_mut().sync();
+    h.run_steps(1);
+}
+
+fn rendering_harness() -> Option<Harness<'static, WavebrotApp>> {
+    let instance = wgpu::Instance::default();
+    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()));
+    if let Err(e) = adapter {
+        common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}"));
+        return None;
+    }
+    let mut setup = egui_kittest::wgpu::default_wgpu_setup();
+    if let egui_wgpu::WgpuSetup::CreateNew(s) = &mut setup {
+        s.device_descriptor = std::sync::Arc::new(wavebrot::app::device_descriptor);
+    }
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .wgpu_setup(setup)
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    settle(&mut h);
+    Some(h)
+}
+
+/// The surface's offscreen background (`surface_gpu.rs` clears to 0.06, 0.06, 0.07).
+const BACKGROUND: [i32; 3] = [15, 15, 18];
+
+fn is_surface(p: [u8; 4]) -> bool {
+    (0..3).any(|c| (i32::from(p[c]) - BACKGROUND[c]).abs() > 8)
+}
+
+/// The surface's pixels in `area` (physical pixels): `(x, y, rgba)`.
+fn surface_pixels(img: &image::RgbaImage, area: egui::Rect) -> Vec<(u32, u32, [u8; 4])> {
+    let mut out = Vec::new();
+    for y in area.min.y as u32..area.max.y as u32 {
+        for x in area.min.x as u32..area.max.x as u32 {
+            let p = img.get_pixel(x, y).0;
+            if is_surface(p) {
+                out.push((x, y, p));
+            }
+        }
+    }
+    out
+}
+
+/// The mean colour of the surface's topmost 3 rows.
+fn top_colour(px: &[(u32, u32, [u8; 4])]) -> [f64; 3] {
+    let top = px.iter().map(|p| p.1).min().unwrap();
+    let rows: Vec<_> = px.iter().filter(|p| p.1 < top + 3).collect();
+    let mean = |c: usize| rows.iter().map(|p| f64::from(p.2[c])).sum::<f64>() / rows.len() as f64;
+    [mean(0), mean(1), mean(2)]
+}
+
+#[test]
+fn the_3d_view_raises_the_bump_in_hot_colours_and_turns_when_dragged() {
+    let Some(mut h) = rendering_harness() else { return };
+    // The picture's place in 2D: the 3D view draws in the same central area.
+    let (a, b) = (h.state().field_point(0.0, 0.0).unwrap(), h.state().field_point(160.0, 120.0).unwrap());
+    let ppp = h.ctx.pixels_per_point();
+    // The central area's columns over the picture, every row but the bars'.
+    let area = egui::Rect::from_x_y_ranges(a.x.min(b.x)..=a.x.max(b.x), 100.0..=SIZE[1] - 100.0);
+    let area = egui::Rect::from_min_max((area.min.to_vec2() * ppp).to_pos2(), (area.max.to_vec2() * ppp).to_pos2());
+    h.get_by_label("3D").click();
+    settle(&mut h);
+    assert!(h.state_mut().wave_surface_mut().on, "the 3D toggle is on");
+
+    h.state_mut().wave_surface_mut().height = 0.02;
+    h.run_steps(2);
+    let flat = surface_pixels(&h.render().unwrap(), area);
+    h.state_mut().wave_surface_mut().height = 0.3;
+    h.run_steps(2);
+    let img = h.render().unwrap();
+    let tall = surface_pixels(&img, area);
+    // Measured 62 459 pixels (lavapipe, 1200×1600 window).
+    assert!(tall.len() > 20_000, "the surface covers {} pixels of the view", tall.len());
+
+    // Colours are hot's, shaded: red ≥ green ≥ blue on every surface pixel (a grey or blue
+    // pixel would be another colormap or a broken read of the picture).
+    let not_hot = tall
+        .iter()
+        .filter(|p| {
+            let [r, g, b] = [0, 1, 2].map(|c| i32::from(p.2[c]));
+            !(r + 2 >= g && g + 2 >= b)
+        })
+        .count();
+    let share = not_hot as f64 / tall.len() as f64;
+    println!("surface {} px, not hot {share:.4}", tall.len());
+    // Measured 0.0000; 0.5% allows edge pixels blended with the background on another driver.
+    assert!(share < 0.005, "{:.2}% of the surface is not in hot's colours", share * 100.0);
+
+    // Not flat: raised, the bump (the field's brightest, white-yellow) is the top of the surface;
+    // flat, the top is the far rim (orange: the field near zero).
+    let (tf, tt) = (top_colour(&flat), top_colour(&tall));
+    let top_row = |px: &[(u32, u32, [u8; 4])]| px.iter().map(|p| p.1).min().unwrap();
+    println!("flat top row {} colour {tf:?}; tall top row {} colour {tt:?}", top_row(&flat), top_row(&tall));
+    // Measured: flat top (233, 83, 0), the rim's orange, at row 712; raised top (226, 226, 226),
+    // the bump's white, at row 692. Green 40 apart and 10 rows higher are well inside those.
+    assert!(tt[1] > tf[1] + 40.0, "the tall surface's top is {tt:?} (the bump's yellow-white), the flat one's {tf:?}");
+    assert!(top_row(&tall) + 10 < top_row(&flat), "raised, the surface reaches higher on screen");
+
+    // A drag over the surface turns it: the picture changes.
+    let centre = area.center();
+    let c = egui::pos2(centre.x / ppp, centre.y / ppp);
+    h.hover_at(c);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: c,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    for k in 1..=6 {
+        h.hover_at(c + egui::vec2(20.0 * k as f32, 0.0));
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: c + egui::vec2(120.0, 0.0),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let turned = h.render().unwrap();
+    let mut changed = 0usize;
+    let mut total = 0usize;
+    for y in area.min.y as u32..area.max.y as u32 {
+        for x in area.min.x as u32..area.max.x as u32 {
+            total += 1;
+            if img.get_pixel(x, y).0 != turned.get_pixel(x, y).0 {
+                changed += 1;
+            }
+        }
+    }
+    println!("drag changed {changed} of {total} pixels");
+    // Measured 72 429 pixels changed (of 62 459 surface pixels before: the turned surface lies
+    // elsewhere); half the surface's pixels is the bar.
+    assert!(changed * 2 > tall.len(), "a drag changed only {changed} of {total} pixels");
+    let yaw = h.state_mut().wave_surface_mut().yaw;
+    assert!((yaw - wavebrot::app::wave::surface_ui::SurfaceView::default().yaw).abs() > 0.5, "yaw {yaw}");
+}
+
+#[test]
+fn without_wgpu_the_3d_toggle_says_why() {
+    // No wgpu setup: the app draws with no wgpu render state, as on glow.
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    settle(&mut h);
+    assert!(h.state().render_state().is_none(), "a harness without a wgpu setup has no wgpu render state");
+    let _note = h.get_by_label(NEEDS_WGPU);
+    h.get_by_label("3D").click();
+    settle(&mut h);
+    assert!(!h.state_mut().wave_surface_mut().on, "3D stays off without wgpu");
+}
