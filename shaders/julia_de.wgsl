@@ -46,13 +46,17 @@ fn de_step(z: Z, d: D) -> D {
     return D(dr, di);
 }
 
-// `distance_and_normal` of src/sim/fractal/distance.rs over the pixel width `px`: the distance's
-// square in pixels and the normal's direction are ratios formed in `real` (no overflow of f32
-// for f64 views), the logarithm and square roots in f32.
+// `distance_and_normal` of src/sim/fractal/distance.rs over the pixel width `px`: the distance in
+// pixels and the normal's direction are ratios formed in `real` with the derivative scaled by its
+// largest part (no square of it, which overflows f32 long before the derivative does), the
+// logarithm in f32.
 fn de_out(z: Z, d: D, px: real, at: u32) {
     let mag2 = z.zr2 + z.zi2;
-    let q = f32(mag2 / ((d.dr * d.dr + d.di * d.di) * px * px));
-    let dist = sqrt(q) * 0.5 * log(f32(mag2));
+    let dbig = max(abs(d.dr), abs(d.di));
+    let nr = d.dr / dbig;
+    let ni = d.di / dbig;
+    let ratio = sqrt(mag2) / dbig / sqrt(nr * nr + ni * ni) / px;
+    let dist = f32(ratio) * 0.5 * log(f32(mag2));
     let ur = z.zr * d.dr + z.zi * d.di;
     let ui = z.zi * d.dr - z.zr * d.di;
     let big = max(abs(ur), abs(ui));
