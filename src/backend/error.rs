@@ -84,7 +84,10 @@ pub fn check_image_len(counts: &[i32], smooth: Option<&[f32]>, pixels: usize) ->
 pub fn check_de_len(de: &[f32], pixels: usize) -> Result<(), BackendError> {
     let want = pixels * crate::sim::fractal::distance::DE_VALUES;
     if de.len() != want {
-        return Err(BackendError::Invalid(format!("distance buffer holds {} values, the image needs {want}", de.len())));
+        return Err(BackendError::Invalid(format!(
+            "distance buffer holds {} values, the image needs {want}",
+            de.len()
+        )));
     }
     Ok(())
 }

@@ -18,7 +18,12 @@ use crate::sim::fractal::mandelbrot::{self, MandelbrotParams};
 ///
 /// # Errors
 /// The CPU reference failed.
-pub fn mandelbrot_distance(r: &mut Report, opts: &Options, backends: &mut [Box<dyn Backend>], p: &MandelbrotParams) -> Result<()> {
+pub fn mandelbrot_distance(
+    r: &mut Report,
+    opts: &Options,
+    backends: &mut [Box<dyn Backend>],
+    p: &MandelbrotParams,
+) -> Result<()> {
     r.say(format!(
         "\nmandelbrot_distance  {}x{}, iters={}, {}  (smooth values against smooth values + distance estimates, copies \
          included; ratio = distance / smooth)",
@@ -74,7 +79,11 @@ pub fn mandelbrot_distance(r: &mut Report, opts: &Options, backends: &mut [Box<d
             mism * 100.0
         ));
         if !ok {
-            r.fail(format!("mandelbrot_distance on {kind}: {:.4}% of pixels differ (> {}%)", mism * 100.0, tol * 100.0));
+            r.fail(format!(
+                "mandelbrot_distance on {kind}: {:.4}% of pixels differ (> {}%)",
+                mism * 100.0,
+                tol * 100.0
+            ));
         }
         for (kernel, m) in [("mandelbrot_smooth", &ms), ("mandelbrot_distance", &md)] {
             r.records.push(Record {

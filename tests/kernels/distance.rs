@@ -118,7 +118,8 @@ fn mpmath_reference(p: &MandelbrotParams, pixels: &[(usize, usize)]) -> Vec<Opti
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() == 4).then(|| (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap()))
+            (f.len() == 4)
+                .then(|| (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap()))
         })
         .collect()
 }
@@ -151,7 +152,10 @@ fn distance_agrees_with_mpmath_at_sampled_pixels() {
             }
         }
     }
-    println!("{compared} escaped pixels against mpmath: distance within {:.3e} (relative), normal within {:.3e}", worst.0, worst.1);
+    println!(
+        "{compared} escaped pixels against mpmath: distance within {:.3e} (relative), normal within {:.3e}",
+        worst.0, worst.1
+    );
     assert!(compared >= 10, "only {compared} pixels escaped");
     assert!(worst.0 < MPMATH_REL_BOUND, "distance differs from mpmath's by {} (relative)", worst.0);
     assert!(worst.1 < MPMATH_REL_BOUND, "normal differs from mpmath's by {}", worst.1);
@@ -177,7 +181,12 @@ fn check_backend(b: &mut dyn Backend, skip_f64: bool) {
                 continue;
             }
             let s = (smooth[i] - want_smooth[i]).abs();
-            assert!(s <= smooth_tolerance(want_smooth[i]), "pixel {i}: smooth {} against {}", smooth[i], want_smooth[i]);
+            assert!(
+                s <= smooth_tolerance(want_smooth[i]),
+                "pixel {i}: smooth {} against {}",
+                smooth[i],
+                want_smooth[i]
+            );
             let (g, w) = (&de[DE_VALUES * i..DE_VALUES * i + 3], &want_de[DE_VALUES * i..DE_VALUES * i + 3]);
             let rel = if w[0] == 0.0 { g[0].abs() } else { (g[0] / w[0] - 1.0).abs() };
             let rel = if rel.is_nan() { f32::INFINITY } else { rel };
@@ -197,7 +206,10 @@ fn check_backend(b: &mut dyn Backend, skip_f64: bool) {
             m * 100.0
         );
         let (i, g, w) = worst_at;
-        assert!(worst_d <= rel_tol, "distances differ by {worst_d} (relative; tolerance {rel_tol}): pixel {i}, {g} against {w}");
+        assert!(
+            worst_d <= rel_tol,
+            "distances differ by {worst_d} (relative; tolerance {rel_tol}): pixel {i}, {g} against {w}"
+        );
         assert!(worst_u <= normal_tol, "normals differ by {worst_u} (tolerance {normal_tol})");
         assert_eq!(run.total_iters, want_total, "the iteration total");
     }

@@ -190,7 +190,8 @@ impl MandelWork {
         }
         debug_assert_eq!(arith, Arith::Perturbation);
         if req.colour.needs_distance() {
-            notes.push("distance colouring and lighting are not available for deep (perturbation) views yet".to_owned());
+            notes
+                .push("distance colouring and lighting are not available for deep (perturbation) views yet".to_owned());
         }
         let job = self.deep_job(&req.view, width, height, req.iters)?;
         let sm = smooth.map(Vec::as_mut_slice);

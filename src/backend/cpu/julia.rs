@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing, check_de_len, check_image_len};
 use crate::sim::fractal::distance::{DE_VALUES, distance_row};
-use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::fractal::julia::{JuliaParams, julia_row};
+use crate::sim::fractal::mandelbrot::MandelbrotParams;
 
 /// Counts (and smooth values, when given) of `params`, and the iterations executed.
 ///

@@ -75,7 +75,12 @@ pub(crate) fn run(
         )));
     }
     let what = format!("mandelbrot with distances {}x{}", grid.width, grid.height);
-    check_fits(KIND, &format!("{what} (against the device's largest storage buffer)"), 12 * n as u64, Some(gpu.max_storage_bytes()))?;
+    check_fits(
+        KIND,
+        &format!("{what} (against the device's largest storage buffer)"),
+        12 * n as u64,
+        Some(gpu.max_storage_bytes()),
+    )?;
     let groups = (grid.width.div_ceil(16) as u32, grid.height.div_ceil(16) as u32);
     let max = gpu.device.limits().max_compute_workgroups_per_dimension;
     if groups.0 > max || groups.1 > max {

@@ -213,7 +213,7 @@ impl WgpuBackend {
             mandelbrot: None,
             deep: mandelbrot_deep::Pipelines::default(),
             julia: julia::State::default(),
-        julia_de: julia_de::State::default(),
+            julia_de: julia_de::State::default(),
         })
     }
 

@@ -221,10 +221,7 @@ impl Light {
             return Err(ParamsError::Value(format!("light azimuth {} is not a number of degrees", self.azimuth)));
         }
         if !self.elevation.is_finite() || !(0.0..=90.0).contains(&self.elevation) {
-            return Err(ParamsError::Value(format!(
-                "light elevation {} must be in [0, 90] degrees",
-                self.elevation
-            )));
+            return Err(ParamsError::Value(format!("light elevation {} must be in [0, 90] degrees", self.elevation)));
         }
         Ok(())
     }
