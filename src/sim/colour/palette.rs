@@ -170,11 +170,11 @@ impl CountRange {
 /// What an escaped pixel's position in the palette comes from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum ColourBy {
-    /// The escape count, or the smooth value with [`ColourSettings::smooth`]: the seed's.
+    /// The escape count, or the smooth value with `smooth`: the seed's.
     #[default]
     Escape,
     /// The exterior distance estimate in pixels: the boundary takes the palette's last entry,
-    /// fading over [`DISTANCE_RANGE_PX`] pixels.
+    /// fading over 64 pixels (`DISTANCE_RANGE_PX`).
     Distance,
 }
 
