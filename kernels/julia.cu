@@ -11,6 +11,11 @@
 // up to SMOOTH_EXTRA_ITERS iterations past the escape, until |z|^2 >= SMOOTH_RADIUS_SQ, then
 // nu = n - log2(log2 |z_n|) in double, clamped to [0, iters]. Each block adds the iterations
 // executed, min(count + 1, iters) per pixel, to *total with one atomicAdd.
+//
+// julia_de_f64 / julia_de_f32: the Mandelbrot mode with the derivative dz/dc beside the orbit
+// (kernels of their own, so julia_* keep their speed): the twins of `distance_row` in
+// src/sim/fractal/distance.rs. Counts and smooth values are julia_*'s; de gets per pixel the
+// distance estimate |z| ln|z| / |dz| in pixels (of width px) and the unit normal z/dz / |z/dz|.
 
 #define JULIA_SMOOTH_RADIUS_SQ 65536.0
 #define JULIA_SMOOTH_EXTRA_ITERS 32
@@ -108,4 +113,106 @@ extern "C" __global__ void __launch_bounds__(256)
               int mandel, int iters, int* __restrict__ counts, float* __restrict__ smooth, int want_smooth,
               unsigned long long* __restrict__ total) {
     julia<float>(width, height, minx, miny, px, py, cr, ci, mandel, iters, counts, smooth, want_smooth, total);
+}
+
+// One step of the derivative, dz' = 2 z dz + 1, from the z before the step, as
+// `escape_distance_*` of src/sim/fractal/distance.rs writes it.
+template <typename T>
+__device__ __forceinline__ void julia_de_step(T zr, T zi, T& dr, T& di) {
+    const T ndr = T(2) * (zr * dr - zi * di) + T(1);
+    const T ndi = T(2) * (zr * di + zi * dr);
+    dr = ndr;
+    di = ndi;
+}
+
+// True for a finite x (x - x is NaN for an infinity or a NaN); isfinite is not in scope when
+// this file is compiled as host C++ (tests/host/).
+__device__ __forceinline__ bool julia_finite(double x) { return x - x == 0.0; }
+
+// `distance_and_normal` of src/sim/fractal/distance.rs, in double, the distance over px.
+__device__ __forceinline__ void julia_de_out(double zr, double zi, double dr, double di, double px, float* out) {
+    const double mag = hypot(zr, zi);
+    const double d = mag * log(mag) / hypot(dr, di);
+    const double ur = zr * dr + zi * di, ui = zi * dr - zr * di;
+    const double norm = hypot(ur, ui);
+    const bool ok = norm > 0.0 && julia_finite(norm);
+    out[0] = julia_finite(d) ? (float)(d / px) : 0.0f;
+    out[1] = ok ? (float)(ur / norm) : 0.0f;
+    out[2] = ok ? (float)(ui / norm) : 0.0f;
+}
+
+template <typename T>
+__device__ __forceinline__ int julia_de_orbit(T cr, T ci, int iters, double px, float* nu, float* de) {
+    T zr = T(0), zi = T(0), zr2 = T(0), zi2 = T(0), dr = T(0), di = T(0);
+    for (int k = 0; k < iters; ++k) {
+        julia_de_step(zr, zi, dr, di);
+        julia_step(zr, zi, zr2, zi2, cr, ci);
+        if (zr2 + zi2 >= T(4)) {
+            unsigned n = (unsigned)k + 1u;
+            T mag2 = zr2 + zi2;
+            for (int j = 0; j < JULIA_SMOOTH_EXTRA_ITERS; ++j) {
+                if (mag2 >= T(JULIA_SMOOTH_RADIUS_SQ)) break;
+                julia_de_step(zr, zi, dr, di);
+                julia_step(zr, zi, zr2, zi2, cr, ci);
+                mag2 = zr2 + zi2;
+                ++n;
+            }
+            *nu = julia_smooth_value(n, (double)mag2, iters);
+            julia_de_out((double)zr, (double)zi, (double)dr, (double)di, px, de);
+            return k;
+        }
+    }
+    *nu = (float)iters;
+    de[0] = de[1] = de[2] = 0.0f;
+    return iters;
+}
+
+template <typename T>
+__device__ __forceinline__ void julia_de(int width, int height, double minx, double miny, double px, double py,
+                                         int iters, int* __restrict__ counts, float* __restrict__ smooth,
+                                         float* __restrict__ de, unsigned long long* __restrict__ total) {
+    const int x = blockIdx.x * 32 + threadIdx.x;
+    const int y = blockIdx.y * 8 + threadIdx.y;
+    unsigned long long executed = 0;
+    if (x < width && y < height) {
+        const T pr = (T)(minx + (double)x * px);
+        const T pi = (T)(miny + (double)y * py);
+        const long long at = (long long)y * width + x;
+        float d[3];
+        float nu = 0.0f;
+        const int count = julia_de_orbit<T>(pr, pi, iters, px, &nu, d);
+        counts[at] = count;
+        smooth[at] = nu;
+        de[3 * at] = d[0];
+        de[3 * at + 1] = d[1];
+        de[3 * at + 2] = d[2];
+        executed = (unsigned long long)(count < iters ? count + 1 : iters);
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) executed += __shfl_down_sync(0xffffffffu, executed, o);
+    __shared__ unsigned long long warp_sums[8];
+    if (threadIdx.x == 0) warp_sums[threadIdx.y] = executed;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+        unsigned long long s = 0;
+#pragma unroll
+        for (int w = 0; w < 8; ++w) s += warp_sums[w];
+        atomicAdd(total, s);
+    }
+}
+
+// Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread; smooth holds
+// width*height floats, de 3*width*height.
+extern "C" __global__ void __launch_bounds__(256)
+    julia_de_f64(int width, int height, double minx, double miny, double px, double py, int iters,
+                 int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
+                 unsigned long long* __restrict__ total) {
+    julia_de<double>(width, height, minx, miny, px, py, iters, counts, smooth, de, total);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    julia_de_f32(int width, int height, double minx, double miny, double px, double py, int iters,
+                 int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
+                 unsigned long long* __restrict__ total) {
+    julia_de<float>(width, height, minx, miny, px, py, iters, counts, smooth, de, total);
 }

@@ -20,6 +20,7 @@ const STRING_ERRORS_ALLOWED: &[(&str, &str)] = &[
     ("src/cli/args.rs", "positive_f64"),
     ("src/cli/args.rs", "parse_bounds"),
     ("src/cli/args.rs", "interior_colour"),
+    ("src/cli/args.rs", "light"),
     ("src/cli/julia.rs", "complex"),
     ("src/cli/julia.rs", "num"),
 ];

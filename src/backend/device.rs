@@ -36,6 +36,17 @@ pub fn smooth_tolerance(nu: f32) -> f32 {
     1e-3 + nu.abs() * 2.5e-7
 }
 
+/// Largest relative difference between a backend's distance estimate and the CPU's at a pixel
+/// whose counts agree, and largest difference of a normal's component. The orbit's roundings
+/// are the CPU's (no FMA), only the final logarithm and square roots differ (CUDA's `log` in
+/// its last bits; wgpu forms the distance in `f32`). Measured (`tests/kernels/distance.rs`):
+/// lavapipe 3.6e-7 (distance) and 1.2e-7 (normal), the CUDA source on the host 0; the
+/// tolerance is about 3x that, still far below what a colour shows.
+#[must_use]
+pub fn distance_tolerance() -> (f32, f32) {
+    (1e-6, 5e-7)
+}
+
 /// How a lesson's sum reduction adds up ([`Backend::reduce_sum`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceMethod {
@@ -166,6 +177,27 @@ pub trait Backend: Send {
         Err(unsupported(self.kind(), "smooth escape values"))
     }
 
+    /// [`Backend::mandelbrot_smooth`] that also writes each pixel's exterior distance estimate
+    /// and slope normal into `de` ([`crate::sim::fractal::distance`]: [`crate::sim::fractal::distance::DE_VALUES`]
+    /// numbers a pixel, the distance in pixels, then the normal's `x` and `y`), for distance colouring and
+    /// slope lighting. Counts and smooth values are exactly [`Backend::mandelbrot_smooth`]'s;
+    /// distances agree with the CPU's within [`distance_tolerance`] where the counts agree. A
+    /// kernel of its own, so the plain kernels keep their speed.
+    ///
+    /// # Errors
+    /// As [`Backend::mandelbrot_smooth`]; `de` of the wrong length; (the default, for a backend
+    /// without the kernel) [`BackendError::Unavailable`].
+    fn mandelbrot_distance(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (params, counts, smooth, de);
+        Err(unsupported(self.kind(), "distance estimates"))
+    }
+
     /// Computes the Julia set of `params.c` ([`crate::sim::fractal::julia`]): escape counts into `counts`
     /// (`width*height`, row 0 at `miny`) and, when `smooth` is given, each pixel's continuous
     /// escape value (as [`Backend::mandelbrot_smooth`]). Counts agree with the CPU's as the
@@ -230,6 +262,25 @@ pub trait Backend: Send {
     ) -> Result<MandelbrotRun, BackendError> {
         let _ = (job, counts, smooth);
         Err(unsupported(self.kind(), "smooth escape values of deep views"))
+    }
+
+    /// [`Backend::mandelbrot_deep_smooth`] that also writes each pixel's distance estimate and
+    /// normal into `de`, as [`Backend::mandelbrot_distance`] does for shallow views: the
+    /// derivative of the full `z = Z + δ` with respect to `c` rides beside the perturbed orbit
+    /// (`d' = 2 z d + 1`, through BLA steps as `d' = A d + B`, unchanged by rebasing).
+    ///
+    /// # Errors
+    /// As [`Backend::mandelbrot_deep_smooth`]; `de` of the wrong length; (the default, for a
+    /// backend without the kernel) [`BackendError::Unavailable`].
+    fn mandelbrot_deep_distance(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (job, counts, smooth, de);
+        Err(unsupported(self.kind(), "distance estimates of deep views"))
     }
 
     /// The arithmetic [`Backend::mandelbrot_deep`] uses for `job`, in words

@@ -77,6 +77,21 @@ pub fn check_image_len(counts: &[i32], smooth: Option<&[f32]>, pixels: usize) ->
     Ok(())
 }
 
+/// Checks a distance buffer: [`crate::sim::fractal::distance::DE_VALUES`] numbers a pixel.
+///
+/// # Errors
+/// [`BackendError::Invalid`] naming the lengths.
+pub fn check_de_len(de: &[f32], pixels: usize) -> Result<(), BackendError> {
+    let want = pixels * crate::sim::fractal::distance::DE_VALUES;
+    if de.len() != want {
+        return Err(BackendError::Invalid(format!(
+            "distance buffer holds {} values, the image needs {want}",
+            de.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Checks that `rgba` holds the picture of an `nx x ny` field taken every `stride`-th pixel
 /// (for [`super::WaveSim::render_rgba_strided`]).
 ///

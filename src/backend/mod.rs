@@ -26,8 +26,10 @@ pub mod timing;
 pub mod wave_sim;
 pub mod wgpu;
 
-pub use device::{Backend, DeviceInfo, ReduceMethod, smooth_tolerance};
-pub use error::{BackendError, check_field_sizes, check_fits, check_image_len, check_strided_len, unsupported};
+pub use device::{Backend, DeviceInfo, ReduceMethod, distance_tolerance, smooth_tolerance};
+pub use error::{
+    BackendError, check_de_len, check_field_sizes, check_fits, check_image_len, check_strided_len, unsupported,
+};
 pub use kind::{BackendChoice, BackendKind, WaveVariant};
 pub use probe::{NotAvailable, Probe, open, open_choice, probe_all, probe_all_with_variants};
 pub use timing::{LessonTiming, MandelbrotRun, Timing, TimingSource, monotonic_millis};

@@ -75,10 +75,35 @@ pub fn render_tiled(
     picture: Picture<'_>,
     max_tile_pixels: usize,
     counts: &mut [i32],
-    mut smooth: Option<&mut [f32]>,
+    smooth: Option<&mut [f32]>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Tiled, BackendError> {
+    render_tiled_de(backend, picture, max_tile_pixels, counts, smooth, None, progress)
+}
+
+/// [`render_tiled`] that also writes the distance estimates into `de` when given
+/// ([`Backend::mandelbrot_distance`], [`Backend::mandelbrot_deep_distance`]; `smooth` is then
+/// needed too, [`crate::sim::fractal::distance::DE_VALUES`] numbers a pixel).
+///
+/// # Errors
+/// As [`render_tiled`]; `de` without `smooth`, or of the wrong length.
+pub fn render_tiled_de(
+    backend: &mut dyn Backend,
+    picture: Picture<'_>,
+    max_tile_pixels: usize,
+    counts: &mut [i32],
+    mut smooth: Option<&mut [f32]>,
+    mut de: Option<&mut [f32]>,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Tiled, BackendError> {
+    use crate::sim::fractal::distance::DE_VALUES;
     let (width, height) = picture.size();
+    if let Some(d) = de.as_deref() {
+        super::check_de_len(d, width * height)?;
+        if smooth.is_none() {
+            return Err(BackendError::Invalid("distance estimates need the smooth values' buffer too".to_owned()));
+        }
+    }
     if counts.len() != width * height {
         return Err(BackendError::Invalid(format!(
             "counts hold {} values, image has {}",
@@ -96,16 +121,24 @@ pub fn render_tiled(
         let n = rows.min(height - y0);
         let span = y0 * width..(y0 + n) * width;
         let out = &mut counts[span.clone()];
-        let sm = smooth.as_deref_mut().map(|s| &mut s[span]);
-        let r = match (picture, sm) {
-            (Picture::Direct(p), None) if n == height => backend.mandelbrot(p, out),
-            (Picture::Direct(p), None) => backend.mandelbrot(&direct_strip(p, y0, n), out),
-            (Picture::Deep(j), None) if n == height => backend.mandelbrot_deep(j, out),
-            (Picture::Deep(j), None) => backend.mandelbrot_deep(&deep_strip(j, y0, n), out),
-            (Picture::Direct(p), Some(sm)) if n == height => backend.mandelbrot_smooth(p, out, sm),
-            (Picture::Direct(p), Some(sm)) => backend.mandelbrot_smooth(&direct_strip(p, y0, n), out, sm),
-            (Picture::Deep(j), Some(sm)) if n == height => backend.mandelbrot_deep_smooth(j, out, sm),
-            (Picture::Deep(j), Some(sm)) => backend.mandelbrot_deep_smooth(&deep_strip(j, y0, n), out, sm),
+        let sm = smooth.as_deref_mut().map(|s| &mut s[span.clone()]);
+        let dd = de.as_deref_mut().map(|d| &mut d[span.start * DE_VALUES..span.end * DE_VALUES]);
+        let r = match (picture, sm, dd) {
+            (Picture::Direct(p), Some(sm), Some(d)) if n == height => backend.mandelbrot_distance(p, out, sm, d),
+            (Picture::Direct(p), Some(sm), Some(d)) => backend.mandelbrot_distance(&direct_strip(p, y0, n), out, sm, d),
+            (Picture::Deep(j), Some(sm), Some(d)) if n == height => backend.mandelbrot_deep_distance(j, out, sm, d),
+            (Picture::Deep(j), Some(sm), Some(d)) => {
+                backend.mandelbrot_deep_distance(&deep_strip(j, y0, n), out, sm, d)
+            }
+            (_, None, Some(_)) => Err(BackendError::Invalid("distance estimates need smooth values".to_owned())),
+            (Picture::Direct(p), None, None) if n == height => backend.mandelbrot(p, out),
+            (Picture::Direct(p), None, None) => backend.mandelbrot(&direct_strip(p, y0, n), out),
+            (Picture::Deep(j), None, None) if n == height => backend.mandelbrot_deep(j, out),
+            (Picture::Deep(j), None, None) => backend.mandelbrot_deep(&deep_strip(j, y0, n), out),
+            (Picture::Direct(p), Some(sm), None) if n == height => backend.mandelbrot_smooth(p, out, sm),
+            (Picture::Direct(p), Some(sm), None) => backend.mandelbrot_smooth(&direct_strip(p, y0, n), out, sm),
+            (Picture::Deep(j), Some(sm), None) if n == height => backend.mandelbrot_deep_smooth(j, out, sm),
+            (Picture::Deep(j), Some(sm), None) => backend.mandelbrot_deep_smooth(&deep_strip(j, y0, n), out, sm),
         };
         match r {
             Ok(run) => {

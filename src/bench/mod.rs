@@ -6,6 +6,7 @@
 
 pub mod cases;
 mod deep_views;
+pub mod distance_case;
 pub mod faulty;
 pub mod lesson;
 pub mod report;
@@ -101,6 +102,10 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
             let p = MandelbrotParams { width: size, height: size, iters, bounds: Bounds::SEED, precision };
             cases::mandelbrot(&mut r, opts, b, &p, false)?;
         }
+        // Distance colouring and lighting against smooth colouring (issue 25: at most 1.5x on CUDA).
+        let side = if opts.quick { 512 } else { 2048 };
+        let p = MandelbrotParams { width: side, height: side, iters, bounds: Bounds::SEED, precision: Precision::F64 };
+        distance_case::mandelbrot_distance(&mut r, opts, b, &p)?;
         let (width, height) = if opts.quick { (480, 270) } else { (1920, 1080) };
         cases::mandelbrot_deep(&mut r, opts, b, &cases::deep_bench_view(), width, height, 50_000)?;
         if let Some(n) = file_size(opts) {

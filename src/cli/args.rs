@@ -1,14 +1,14 @@
 //! What several subcommands take alike: the value parsers (grid and image sides, positive
 //! numbers, bounds, element counts) and the argument groups flattened into them (one backend
 //! or `auto`, a list of backends, the picture files of a fractal render and its colour flags
-//! `--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`).
+//! `--palette`, `--smooth`, `--scale`, `--colour-offset`, `--colour-cycle`, `--colour`, `--light`).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::backend::{BackendChoice, BackendKind};
-use crate::sim::colour::palette::{ColourSettings, CountRange, Palette, Scale};
+use crate::sim::colour::palette::{ColourBy, ColourSettings, CountRange, Light, Palette, Scale};
 use crate::sim::fractal::mandelbrot::Bounds;
 
 /// `--backend KIND|auto`: the one backend a render runs on.
@@ -69,6 +69,18 @@ pub struct ColourArgs {
     /// 000000 for black); default the palette's last entry (hot: white, the seed's).
     #[arg(long, value_name = "RRGGBB", value_parser = interior_colour)]
     pub interior_colour: Option<[u8; 3]>,
+    /// What the palette shows outside the set: escape (the count, or the smooth value with
+    /// --smooth) or distance (the exterior distance estimate |z| ln|z| / |dz/dc| in pixels: the
+    /// boundary takes the palette's last entry, fading over 64 pixels, crisp at every zoom; f32 and
+    /// f64 views, not yet perturbation views).
+    #[arg(long = "colour", value_enum, value_name = "BY", default_value_t = ColourBy::Escape)]
+    pub colour_by: ColourBy,
+    /// Slope lighting: shade the outside of the set as a surface rising away from it (its
+    /// normal from the distance estimate), lit from AZIMUTH degrees (anticlockwise from the
+    /// real axis: 0 from the right, 90 from the top) and ELEVATION degrees above the picture
+    /// (0 to 90), e.g. --light 135,45.
+    #[arg(long, value_name = "AZIMUTH,ELEVATION", allow_hyphen_values = true, value_parser = light)]
+    pub light: Option<Light>,
 }
 
 impl ColourArgs {
@@ -83,6 +95,8 @@ impl ColourArgs {
             offset: self.colour_offset,
             cycles: self.colour_cycle,
             interior: self.interior_colour,
+            by: self.colour_by,
+            light: self.light,
         }
     }
 }
@@ -96,6 +110,16 @@ fn interior_colour(s: &str) -> Result<[u8; 3], String> {
     }
     let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| bad());
     Ok([byte(0)?, byte(2)?, byte(4)?])
+}
+
+/// `AZIMUTH,ELEVATION` in degrees.
+fn light(s: &str) -> Result<Light, String> {
+    let bad = || format!("'{s}' is not a light: give AZIMUTH,ELEVATION in degrees, e.g. 135,45");
+    let (a, e) = s.split_once(',').ok_or_else(bad)?;
+    let azimuth: f32 = a.trim().parse().map_err(|_| bad())?;
+    let elevation: f32 = e.trim().parse().map_err(|_| bad())?;
+    let l = Light { azimuth, elevation };
+    l.validate().map(|()| l).map_err(String::from)
 }
 
 fn colour_offset(s: &str) -> Result<f32, String> {

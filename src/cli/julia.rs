@@ -77,10 +77,11 @@ pub fn render_julia(a: &RenderJulia) -> Result<(), CliError> {
         iters: a.iters,
         host_bytes_per_pixel: 12,
         label: "julia",
+        distance: false,
     };
     render_picture(
         &job,
-        |b, counts, smooth| Ok(b.julia(&params, counts, smooth)?),
+        |b, counts, extras| Ok(b.julia(&params, counts, extras.smooth)?),
         |b, run, _| {
             let secs = run.timing.wall.as_secs_f64();
             eprintln!(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::args::{BackendArg, ColourArgs, PictureFiles, image_side, parse_bounds};
-use super::picture::{PictureJob, render_picture};
+use super::picture::{Extras, PictureJob, render_picture};
 use super::{CliError, zoom_gif};
 use crate::backend;
 use crate::output;
@@ -141,7 +141,7 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     params.validate().map_err(CliError::usage)?;
     render_picture(
         &picture_job(a, iters, "mandelbrot"),
-        |b, counts, smooth| Ok(render_in_tiles(b, backend::tiles::Picture::Direct(&params), counts, smooth)?),
+        |b, counts, extras| Ok(render_in_tiles(b, backend::tiles::Picture::Direct(&params), counts, extras)?),
         |b, run, counts| {
             let secs = run.timing.wall.as_secs_f64();
             eprintln!(
@@ -182,6 +182,7 @@ fn picture_job<'a>(a: &'a RenderMandelbrot, iters: u32, label: &'a str) -> Pictu
         iters,
         host_bytes_per_pixel: 8,
         label,
+        distance: true,
     }
 }
 
@@ -191,12 +192,10 @@ fn render_in_tiles(
     b: &mut dyn backend::Backend,
     picture: backend::tiles::Picture<'_>,
     counts: &mut [i32],
-    smooth: Option<&mut [f32]>,
+    extras: Extras<'_>,
 ) -> anyhow::Result<backend::MandelbrotRun> {
-    let t =
-        backend::tiles::render_tiled(b, picture, backend::tiles::DEFAULT_TILE_PIXELS, counts, smooth, &mut |_, _| {
-            true
-        })?;
+    let max = backend::tiles::DEFAULT_TILE_PIXELS;
+    let t = backend::tiles::render_tiled_de(b, picture, max, counts, extras.smooth, extras.de, &mut |_, _| true)?;
     if t.tiles > 1 {
         eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
     }
@@ -207,12 +206,12 @@ fn render_in_tiles(
 fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Result<(), CliError> {
     render_picture(
         &picture_job(a, iters, "mandelbrot (perturbation)"),
-        |b, counts, smooth| {
+        |b, counts, extras| {
             let start = std::time::Instant::now();
             let job =
                 DeepJob::prepare_with(view, a.width, a.height, iters, a.reference, Some(backend::monotonic_millis))
                     .map_err(CliError::usage)?;
-            let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, smooth)?;
+            let run = render_in_tiles(b, backend::tiles::Picture::Deep(&job), counts, extras)?;
             Ok((job, run, start.elapsed().as_secs_f64()))
         },
         |b, (job, run, secs), counts| {

@@ -579,3 +579,39 @@ fn the_interior_colour_flag_paints_the_set_and_refuses_bad_colours() {
     fails(&["render", "mandelbrot", "--interior-colour", "green"], 2, "'green' is not a colour");
     fails(&["render", "mandelbrot", "--interior-colour", "12345g"], 2, "'12345g' is not a colour");
 }
+
+#[test]
+fn distance_colouring_and_light_keep_the_counts_and_refuse_bad_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let (png, npy) = (dir.path().join(format!("{name}.png")), dir.path().join(format!("{name}.npy")));
+        wavebrot()
+            .args(["render", "mandelbrot", "--width", "64", "--height", "48", "--iters", "200", "--backend", "cpu"])
+            .args(["--bounds=-0.77,-0.73,0.08,0.11"])
+            .args(extra)
+            .arg("--png")
+            .arg(&png)
+            .arg("--npy")
+            .arg(&npy)
+            .assert()
+            .success();
+        (read_npy::<i32>(&npy).unwrap().0, image::open(&png).unwrap().to_rgba8())
+    };
+    let (plain_counts, plain) = run("plain", &["--smooth"]);
+    let (counts, lit) = run("lit", &["--smooth", "--colour", "distance", "--light", "135,45"]);
+    assert_eq!(counts, plain_counts, "--npy holds the rule's counts whatever the colouring");
+    let mut differ = 0;
+    for (x, y, p) in lit.enumerate_pixels() {
+        let inside = counts[(47 - y as usize) * 64 + x as usize] >= 200;
+        if inside {
+            assert_eq!(p, plain.get_pixel(x, y), "pixel ({x}, {y}) inside the set changed");
+        } else {
+            differ += usize::from(p != plain.get_pixel(x, y));
+        }
+    }
+    assert!(differ > 500, "only {differ} outside pixels changed colour");
+    fails(&["render", "mandelbrot", "--light", "135"], 2, "'135' is not a light");
+    fails(&["render", "mandelbrot", "--light", "10,95"], 2, "elevation 95");
+    fails(&["render", "mandelbrot", "--colour", "glow"], 2, "glow");
+    fails(&["render", "julia", "--c=0,1", "--colour", "distance", "--png", "/dev/null"], 2, "distance");
+}

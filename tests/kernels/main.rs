@@ -1,6 +1,6 @@
 //! The kernels and their backends, one module per file: every kernel family on the CPU, wgpu and
 //! CUDA compared with `cpu1` (wave, mandelbrot, mandelbrot_deep, julia, colormap, saxpy,
-//! reduction), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
+//! reduction; distance: julia's distance variant), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
 //! seed's numpy program (golden), the palettes, the scene physics, the screen (its maxima at the theory's angles) and
 //! `wavebrot sweep`.
 //!
@@ -15,6 +15,7 @@ mod common;
 
 mod colormap;
 mod cuda;
+mod distance;
 mod golden;
 mod julia;
 mod mandelbrot;

@@ -1,8 +1,9 @@
 //! The colour settings of the Mandelbrot and Julia views as a widget: palette, smooth colouring,
-//! scaling, range, offset, cycles and the interior colour ([`crate::sim::colour::palette::ColourSettings`]). Self-contained: the
+//! scaling, range, offset, cycles, the interior colour, distance colouring and slope lighting
+//! ([`crate::sim::colour::palette::ColourSettings`]). Self-contained: the
 //! view places it and recolours when it says something changed.
 
-use crate::sim::colour::palette::{ColourSettings, CountRange, Palette, Scale};
+use crate::sim::colour::palette::{ColourBy, ColourSettings, CountRange, Light, Palette, Scale};
 
 /// Palette, "smooth", scale, offset and cycles; true when the user changed any of them.
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
@@ -36,6 +37,34 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.color_edit_button_srgb(rgb).on_hover_text("the interior's colour");
         }
     });
+    ui.horizontal(|ui| {
+        ui.label("colour by");
+        for by in ColourBy::ALL {
+            let tip = match by {
+                ColourBy::Escape => "the escape count (or the smooth value): the seed's",
+                ColourBy::Distance => {
+                    "the distance estimate |z| ln|z| / |dz/dc| in pixels: a crisp boundary at any zoom"
+                }
+            };
+            ui.selectable_value(&mut c.by, by, by.name()).on_hover_text(tip);
+        }
+        let mut lit = c.light.is_some();
+        if ui
+            .checkbox(&mut lit, "light")
+            .on_hover_text("slope lighting: the outside shaded as a surface rising away from the set")
+            .changed()
+        {
+            c.light = lit.then_some(Light::DEFAULT);
+        }
+    });
+    if let Some(light) = &mut c.light {
+        ui.horizontal(|ui| {
+            ui.add(egui::Slider::new(&mut light.azimuth, 0.0..=360.0).text("azimuth °"))
+                .on_hover_text("where the light comes from, anticlockwise from the right");
+            ui.add(egui::Slider::new(&mut light.elevation, 0.0..=90.0).text("elevation °"))
+                .on_hover_text("the light's height above the picture (90: straight above, flat)");
+        });
+    }
     ui.horizontal(|ui| {
         ui.label("scale");
         for s in Scale::ALL {

@@ -69,6 +69,8 @@ pub struct Computed {
     pub tiles: usize,
     /// Smooth escape values were computed beside the counts.
     pub smooth: bool,
+    /// Distance estimates were computed into [`MandelWork::de`].
+    pub de: bool,
     /// Notes for the user (a fallback taken).
     pub notes: Vec<String>,
 }
@@ -79,6 +81,9 @@ pub struct MandelWork {
     reference: Option<Reference>,
     /// Reference orbits computed (not reused), for tests and readouts.
     pub orbits_computed: u64,
+    /// The distance estimates of the last picture computed with them
+    /// ([`crate::sim::fractal::distance::DE_VALUES`] a pixel; [`Computed::de`] says when).
+    pub de: Vec<f32>,
 }
 
 /// The arithmetic `req` asks for at `width x height` (`None` in the request: the cheapest that
@@ -113,7 +118,7 @@ impl MandelWork {
         smooth: &mut Vec<f32>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Computed, MandelError> {
-        let want_smooth = req.colour.smooth;
+        let want_smooth = req.colour.smooth || req.colour.needs_distance();
         let mut c = self.compute_once(
             backend,
             req,
@@ -163,11 +168,17 @@ impl MandelWork {
             let bounds = req.view.bounds_f64(width, height)?;
             let p = MandelbrotParams { width, height, iters: req.iters, bounds, precision };
             let sm = smooth.as_deref_mut().map(Vec::as_mut_slice);
-            match tiles::render_tiled(backend, Picture::Direct(&p), tile_pixels, counts, sm, progress) {
+            let want_de = has_smooth && req.colour.needs_distance();
+            let de = want_de.then(|| {
+                self.de.clear();
+                self.de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
+                self.de.as_mut_slice()
+            });
+            match tiles::render_tiled_de(backend, Picture::Direct(&p), tile_pixels, counts, sm, de, progress) {
                 Ok(t) => {
                     let arith = precision.name().to_owned();
                     let (run, tiles, smooth) = (t.run, t.tiles, has_smooth);
-                    return Ok(Computed { params: Some(p), arith, run, tiles, smooth, notes });
+                    return Ok(Computed { params: Some(p), arith, run, tiles, smooth, de: want_de, notes });
                 }
                 // A device without f64 (many GPUs through wgpu): perturbation works in f32.
                 Err(BackendError::Invalid(why)) if precision == Precision::F64 => {
@@ -178,12 +189,16 @@ impl MandelWork {
             }
         }
         debug_assert_eq!(arith, Arith::Perturbation);
+        if req.colour.needs_distance() {
+            notes
+                .push("distance colouring and lighting are not available for deep (perturbation) views yet".to_owned());
+        }
         let job = self.deep_job(&req.view, width, height, req.iters)?;
         let sm = smooth.map(Vec::as_mut_slice);
         let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
             .map_err(MandelError::Deep)?;
         let arith = backend.deep_arith(&job);
-        Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, notes })
+        Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, de: false, notes })
     }
 
     /// The perturbation job of `view`: the reference orbit of the last job when its point is
@@ -262,7 +277,7 @@ fn julia(
     let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?;
     let run = progress(height, height).then_some(run);
     let arith = p.precision.name().to_owned();
-    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, notes: Vec::new() })
+    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, de: false, notes: Vec::new() })
 }
 
 #[cfg(test)]

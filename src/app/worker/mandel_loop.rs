@@ -31,15 +31,17 @@ impl SimLoop {
     /// [`TILE_BUDGET`], abandoned when a newer view is waiting.
     pub(super) fn mandelbrot_frame(&mut self) {
         let Some(req) = self.mandel.request.take() else { return };
-        if let Some(MandelDone { request: done, arith, params, smooth }) = self.mandel.done.clone()
+        if let Some(MandelDone { request: done, arith, params, smooth, de }) = self.mandel.done.clone()
             && done.same_counts(&req)
         {
             // Only the colours changed: colour the counts again.
             let (w, h) = (req.width, req.height);
             let mut rgba = self.display.buffer(w * h * 4);
             let sm = smooth.then_some(self.mandel.smooth.as_slice());
-            crate::sim::colour::palette::colour_rgba(&self.mandel.counts, sm, w, h, req.iters, &req.colour, &mut rgba);
-            self.mandel.done = Some(MandelDone { request: req.clone(), arith: arith.clone(), params, smooth });
+            let dd = de.then_some(self.mandel.work.de.as_slice());
+            let counts = &self.mandel.counts;
+            crate::sim::colour::palette::colour_rgba_de(counts, sm, dd, w, h, req.iters, &req.colour, &mut rgba);
+            self.mandel.done = Some(MandelDone { request: req.clone(), arith: arith.clone(), params, smooth, de });
             let frame = MandelbrotFrame {
                 pixels: FrameSource::Rgba { rgba, width: w, height: h },
                 request: req,
@@ -133,13 +135,15 @@ impl SimLoop {
             }
             let mut rgba = self.display.buffer(w * h * 4);
             let sm = c.smooth.then_some(self.mandel.smooth.as_slice());
-            crate::sim::colour::palette::colour_rgba(&counts, sm, w, h, req.iters, &req.colour, &mut rgba);
+            let dd = c.de.then_some(self.mandel.work.de.as_slice());
+            crate::sim::colour::palette::colour_rgba_de(&counts, sm, dd, w, h, req.iters, &req.colour, &mut rgba);
             if coarse == 1 {
                 self.mandel.done = Some(MandelDone {
                     request: req.clone(),
                     arith: c.arith.clone(),
                     params: c.params,
                     smooth: c.smooth,
+                    de: c.de,
                 });
             }
             let frame = MandelbrotFrame {
@@ -225,9 +229,10 @@ impl SimLoop {
             Ok(c) => {
                 let mut rgba = vec![0u8; pixels * 4];
                 let sm = c.smooth.then_some(smooth.as_slice());
-                crate::sim::colour::palette::colour_rgba(
+                crate::sim::colour::palette::colour_rgba_de(
                     &counts,
                     sm,
+                    c.de.then_some(self.mandel.work.de.as_slice()),
                     req.width,
                     req.height,
                     req.iters,

@@ -177,7 +177,9 @@ impl MandelRequest {
     #[must_use]
     pub fn same_counts(&self, other: &Self) -> bool {
         let recoloured = Self { colour: other.colour, ..self.clone() };
-        recoloured == *other && (self.colour.smooth || !other.colour.smooth)
+        recoloured == *other
+            && (self.colour.smooth || !other.colour.smooth)
+            && (self.colour.needs_distance() || !other.colour.needs_distance())
     }
 }
 

@@ -167,6 +167,8 @@ pub(super) struct MandelDone {
     pub(super) arith: String,
     pub(super) params: Option<crate::sim::fractal::mandelbrot::MandelbrotParams>,
     pub(super) smooth: bool,
+    /// Distance estimates are in `MandelWork::de`.
+    pub(super) de: bool,
 }
 
 impl SimLoop {

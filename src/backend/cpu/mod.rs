@@ -181,6 +181,16 @@ impl Backend for CpuBackend {
         Ok(mandelbrot::mandelbrot_smooth(self.threads, params, counts, smooth))
     }
 
+    fn mandelbrot_distance(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::mandelbrot_distance(self.threads, params, counts, smooth, de)
+    }
+
     fn julia(
         &mut self,
         params: &JuliaParams,

@@ -72,6 +72,8 @@ struct Device {
     mandelbrot_deep_f64: CudaFunction,
     julia_f64: CudaFunction,
     julia_f32: CudaFunction,
+    julia_de_f64: CudaFunction,
+    julia_de_f32: CudaFunction,
 }
 
 /// Why [`Device`] could not be made; kept (cloned) for every later `open`.
@@ -208,6 +210,8 @@ fn init() -> Result<Device, OpenError> {
         mandelbrot_deep_f64: func(&deep, "mandelbrot_deep_f64")?,
         julia_f64: func(&julia, "julia_f64")?,
         julia_f32: func(&julia, "julia_f32")?,
+        julia_de_f64: func(&julia, "julia_de_f64")?,
+        julia_de_f32: func(&julia, "julia_de_f32")?,
         ctx,
         info,
     })
@@ -331,6 +335,16 @@ impl Backend for CudaBackend {
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
         julia::julia(&self.dev, &self.stream, params, None, counts, Some(smooth))
+    }
+
+    fn mandelbrot_distance(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::julia_de(&self.dev, &self.stream, params, counts, smooth, de)
     }
 
     fn julia(

@@ -19,6 +19,7 @@ pub mod colormap;
 pub mod field;
 mod gpu;
 pub mod julia;
+pub mod julia_de;
 mod layout;
 pub mod mandelbrot;
 mod mandelbrot_deep;
@@ -178,6 +179,7 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
         mandelbrot: None,
         deep: mandelbrot_deep::Pipelines::default(),
         julia: julia::State::default(),
+        julia_de: julia_de::State::default(),
     }))
 }
 
@@ -188,6 +190,7 @@ pub struct WgpuBackend {
     deep: mandelbrot_deep::Pipelines,
     /// The Julia kernel, which also gives the Mandelbrot set's smooth values.
     julia: julia::State,
+    julia_de: julia_de::State,
 }
 
 impl WgpuBackend {
@@ -210,6 +213,7 @@ impl WgpuBackend {
             mandelbrot: None,
             deep: mandelbrot_deep::Pipelines::default(),
             julia: julia::State::default(),
+            julia_de: julia_de::State::default(),
         })
     }
 
@@ -334,6 +338,16 @@ impl Backend for WgpuBackend {
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
         julia::run(&self.gpu, &mut self.julia, julia::Mode::Mandelbrot, params, counts, Some(smooth))
+    }
+
+    fn mandelbrot_distance(
+        &mut self,
+        params: &MandelbrotParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia_de::run(&self.gpu, &mut self.julia_de, params, counts, smooth, de)
     }
 
     fn julia(

@@ -57,6 +57,8 @@ const MANDELBROT_DEEP_F64: &str = shader_file!("mandelbrot_deep_f64.wgsl");
 const JULIA: &str = shader_file!("julia.wgsl");
 /// The smooth escape value, shared by the Julia and deep-zoom kernels.
 const SMOOTH: &str = shader_file!("parts/smooth.wgsl");
+/// `shaders/julia_de.wgsl`: the Mandelbrot set with distance estimates.
+const JULIA_DE: &str = shader_file!("julia_de.wgsl");
 /// matplotlib's `hot` on the GPU.
 const COLORMAP: &str = shader_file!("colormap.wgsl");
 
@@ -200,6 +202,16 @@ pub fn julia(precision: Precision, order: Order) -> String {
     assemble(JULIA, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), order.orbit_part(), ("SMOOTH", SMOOTH)])
 }
 
+/// `shaders/julia_de.wgsl` with the variant of `precision`.
+#[must_use]
+pub fn julia_de(precision: Precision, order: Order) -> String {
+    let precision = match precision {
+        Precision::F32 => MANDELBROT_F32,
+        Precision::F64 => MANDELBROT_F64,
+    };
+    assemble(JULIA_DE, &[("PRECISION", precision), ("orbit.wgsl", ORBIT), order.orbit_part(), ("SMOOTH", SMOOTH)])
+}
+
 /// `shaders/mandelbrot_deep.wgsl` with the delta variant of `mantissa`.
 #[must_use]
 pub fn mandelbrot_deep(mantissa: Mantissa) -> String {
@@ -255,6 +267,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("julia.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia(Precision::F32, Order::Vulkan)), PLAIN),
         ("julia.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia(Precision::F64, Order::Vulkan)), F64),
         ("julia.wgsl + mandelbrot_f32.wgsl (fenced order)", Cow::Owned(julia(Precision::F32, Order::Fenced)), PLAIN),
+        ("julia_de.wgsl + mandelbrot_f32.wgsl", Cow::Owned(julia_de(Precision::F32, Order::Vulkan)), PLAIN),
+        ("julia_de.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia_de(Precision::F64, Order::Vulkan)), F64),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), PLAIN),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), F64),
         ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),

@@ -23,6 +23,19 @@
 //!    `u = fract(t * cycles + offset)`. Cyclic palettes ([`Palette::is_cyclic`]) wrap without a seam.
 //! 4. **Entry** `floor(u * N)` clipped to `0..N`, of the palette's `N`-entry table turned into
 //!    bytes as matplotlib's `Colormap(.., bytes=True)` does (`(v * 255)` truncated).
+//!
+//! Two colourings need the exterior distance estimate of each pixel
+//! ([`crate::sim::fractal::distance`]: the distance `d` in pixels and the normal `u`):
+//! - **Distance** ([`ColourBy::Distance`]) replaces steps 1 and 2: `t = 1 - ln(1 + d) /
+//!   ln(1 + DISTANCE_RANGE_PX)`, clipped, so the boundary (`d` below a pixel) takes the palette's
+//!   last entry and the colour fades over [`DISTANCE_RANGE_PX`] pixels away from it. The
+//!   distance is in pixels, so the boundary is as crisp at a zoom of 1e100 as at 1.
+//! - **Slope lighting** ([`ColourSettings::light`]) multiplies an escaped pixel's colour by a
+//!   shade: the surface has the normal `N = (u_x, u_y, 1)/√2` (a slope of 45° rising away from
+//!   the set, as Kalles Fraktaler's and fractalshades' slope colourings), the light comes from
+//!   azimuth `a` (degrees anticlockwise from +x, the real axis) and elevation `e` (degrees
+//!   above the picture), `L = (cos e cos a, cos e sin a, sin e)`, and the shade is
+//!   `AMBIENT + (1 - AMBIENT) max(0, N·L)` ([`LIGHT_AMBIENT`]). The interior is not shaded.
 
 use std::sync::LazyLock;
 
@@ -154,6 +167,89 @@ impl CountRange {
     }
 }
 
+/// What an escaped pixel's position in the palette comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum ColourBy {
+    /// The escape count, or the smooth value with `smooth`: the seed's.
+    #[default]
+    Escape,
+    /// The exterior distance estimate in pixels: the boundary takes the palette's last entry,
+    /// fading over 64 pixels (`DISTANCE_RANGE_PX`).
+    Distance,
+}
+
+impl ColourBy {
+    /// Both, the default first.
+    pub const ALL: [Self; 2] = [Self::Escape, Self::Distance];
+
+    /// The name used on the command line and in the app.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Escape => "escape",
+            Self::Distance => "distance",
+        }
+    }
+}
+
+/// Pixels from the boundary over which distance colouring runs through the palette (at `d`
+/// pixels, `t = 1 - ln(1 + d) / ln(1 + 64)`: 1 on the boundary, 0.83 one pixel away, 0 at 64).
+pub const DISTANCE_RANGE_PX: f64 = 64.0;
+
+/// The light of slope lighting: where it comes from, in degrees.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Light {
+    /// Degrees anticlockwise from the real axis (+x): 45 lights from the upper right.
+    pub azimuth: f32,
+    /// Degrees above the picture's plane, `0..=90` (90: straight above, every slope alike).
+    pub elevation: f32,
+}
+
+/// The share of a colour a pixel turned away from the light keeps.
+pub const LIGHT_AMBIENT: f64 = 0.25;
+
+impl Light {
+    /// The app's starting light: from the upper left, 45° high.
+    pub const DEFAULT: Self = Self { azimuth: 135.0, elevation: 45.0 };
+
+    /// Checks the angles.
+    ///
+    /// # Errors
+    /// A message naming the bad angle.
+    pub fn validate(&self) -> Result<(), ParamsError> {
+        if !self.azimuth.is_finite() {
+            return Err(ParamsError::Value(format!("light azimuth {} is not a number of degrees", self.azimuth)));
+        }
+        if !self.elevation.is_finite() || !(0.0..=90.0).contains(&self.elevation) {
+            return Err(ParamsError::Value(format!("light elevation {} must be in [0, 90] degrees", self.elevation)));
+        }
+        Ok(())
+    }
+
+    /// The unit vector towards the light.
+    #[must_use]
+    pub fn direction(&self) -> [f64; 3] {
+        let (a, e) = (f64::from(self.azimuth).to_radians(), f64::from(self.elevation).to_radians());
+        [e.cos() * a.cos(), e.cos() * a.sin(), e.sin()]
+    }
+
+    /// The shade (`LIGHT_AMBIENT..=1`) of a pixel whose normal points along `(ux, uy)` (a unit
+    /// vector, or zero where there is none: lit as flat ground).
+    #[must_use]
+    pub fn shade(&self, ux: f32, uy: f32) -> f64 {
+        let [lx, ly, lz] = self.direction();
+        let flat = ux == 0.0 && uy == 0.0;
+        let n = if flat {
+            [0.0, 0.0, 1.0]
+        } else {
+            let r = std::f64::consts::FRAC_1_SQRT_2;
+            [f64::from(ux) * r, f64::from(uy) * r, r]
+        };
+        let lambert = (n[0] * lx + n[1] * ly + n[2] * lz).max(0.0);
+        LIGHT_AMBIENT + (1.0 - LIGHT_AMBIENT) * lambert
+    }
+}
+
 /// Everything that decides the colours of a Mandelbrot or Julia picture.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ColourSettings {
@@ -174,6 +270,13 @@ pub struct ColourSettings {
     /// palette's last entry, `hot`'s white as the seed draws the set). RGB bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interior: Option<[u8; 3]>,
+    /// What the palette position comes from: the escape value, or the distance estimate.
+    #[serde(default)]
+    pub by: ColourBy,
+    /// Slope lighting: escaped pixels shaded by a light from this direction (needs the
+    /// distance estimate's normal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<Light>,
 }
 
 impl Default for ColourSettings {
@@ -192,6 +295,8 @@ impl ColourSettings {
         offset: 0.0,
         cycles: 1.0,
         interior: None,
+        by: ColourBy::Escape,
+        light: None,
     };
 
     /// The app's and `render`'s default: the seed's over the picture's own counts
@@ -219,7 +324,17 @@ impl ColourSettings {
                 Self::MAX_CYCLES
             )));
         }
+        if let Some(light) = &self.light {
+            light.validate()?;
+        }
         Ok(())
+    }
+
+    /// True when these colours need each pixel's distance estimate
+    /// ([`crate::backend::Backend::mandelbrot_distance`]): distance colouring or lighting.
+    #[must_use]
+    pub fn needs_distance(&self) -> bool {
+        self.by == ColourBy::Distance || self.light.is_some()
     }
 
     /// Every colour a picture with these settings holds: the palette's table, and the interior
@@ -351,6 +466,24 @@ impl Colouring {
         self.lut[self.index(self.scaled(v))]
     }
 
+    /// [`Colouring::colour`] with the pixel's distance estimate `de` (`[d in pixels, ux, uy]`),
+    /// used by distance colouring and lighting (without it, they fall back to the escape value,
+    /// unlit).
+    #[must_use]
+    pub fn colour_de(&self, count: i32, smooth: Option<f32>, de: Option<[f32; 3]>) -> [u8; 4] {
+        if i64::from(count) >= i64::from(self.iters) {
+            return self.interior();
+        }
+        let base = match (self.settings.by, de) {
+            (ColourBy::Distance, Some([d, _, _])) => self.lut[self.index(distance_position(d))],
+            _ => self.colour(count, smooth),
+        };
+        match (self.settings.light, de) {
+            (Some(light), Some([_, ux, uy])) => shaded(base, light.shade(ux, uy)),
+            _ => base,
+        }
+    }
+
     /// The colour of an escaped pixel of value `v` (for a colour bar drawn along the values).
     #[must_use]
     pub fn colour_of_value(&self, v: f64) -> [u8; 4] {
@@ -366,6 +499,19 @@ impl Colouring {
             None => self.lut[self.lut.len() - 1],
         }
     }
+}
+
+/// Distance colouring's scaled value of a distance `d` in pixels (before cycles and offset).
+#[must_use]
+pub fn distance_position(d: f32) -> f64 {
+    let d = f64::from(d).max(0.0);
+    (1.0 - (1.0 + d).ln() / (1.0 + DISTANCE_RANGE_PX).ln()).clamp(0.0, 1.0)
+}
+
+/// `c`'s red, green and blue times `shade` (rounded), alpha kept.
+fn shaded(c: [u8; 4], shade: f64) -> [u8; 4] {
+    let f = |v: u8| (f64::from(v) * shade).round().clamp(0.0, 255.0) as u8;
+    [f(c[0]), f(c[1]), f(c[2]), c[3]]
 }
 
 /// The automatic range of `counts`: `[min, max + 1]` of the escaped ones (count below `iters`);
@@ -394,6 +540,22 @@ pub fn colour_rgba(
     settings: &ColourSettings,
     rgba: &mut [u8],
 ) {
+    colour_rgba_de(counts, smooth, None, width, height, iters, settings, rgba);
+}
+
+/// [`colour_rgba`] with the distance estimates `de` ([`crate::sim::fractal::distance::DE_VALUES`]
+/// numbers a pixel) that distance colouring and lighting use.
+#[expect(clippy::too_many_arguments, reason = "the picture's buffers, its size and its colours")]
+pub fn colour_rgba_de(
+    counts: &[i32],
+    smooth: Option<&[f32]>,
+    de: Option<&[f32]>,
+    width: usize,
+    height: usize,
+    iters: u32,
+    settings: &ColourSettings,
+    rgba: &mut [u8],
+) {
     use rayon::prelude::*;
     let colouring = Colouring::new(settings, counts, iters);
     rgba.par_chunks_exact_mut(width * 4).enumerate().for_each(|(row, out)| {
@@ -401,7 +563,11 @@ pub fn colour_rgba(
         let src = &counts[first..first + width];
         for (x, (px, &c)) in out.chunks_exact_mut(4).zip(src).enumerate() {
             let s = smooth.map(|s| s[first + x]);
-            px.copy_from_slice(&colouring.colour(c, s));
+            let d = de.map(|d| {
+                let i = 3 * (first + x);
+                [d[i], d[i + 1], d[i + 2]]
+            });
+            px.copy_from_slice(&colouring.colour_de(c, s, d));
         }
     });
 }

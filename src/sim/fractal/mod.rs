@@ -4,6 +4,7 @@
 pub mod bla;
 pub mod decimal;
 pub mod deep;
+pub mod distance;
 pub mod julia;
 pub mod location;
 pub mod location_formats;

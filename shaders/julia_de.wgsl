@@ -1,0 +1,128 @@
+// The Mandelbrot set with smooth values and the exterior distance estimate: the variant of
+// shaders/julia.wgsl (Mandelbrot mode) that carries the derivative dz/dc beside the orbit, in
+// the precision `real` of the variant spliced in below (`mandelbrot_f32.wgsl` /
+// `mandelbrot_f64.wgsl`); a shader of its own, so julia.wgsl keeps its speed.
+//
+// CPU twin: `distance_row` in src/sim/fractal/distance.rs; CUDA twin: `julia_de_f32` /
+// `julia_de_f64` in kernels/julia.cu. Every iteration is checked (no chunks, no interior
+// shortcut: the derivative needs every step). The count is the first k in 0..iters with
+// |z_{k+1}|^2 >= 4, else iters (the orbit through `step`, every product and sum rounded as the
+// CPU's); the smooth value as shaders/julia.wgsl; then per pixel three f32 in `de`: the distance
+// |z| ln|z| / |dz| in pixels (of width `coords[width + height]`) and the unit normal z/dz / |z/dz|,
+// formed in f32 from `real` ratios. One pixel an invocation; counts one u32 a pixel.
+
+struct Params {
+    width: u32,
+    height: u32,
+    iters: u32,
+    // Always 0: see `exact`.
+    opaque: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> coords: array<real>;
+@group(0) @binding(2) var<storage, read_write> counts: array<u32>;
+@group(0) @binding(3) var<storage, read_write> smooth_values: array<f32>;
+@group(0) @binding(4) var<storage, read_write> de: array<f32>;
+@group(0) @binding(5) var<storage, read_write> total: array<atomic<u32>, 2>;
+
+var<workgroup> wg_lo: atomic<u32>;
+var<workgroup> wg_hi: atomic<u32>;
+
+//#include PRECISION
+//#include orbit.wgsl
+//#include SMOOTH
+
+// The derivative dz/dc.
+struct D {
+    dr: real,
+    di: real,
+}
+
+// dz' = 2 z dz + 1 from the z before the step, as `escape_distance_*` writes it.
+fn de_step(z: Z, d: D) -> D {
+    let dr = ordered_sum(exact(real(2.0) * ordered_sum(exact(z.zr * d.dr) - exact(z.zi * d.di))) + real(1.0));
+    let di = exact(real(2.0) * ordered_sum(exact(z.zr * d.di) + exact(z.zi * d.dr)));
+    return D(dr, di);
+}
+
+// `distance_and_normal` of src/sim/fractal/distance.rs over the pixel width `px`: the distance in
+// pixels and the normal's direction are ratios formed in `real` with the derivative scaled by its
+// largest part (no square of it, which overflows f32 long before the derivative does), the
+// logarithm in f32.
+fn de_out(z: Z, d: D, px: real, at: u32) {
+    let mag2 = z.zr2 + z.zi2;
+    let dbig = max(abs(d.dr), abs(d.di));
+    let nr = d.dr / dbig;
+    let ni = d.di / dbig;
+    let ratio = sqrt(mag2) / dbig / sqrt(nr * nr + ni * ni) / px;
+    let dist = f32(ratio) * 0.5 * log(f32(mag2));
+    let ur = z.zr * d.dr + z.zi * d.di;
+    let ui = z.zi * d.dr - z.zr * d.di;
+    let big = max(abs(ur), abs(ui));
+    var u = vec2<f32>(0.0, 0.0);
+    if big > real(0.0) && big - big == real(0.0) {
+        u = normalize(vec2<f32>(f32(ur / big), f32(ui / big)));
+    }
+    de[3u * at] = select(0.0, dist, dist - dist == 0.0);
+    de[3u * at + 1u] = u.x;
+    de[3u * at + 2u] = u.y;
+}
+
+// Pixel `at` of c = (cr, ci): its count, written out with the smooth value and distance.
+fn pixel(cr: real, ci: real, px: real, at: u32) -> u32 {
+    var z = orbit_start(real(0.0), real(0.0));
+    var d = D(real(0.0), real(0.0));
+    let iters = params.iters;
+    for (var k = 0u; k < iters; k++) {
+        d = de_step(z, d);
+        z = step(z, cr, ci);
+        if z.zr2 + z.zi2 >= real(4.0) {
+            var n = k + 1u;
+            var mag2 = z.zr2 + z.zi2;
+            for (var j = 0u; j < SMOOTH_EXTRA_ITERS; j++) {
+                if mag2 >= real(SMOOTH_RADIUS_SQ) {
+                    break;
+                }
+                d = de_step(z, d);
+                z = step(z, cr, ci);
+                mag2 = z.zr2 + z.zi2;
+                n += 1u;
+            }
+            smooth_values[at] = smooth_value(n, f32(mag2), iters);
+            de_out(z, d, px, at);
+            return k;
+        }
+    }
+    smooth_values[at] = f32(iters);
+    de[3u * at] = 0.0;
+    de[3u * at + 1u] = 0.0;
+    de[3u * at + 2u] = 0.0;
+    return iters;
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn julia_de(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let x = gid.x;
+    let y = gid.y;
+    var executed = 0u;
+    if x < params.width && y < params.height {
+        let at = y * params.width + x;
+        let px = coords[params.width + params.height];
+        let count = pixel(coords[x], coords[params.width + y], px, at);
+        counts[at] = count;
+        executed = min(count + 1u, params.iters);
+    }
+    // Each add detects its own carry, so the pair is an exact 64-bit sum.
+    let before = atomicAdd(&wg_lo, executed);
+    if before + executed < before {
+        atomicAdd(&wg_hi, 1u);
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let lo = atomicLoad(&wg_lo);
+        let hi = atomicLoad(&wg_hi);
+        let old = atomicAdd(&total[0], lo);
+        atomicAdd(&total[1], hi + select(0u, 1u, old + lo < old));
+    }
+}
