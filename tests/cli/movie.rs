@@ -22,7 +22,6 @@ const COMMON: [&str; 4] = ["--iters", "100", "--backend", "cpu"];
 fn movie(dir: &Path, file: &str, extra: &[&str], path_env: Option<&str>) -> std::process::Output {
     let mut c = Command::new(bin());
     c.args(["render", "mandelbrot", "--center", CENTRE, "--zoom", "1024"])
-        .args(SIZE)
         .args(COMMON)
         .args(extra)
         .arg("--video")
@@ -37,7 +36,6 @@ fn png_of(dir: &Path, name: &str, zoom: &str, extra: &[&str]) -> image::RgbaImag
     let path = dir.join(name);
     let out = Command::new(bin())
         .args(["render", "mandelbrot", "--center", CENTRE, "--zoom", zoom])
-        .args(SIZE)
         .args(COMMON)
         .args(extra)
         .arg("--png")
@@ -57,7 +55,7 @@ fn the_movie_has_its_frames_and_its_length() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = movie(dir.path(), "zoom.mp4", &["--seconds", "2", "--fps", "10"], None);
+    let out = movie(dir.path(), "zoom.mp4", &[&SIZE[..], &["--seconds", "2", "--fps", "10"]].concat(), None);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let probe = Command::new(ffprobe)
         .args(["-v", "error", "-select_streams", "v:0", "-count_frames"])
@@ -84,7 +82,7 @@ fn the_movie_has_its_frames_and_its_length() {
 #[test]
 fn without_ffmpeg_frames_are_pngs_from_the_whole_set_to_the_view() {
     let dir = tempfile::tempdir().unwrap();
-    let colours = ["--smooth", "--palette", "viridis"];
+    let colours = ["--smooth", "--palette", "viridis", SIZE[0], SIZE[1], SIZE[2], SIZE[3]];
     let mut extra = vec!["--seconds", "2.1", "--fps", "10"];
     extra.extend(colours);
     // A PATH with no ffmpeg on it.
@@ -119,56 +117,55 @@ fn without_ffmpeg_frames_are_pngs_from_the_whole_set_to_the_view() {
 #[test]
 fn a_frame_between_keyframes_is_close_to_a_direct_render_of_its_zoom() {
     let dir = tempfile::tempdir().unwrap();
-    let colours = ["--smooth", "--palette", "viridis"];
+    let colours = ["--smooth", "--palette", "viridis", "--width", "128", "--height", "96"];
     let mut extra = vec!["--seconds", "2.1", "--fps", "10"];
     extra.extend(colours);
     let out = movie(dir.path(), "zoom.mp4", &extra, Some(""));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    // Frame 5 is at zoom 2^2.5, between keyframes 2^3 (1.41 times it, its centre) and 2^2.
-    let frame = image::open(dir.path().join("zoom-frames/frame-000005.png")).unwrap().to_rgba8();
-    let direct = png_of(dir.path(), "direct.png", &format!("{}", 2f64.powf(2.5)), &colours);
-    let (mut far, mut sum) = (0usize, 0u64);
-    for (a, b) in frame.pixels().zip(direct.pixels()) {
-        let d = (0..3).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap_or(0);
-        sum += u64::from(d);
-        if d > 24 {
-            far += 1;
+    // Frame 15 is at zoom 2^7.5 (seahorse valley's spirals), between keyframes 2^8 (1.41 times
+    // it, its centre) and 2^7.
+    let direct = png_of(dir.path(), "direct.png", &format!("{}", 2f64.powf(7.5)), &colours);
+    let compare = |j: usize| {
+        let frame = image::open(dir.path().join(format!("zoom-frames/frame-{j:06}.png"))).unwrap().to_rgba8();
+        let (mut far, mut sum) = (0usize, 0u64);
+        for (a, b) in frame.pixels().zip(direct.pixels()) {
+            let d = (0..3).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap_or(0);
+            sum += u64::from(d);
+            far += usize::from(d > 24);
         }
-    }
-    let n = (frame.width() * frame.height()) as usize;
-    let (far_frac, mean) = (far as f64 / n as f64, sum as f64 / n as f64);
-    // Measured here: FAR_MEASURED of the pixels more than 24 levels apart (the set's edge, where
-    // interpolation cannot follow), mean difference MEAN_MEASURED levels. Budgets: 5% and 6.
+        let n = (frame.width() * frame.height()) as f64;
+        (far as f64 / n, sum as f64 / n)
+    };
+    let (far, mean) = compare(15);
+    // Measured here: 6.7% of the pixels more than 24 levels apart (the set's edge and the
+    // filaments, where interpolating cannot follow), a mean difference of 9.4 levels; the
+    // neighbouring frames (zooms 2^7 and 2^8) differ from it by 45 and 61. Budgets: 10% and 14.
     assert!(
-        far_frac < 0.05 && mean < 6.0,
+        far < 0.10 && mean < 14.0,
         "resampled frame against a direct render: {:.2}% of pixels differ by more than 24 levels, mean {mean:.2}",
-        far_frac * 100.0
+        far * 100.0
     );
-    // The check sees a wrong frame: the neighbouring frame (zoom 2^3) against the same render.
-    let wrong = image::open(dir.path().join("zoom-frames/frame-000006.png")).unwrap().to_rgba8();
-    let wrong_mean = wrong
-        .pixels()
-        .zip(direct.pixels())
-        .map(|(a, b)| f64::from((0..3).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap_or(0)))
-        .sum::<f64>()
-        / n as f64;
-    assert!(wrong_mean > 6.0, "a frame of another zoom passed the check: mean {wrong_mean:.2}");
+    // The check sees a wrong frame: the neighbouring frames against the same render.
+    for j in [14, 16] {
+        let (_, wrong) = compare(j);
+        assert!(wrong > 30.0, "frame {j}, of another zoom, passed the check: mean {wrong:.2}");
+    }
 }
 
 #[test]
 fn bad_movies_are_usage_errors_of_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&[&str], &str); 5] = [
-        (&["--video", "z.gif"], ".mp4"),
-        (&["--video", "z.mp4", "--seconds", "0"], "--seconds"),
-        (&["--video", "z.mp4", "--fps", "1000"], "--fps"),
-        (&["--video", "z.mp4", "--zoom", "0.5"], "wider"),
-        (&["--video", "z.mp4", "--width", "65"], "even"),
+        (&["--zoom", "1024", "--video", "z.gif"], ".mp4"),
+        (&["--zoom", "1024", "--video", "z.mp4", "--seconds", "0"], "--seconds"),
+        (&["--zoom", "1024", "--video", "z.mp4", "--fps", "1000"], "--fps"),
+        (&["--zoom", "0.5", "--video", "z.mp4"], "wider"),
+        (&["--zoom", "1024", "--video", "z.mp4", "--height", "47"], "even"),
     ];
     for (args, says) in cases {
         let out = Command::new(bin())
             .current_dir(dir.path())
-            .args(["render", "mandelbrot", "--center", CENTRE, "--zoom", "1024", "--width", "64", "--height", "48"])
+            .args(["render", "mandelbrot", "--center", CENTRE, "--width", "64"])
             .args(args)
             .output()
             .unwrap();
