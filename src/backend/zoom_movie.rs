@@ -129,6 +129,9 @@ pub struct MovieTimes {
     pub keyframe_count: u32,
 }
 
+/// Where frames go: `(first, batch)`, the batch's frames (RGBA, imaginary axis up) in order.
+pub type FrameSink<'a> = dyn FnMut(u32, &[Vec<u8>]) -> Result<(), MovieError> + 'a;
+
 /// Frames made at once and handed on together (so a PNG writer can encode them in parallel).
 const BATCH: usize = 16;
 
@@ -141,7 +144,7 @@ const BATCH: usize = 16;
 pub fn make_movie(
     plan: &MoviePlan,
     devices: Vec<Box<dyn Backend>>,
-    frames: &mut dyn FnMut(u32, &[Vec<u8>]) -> Result<(), MovieError>,
+    frames: &mut FrameSink<'_>,
     progress: &mut dyn FnMut(u32, u32) -> bool,
 ) -> Result<MovieTimes, MovieError> {
     let start = Instant::now();
