@@ -102,8 +102,12 @@ pub fn render_movie(a: &RenderMandelbrot, view: &View, iters: Option<u32>, path:
         iters,
         last,
     };
-    let devices = vec![open_backend(a.backend.backend)?];
-    let kind = devices[0].kind();
+    let first = open_backend(a.backend.backend)?;
+    let kind = first.kind();
+    let (devices, notes) = crate::backend::probe::every_device(first);
+    for n in notes {
+        eprintln!("note: {n}");
+    }
     let mut writer = VideoWriter::open(&target, path, w, h, m.fps)?;
     let frames = plan.schedule.frames;
     let keyframes = plan.schedule.last_keyframe() + 1;
