@@ -14,3 +14,4 @@ pub mod output;
 pub mod progress;
 pub mod sim;
 pub mod tempfiles;
+pub mod video;

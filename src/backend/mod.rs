@@ -21,10 +21,12 @@ pub mod error;
 mod families;
 pub mod kind;
 pub mod probe;
+pub mod spread;
 pub mod tiles;
 pub mod timing;
 pub mod wave_sim;
 pub mod wgpu;
+pub mod zoom_movie;
 
 pub use device::{Backend, DeviceInfo, ReduceMethod, distance_tolerance, smooth_tolerance};
 pub use error::{

@@ -24,6 +24,32 @@ pub fn open(kind: BackendKind) -> Result<Box<dyn Backend>, BackendError> {
     }
 }
 
+/// `first` and, where it is CUDA, a backend on every other CUDA device of the machine (one
+/// context each): the devices a job spread over GPUs runs on ([`super::spread`]). A device that
+/// does not open is left out with a note saying why.
+#[must_use]
+pub fn every_device(first: Box<dyn Backend>) -> (Vec<Box<dyn Backend>>, Vec<String>) {
+    #[cfg(feature = "cuda")]
+    let (others, notes) = {
+        let mut notes = Vec::new();
+        let mut others: Vec<Box<dyn Backend>> = Vec::new();
+        if first.kind() == BackendKind::Cuda {
+            for i in 1..cuda::device_count() {
+                match cuda::open_device(i) {
+                    Ok(b) => others.push(b),
+                    Err(e) => notes.push(format!("CUDA device {i} left out: {e}")),
+                }
+            }
+        }
+        (others, notes)
+    };
+    #[cfg(not(feature = "cuda"))]
+    let (others, notes): (Vec<Box<dyn Backend>>, Vec<String>) = (Vec::new(), Vec::new());
+    let mut all = vec![first];
+    all.extend(others);
+    (all, notes)
+}
+
 /// Opens what `choice` asks for; `auto` takes the first of CUDA, wgpu, CPU that opens and
 /// returns why the ones before it could not.
 ///

@@ -1,12 +1,14 @@
 //! `render mandelbrot`: a shallow view in `f32`/`f64` (`--bounds`, or `--center`/`--zoom` while
 //! `f64` resolves the pixels), a deep one by perturbation, a location file, or (`--gif`) a zoom
-//! movie ([`super::zoom_gif`]); pictures larger than the device in strips ([`render_in_tiles`]).
+//! movie ([`super::zoom_gif`]), or (`--video`) a zoom movie from keyframes ([`super::movie`]);
+//! pictures larger than the device in strips ([`render_in_tiles`]).
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::args::{BackendArg, ColourArgs, PictureFiles, image_side, parse_bounds};
+use super::movie::{self, MovieArgs};
 use super::picture::{Extras, PictureJob, render_picture};
 use super::{CliError, zoom_gif};
 use crate::backend;
@@ -65,6 +67,8 @@ pub struct RenderMandelbrot {
     #[arg(long, value_name = "N", default_value_t = 60, requires = "gif", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub gif_frames: u32,
     #[command(flatten)]
+    pub movie: MovieArgs,
+    #[command(flatten)]
     pub colour: ColourArgs,
 }
 
@@ -99,6 +103,17 @@ pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
         };
         let iters = a.iters.or(location.as_ref().map(|l| l.iters));
         return zoom_gif::render_zoom_gif(a, &view, iters, path, a.gif_frames);
+    }
+    if let Some(path) = &a.movie.video {
+        let view = match (&a.center, &a.zoom, &location) {
+            (_, _, Some(loc)) => loc.view(),
+            (Some(center), Some(zoom), None) => View::parse(center, zoom).map_err(CliError::usage)?,
+            _ => {
+                return Err(CliError::usage("--video needs the view to zoom to: --center and --zoom, or --location"));
+            }
+        };
+        let iters = a.iters.or(location.as_ref().map(|l| l.iters));
+        return movie::render_movie(a, &view, iters, path);
     }
     let iters = a.iters.or(location.as_ref().map(|l| l.iters)).unwrap_or(20);
     let view = match (&a.center, &a.zoom, &location) {

@@ -23,6 +23,7 @@ mod info;
 mod julia;
 mod mandelbrot;
 mod minibrot;
+mod movie;
 mod picture;
 mod wave;
 mod wave_args;

@@ -1,7 +1,8 @@
 //! The `wavebrot` binary run as a user runs it, one module per file: the CLI's contracts (cli),
 //! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
 //! the app's window process (window), GIF output (gif), the screen's CSV (screen), the
-//! community's location files (locations) and find-minibrot against mpmath (minibrot).
+//! community's location files (locations), find-minibrot against mpmath (minibrot) and zoom
+//! movies (movie).
 //!
 //! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
 //! crates build much faster. Run one file's tests with its module as a filter:
@@ -20,5 +21,6 @@ mod files;
 mod gif;
 mod locations;
 mod minibrot;
+mod movie;
 mod screen;
 mod window;

@@ -44,6 +44,8 @@ pub enum Need {
     NoCuda,
     /// A snapshot compared, not rewritten (`UPDATE_SNAPSHOTS` unset).
     Snapshot,
+    /// `ffmpeg` and `ffprobe` on `PATH` (CI: the `ffmpeg` package).
+    Ffmpeg,
 }
 
 impl Need {
@@ -58,6 +60,7 @@ impl Need {
             Need::DevFull => "dev-full",
             Need::NoCuda => "no-cuda",
             Need::Snapshot => "snapshot",
+            Need::Ffmpeg => "ffmpeg",
         }
     }
 

@@ -105,10 +105,49 @@ fn alloc_error(what: &str, bytes: u64, e: DriverError) -> BackendError {
     }
 }
 
-static DEVICE: OnceLock<Result<Arc<Device>, OpenError>> = OnceLock::new();
+/// A device opened once, or why it could not be.
+type Opened = Result<Arc<Device>, OpenError>;
+
+static DEVICE: OnceLock<Opened> = OnceLock::new();
 
 fn device() -> Result<Arc<Device>, OpenError> {
-    DEVICE.get_or_init(|| init().map(Arc::new)).clone()
+    DEVICE.get_or_init(|| init(0).map(Arc::new)).clone()
+}
+
+/// Devices after the first, opened on demand (a zoom movie's keyframes on every GPU).
+static OTHER_DEVICES: std::sync::Mutex<Vec<(usize, Opened)>> = std::sync::Mutex::new(Vec::new());
+
+/// The CUDA devices the driver sees (0 where CUDA does not open).
+#[must_use]
+pub fn device_count() -> usize {
+    if device().is_err() {
+        return 0;
+    }
+    CudaContext::device_count().map_or(1, |n| usize::try_from(n).unwrap_or(1))
+}
+
+/// Opens the CUDA backend on device `ordinal` (its own context and compiled kernels).
+///
+/// # Errors
+/// As [`open`].
+pub fn open_device(ordinal: usize) -> Result<Box<dyn Backend>, BackendError> {
+    if ordinal == 0 {
+        return open();
+    }
+    device()?;
+    let dev = {
+        let mut others = OTHER_DEVICES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match others.iter().find(|(o, _)| *o == ordinal) {
+            Some((_, d)) => d.clone(),
+            None => {
+                let d = init(ordinal).map(Arc::new);
+                others.push((ordinal, d.clone()));
+                d
+            }
+        }
+    }?;
+    let stream = dev.ctx.new_stream().map_err(|e| runtime("creating a stream", e))?;
+    Ok(Box::new(CudaBackend { dev, stream, mandel: None }))
 }
 
 /// Opens the CUDA backend on device 0.
@@ -123,7 +162,7 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
 }
 
 #[expect(unsafe_code, reason = "probing the libraries and turning off cudarc's event tracking are unsafe cudarc calls")]
-fn init() -> Result<Device, OpenError> {
+fn init(ordinal: usize) -> Result<Device, OpenError> {
     // SAFETY: these only try to dlopen the libraries; they touch no CUDA state.
     if !unsafe { sys::is_culib_present() } {
         return Err(OpenError::Unavailable("no CUDA driver (libcuda.so not found)".into()));
@@ -144,7 +183,7 @@ fn init() -> Result<Device, OpenError> {
     if count < 1 {
         return Err(OpenError::Unavailable("no CUDA device found by the driver".into()));
     }
-    let ctx = CudaContext::new(0).map_err(|e| unavailable("opening CUDA device 0", e))?;
+    let ctx = CudaContext::new(ordinal).map_err(|e| unavailable(&format!("opening CUDA device {ordinal}"), e))?;
     // SAFETY: every buffer of this backend is used on the one stream that allocated it
     // (a backend's stream, shared with its wave problems), so cudarc's per-buffer events
     // are not needed; they cost several event records per launch.

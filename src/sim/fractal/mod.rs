@@ -16,3 +16,4 @@ pub mod pixel_grid;
 pub mod real;
 pub mod reference;
 pub mod view_error;
+pub mod zoom_movie;

@@ -1,0 +1,206 @@
+//! A zoom movie computed on backends: the keyframes of [`crate::sim::fractal::zoom_movie`]
+//! rendered over every device given ([`super::spread`]: one backend per device, the view's
+//! reference orbit shared by all), each video frame resampled from its two keyframes and
+//! coloured as one picture, and the frames handed in order to the caller (an encoder, a PNG
+//! sequence: `crate::video`). Shared by `render mandelbrot --video` and the app's Record.
+
+use std::time::{Duration, Instant};
+
+use super::tiles::{DEFAULT_TILE_PIXELS, Picture, render_tiled};
+use super::{Backend, BackendError};
+use crate::sim::colour::palette::{ColourSettings, colour_rgba};
+use crate::sim::fractal::deep::{DeepJob, View, ViewError};
+use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::zoom_movie::{Keyframe, Schedule, keyframe_iters, resample, shallower_job};
+
+/// Why a movie stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum MovieError {
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+    #[error(transparent)]
+    View(#[from] ViewError),
+    /// The frames could not be written (the encoder or the file system failed).
+    #[error("{0:#}")]
+    Output(anyhow::Error),
+    #[error("starting a device thread: {0}")]
+    Thread(#[from] std::io::Error),
+    /// The caller's progress asked to stop (Ctrl-C in the app, its Cancel).
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// What a movie is: its size, frames, colours, and the view it ends on, prepared as
+/// `render --png` prepares it (so the last frame is that picture).
+#[derive(Clone, Debug)]
+pub struct MoviePlan {
+    pub width: usize,
+    pub height: usize,
+    pub schedule: Schedule,
+    pub settings: ColourSettings,
+    /// The view's centre (every keyframe's) and iterations.
+    pub view: View,
+    pub iters: u32,
+    /// The view itself: the seed's rule in `f32`/`f64`, or its perturbation job (whose orbit
+    /// every perturbation keyframe shares).
+    pub last: LastView,
+}
+
+/// The final view as prepared for its picture.
+#[derive(Clone, Debug)]
+pub enum LastView {
+    Direct(MandelbrotParams),
+    Deep(Box<DeepJob>),
+}
+
+/// One keyframe's picture to render.
+#[derive(Clone, Debug)]
+pub enum KeyframeJob {
+    Direct(MandelbrotParams),
+    Deep(Box<DeepJob>),
+}
+
+impl MoviePlan {
+    /// Keyframe `k`'s picture: the view itself for `k = 0`; else the view at zoom `Z / 2^k` by the
+    /// seed's rule in `f64` where that resolves its pixels, by perturbation on the shared orbit
+    /// beyond.
+    ///
+    /// # Errors
+    /// A view `f64` cannot hold (a zoom below `f64`'s range with no perturbation job).
+    pub fn keyframe_job(&self, k: u32) -> Result<KeyframeJob, MovieError> {
+        let iters = keyframe_iters(&self.schedule, k, self.iters);
+        if k == 0 {
+            return Ok(match &self.last {
+                LastView::Direct(p) => KeyframeJob::Direct(*p),
+                LastView::Deep(j) => KeyframeJob::Deep(j.clone()),
+            });
+        }
+        let zoom = zoom_text(self.schedule.keyframe_zoom_log10(k));
+        let view = View { zoom, ..self.view.clone() };
+        let (w, h) = (self.width, self.height);
+        if let LastView::Deep(job) = &self.last
+            && !view.direct_resolves(Precision::F64, w, h, iters)
+        {
+            return Ok(KeyframeJob::Deep(Box::new(shallower_job(job, k, iters))));
+        }
+        let bounds = view.bounds_f64(w, h)?;
+        Ok(KeyframeJob::Direct(MandelbrotParams { width: w, height: h, iters, bounds, precision: Precision::F64 }))
+    }
+
+    /// Renders keyframe `k` on `backend`.
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn render_keyframe(&self, backend: &mut dyn Backend, k: u32) -> Result<Keyframe, MovieError> {
+        let job = self.keyframe_job(k)?;
+        let pixels = self.width * self.height;
+        let mut counts = vec![0i32; pixels];
+        let mut smooth = self.settings.smooth.then(|| vec![0.0f32; pixels]);
+        let (picture, iters) = match &job {
+            KeyframeJob::Direct(p) => (Picture::Direct(p), p.iters),
+            KeyframeJob::Deep(j) => (Picture::Deep(j), j.iters),
+        };
+        render_tiled(backend, picture, DEFAULT_TILE_PIXELS, &mut counts, smooth.as_deref_mut(), &mut |_, _| true)?;
+        Ok(Keyframe { iters, counts, smooth })
+    }
+}
+
+/// A zoom of `10^log10` as decimal text `View` parses: `m.mmmmmmmmmmmmmmeN`.
+#[must_use]
+pub fn zoom_text(log10: f64) -> String {
+    let e = log10.floor();
+    format!("{:.15}e{}", 10f64.powf(log10 - e), e as i64)
+}
+
+/// Where a movie's time went.
+#[derive(Clone, Debug, Default)]
+pub struct MovieTimes {
+    /// Keyframes rendered, summed over the devices (they run at once).
+    pub keyframes: Duration,
+    /// This thread waiting for the next keyframe (the devices behind).
+    pub waiting: Duration,
+    /// Resampling and colouring the frames.
+    pub resampling: Duration,
+    /// Handing the frames on (encoding, writing).
+    pub output: Duration,
+    pub total: Duration,
+    /// Keyframes per device.
+    pub per_device: Vec<usize>,
+    pub keyframe_count: u32,
+}
+
+/// Where frames go: `(first, batch)`, the batch's frames (RGBA, imaginary axis up) in order.
+pub type FrameSink<'a> = dyn FnMut(u32, &[Vec<u8>]) -> Result<(), MovieError> + 'a;
+
+/// Frames made at once and handed on together (so a PNG writer can encode them in parallel).
+const BATCH: usize = 16;
+
+/// Makes the movie of `plan` on `devices`: `frames(first, batch)` receives the frames (RGBA,
+/// imaginary axis up) in order, `first` the index of the batch's first; `progress(frames_done,
+/// keyframes_done)` is called after each batch and returns false to stop.
+///
+/// # Errors
+/// A device or `frames` failed, or `progress` asked to stop ([`MovieError::Cancelled`]).
+pub fn make_movie(
+    plan: &MoviePlan,
+    devices: Vec<Box<dyn Backend>>,
+    frames: &mut FrameSink<'_>,
+    progress: &mut dyn FnMut(u32, u32) -> bool,
+) -> Result<MovieTimes, MovieError> {
+    let start = Instant::now();
+    let s = plan.schedule;
+    let last = s.last_keyframe();
+    let (w, h) = (plan.width, plan.height);
+    let window = 2 + 2 * devices.len();
+    let render_time = std::sync::Mutex::new(Duration::ZERO);
+    // Job i is keyframe K - i: the shallowest first, as the frames need them.
+    let render = |b: &mut Box<dyn Backend>, i: usize| -> Result<Keyframe, MovieError> {
+        let t = Instant::now();
+        let k = plan.render_keyframe(b.as_mut(), last - i as u32);
+        *render_time.lock().unwrap_or_else(std::sync::PoisonError::into_inner) += t.elapsed();
+        k
+    };
+    let mut times = MovieTimes { keyframe_count: last + 1, ..MovieTimes::default() };
+    let mut shallower: Option<Keyframe> = None;
+    let mut counts = vec![0i32; w * h];
+    let mut smooth = plan.settings.smooth.then(|| vec![0.0f32; w * h]);
+    let mut waited_since = Instant::now();
+    let mut done = 0;
+    let spread = super::spread::spread(devices, last as usize + 1, window, &render, &mut |i, deep, _| {
+        times.waiting += waited_since.elapsed();
+        let k = last - i as u32;
+        let range = s.frames_of(k);
+        let mut j = range.start;
+        while j < range.end {
+            let t = Instant::now();
+            let batch: Vec<Vec<u8>> = (j..range.end.min(j + BATCH as u32))
+                .map(|f| {
+                    let pair = s.pair(f);
+                    resample(pair, &deep, shallower.as_ref(), (w, h), &mut counts, smooth.as_deref_mut());
+                    let mut rgba = vec![0u8; w * h * 4];
+                    colour_rgba(&counts, smooth.as_deref(), w, h, deep.iters, &plan.settings, &mut rgba);
+                    rgba
+                })
+                .collect();
+            times.resampling += t.elapsed();
+            let t = Instant::now();
+            frames(j, &batch)?;
+            times.output += t.elapsed();
+            j += batch.len() as u32;
+            done = j;
+            if !progress(done, i as u32 + 1) {
+                return Err(MovieError::Cancelled);
+            }
+        }
+        if range.is_empty() && !progress(done, i as u32 + 1) {
+            return Err(MovieError::Cancelled);
+        }
+        shallower = Some(deep);
+        waited_since = Instant::now();
+        Ok(())
+    })?;
+    times.keyframes = *render_time.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    times.per_device = spread.per_device;
+    times.total = start.elapsed();
+    Ok(times)
+}
