@@ -10,6 +10,7 @@ use std::f64::consts::TAU;
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::backend::{Backend, WaveSim};
 use wavebrot::bench::verify::reach_steps;
+use wavebrot::sim::wave::pml::LayerFields;
 use wavebrot::sim::wave::scene::{Boundary, Medium, PRESETS, Scene, SceneError, Source, Wall, preset};
 use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, scene_reference_run};
 
@@ -18,9 +19,10 @@ use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, sc
 fn probe_signals(scene: &Scene, cells: &SceneCells, probes: &[(usize, usize)], steps: u32) -> Vec<Vec<f32>> {
     let mut f = vec![0.0; scene.cells()];
     let mut g = vec![0.0; scene.cells()];
+    let mut aux = LayerFields::new(cells);
     let mut out = vec![Vec::with_capacity(steps as usize); probes.len()];
     for t in 0..steps {
-        scene_reference_run(scene, cells, &mut f, &mut g, t, t + 1);
+        scene_reference_run(scene, cells, &mut f, &mut g, &mut aux, t, t + 1);
         for (o, &(x, y)) in out.iter_mut().zip(probes) {
             o.push(f[x * scene.ny + y]);
         }

@@ -20,6 +20,7 @@ use wavebrot::backend::wgpu::{WgpuBackend, WgpuWave};
 use wavebrot::backend::{Backend, TimingSource, WaveSim, WaveVariant, cpu};
 use wavebrot::bench::verify::reach_steps;
 use wavebrot::output::read_npy;
+use wavebrot::sim::wave::pml::LayerFields;
 use wavebrot::sim::wave::scene::{self, Scene};
 use wavebrot::sim::wave::scene_cells::{SceneCells, scene_reference, scene_reference_run};
 use wavebrot::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
@@ -393,9 +394,10 @@ fn scenes_match_the_reference_on(b: &dyn Backend, variant: WaveVariant, tmax: u3
     assert!(s.plain_params().is_none());
     let cells = SceneCells::new(&s);
     let (mut f, mut g) = (vec![0.0f32; s.cells()], vec![0.0f32; s.cells()]);
-    scene_reference_run(&s, &cells, &mut f, &mut g, 0, 100);
+    let mut aux = LayerFields::new(&cells);
+    scene_reference_run(&s, &cells, &mut f, &mut g, &mut aux, 0, 100);
     let moved = s.with_freq(0.3).with_first_source_at(20, 30).unwrap();
-    scene_reference_run(&moved, &cells, &mut f, &mut g, 100, 400);
+    scene_reference_run(&moved, &cells, &mut f, &mut g, &mut aux, 100, 400);
     let mut sim = b.new_scene_variant(&s, variant).unwrap();
     sim.advance(100).unwrap();
     sim.set_freq(0.3);
@@ -415,7 +417,10 @@ fn scenes_match_the_reference_on(b: &dyn Backend, variant: WaveVariant, tmax: u3
     walled.media.push(scene::Medium::Rect { x0: 5, y0: 5, x1: 20, y1: 15, c2: 0.2 });
     let mut sim = b.new_scene_variant(&walled, variant).unwrap();
     sim.write_fields(&got_f, &got_g, 400).unwrap();
-    scene_reference_run(&walled, &SceneCells::new(&walled), &mut f, &mut g, 400, 500);
+    // (A new scene's kernel starts its auxiliary fields, if any, from 0: so does the reference.)
+    let walled_cells = SceneCells::new(&walled);
+    let mut aux = LayerFields::new(&walled_cells);
+    scene_reference_run(&walled, &walled_cells, &mut f, &mut g, &mut aux, 400, 500);
     sim.advance(100).unwrap();
     sim.read_fields(&mut got_f, &mut got_g).unwrap();
     let (df, dg) = (wave::max_abs_diff(&got_f, &f), wave::max_abs_diff(&got_g, &g));
@@ -427,7 +432,7 @@ fn scenes_match_the_reference_on(b: &dyn Backend, variant: WaveVariant, tmax: u3
     dragged.sources[2].set_freq(0.25);
     sim.set_sources(&dragged.sources).unwrap();
     assert_eq!(sim.scene(), dragged);
-    scene_reference_run(&dragged, &SceneCells::new(&dragged), &mut f, &mut g, 500, 600);
+    scene_reference_run(&dragged, &walled_cells, &mut f, &mut g, &mut aux, 500, 600);
     sim.advance(100).unwrap();
     assert_eq!(sim.tstep(), 600);
     sim.read_fields(&mut got_f, &mut got_g).unwrap();
