@@ -40,7 +40,8 @@
 //! to 12% at normal incidence and 5% to 20% at 45° (`sponge_scan`). Damping mismatches a wave by
 //! about `sigma/omega`, large at a pulse's low frequencies and in its 2D wake, and a sponge
 //! still damped at the border spoils Mur's condition there; the 0.5% / 1% need a
-//! perfectly matched layer with auxiliary fields.
+//! perfectly matched layer with auxiliary fields: the `matched` edge ([`crate::sim::wave::pml`]),
+//! whose cells [`scene_update`] hands to [`pml_row`].
 
 use crate::sim::wave::pml::{Layer, LayerFields, pml_row};
 use crate::sim::wave::scene::{Boundary, Scene};
