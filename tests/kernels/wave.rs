@@ -464,6 +464,45 @@ fn wgpu_scenes_equal_the_scene_reference() {
     scenes_match_the_reference_on(&b, WaveVariant::Auto, 60, 0.0);
 }
 
+/// The small scene of every feature with a matched layer (walls, a medium and a line source
+/// reach into it) on `b` against the scalar reference, long enough for the waves to cross the
+/// layer many times: both fields within `tolerance` (0: the same bits).
+fn matched_scene_matches_the_reference(b: &dyn Backend, tolerance: f32) {
+    let mut s = Scene::from_toml(EVERYTHING).unwrap();
+    s.boundary = scene::Boundary::Matched;
+    let steps = 400;
+    let want = scene_reference(&s, steps);
+    let mut sim = b.new_scene(&s).unwrap();
+    sim.advance(150).unwrap();
+    sim.advance(steps - 150).unwrap();
+    let d = wave::max_abs_diff(&common::field(sim.as_mut()), &want);
+    println!("{} matched scene {}x{} {steps} steps: max|diff| {d:e}", b.kind(), s.nx, s.ny);
+    assert!(d <= tolerance, "{} matched scene {steps} steps: max|diff| {d:e} (allowed {tolerance:e})", b.kind());
+    assert!(want.iter().any(|&v| v != 0.0));
+}
+
+#[test]
+fn cpu_matched_scene_equals_the_reference() {
+    matched_scene_matches_the_reference(&cpu::CpuBackend::new(cpu::Threads::All), 0.0);
+}
+
+#[test]
+fn wgpu_matched_scene_is_within_the_tolerance() {
+    let Some(b) = common::wgpu_backend() else { return };
+    matched_scene_matches_the_reference(&b, WAVE_TOLERANCE);
+}
+
+/// CUDA has no twin of the matched layer yet: it refuses the scene in one clear line.
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_refuses_the_matched_layer_clearly() {
+    let Some(b) = common::cuda_backend("cuda_refuses_the_matched_layer_clearly") else { return };
+    let mut s = Scene::from_toml(EVERYTHING).unwrap();
+    s.boundary = scene::Boundary::Matched;
+    let err = b.new_scene(&s).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("matched layer"), "CUDA on a matched scene: {err:?}");
+}
+
 #[test]
 #[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
 fn cuda_scenes_equal_the_scene_reference() {

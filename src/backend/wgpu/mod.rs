@@ -320,12 +320,6 @@ impl Backend for WgpuBackend {
     }
 
     fn scene_kernel(&self, scene: &Scene, _variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        if scene.boundary == crate::sim::wave::scene::Boundary::Matched {
-            return Err(crate::backend::error::unsupported(
-                self.kind(),
-                "the matched layer (boundary matched: cpu and cpu1 run it)",
-            ));
-        }
         Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?))
     }
 
