@@ -144,7 +144,7 @@ impl LabState {
                 )
                 .on_hover_text(format!(
                     "a perfectly matched layer in the outer {w} cells of each side: under 0.2% of a wave comes back \
-                     at any angle (cpu and cpu1 only so far)"
+                     at any angle (not on CUDA yet)"
                 ))
                 .clicked()
                 && {

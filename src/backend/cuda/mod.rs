@@ -320,7 +320,7 @@ impl Backend for CudaBackend {
         if scene.boundary == crate::sim::wave::scene::Boundary::Matched {
             return Err(crate::backend::error::unsupported(
                 self.kind(),
-                "the matched layer (boundary matched: cpu and cpu1 run it)",
+                "the matched layer (boundary matched: cpu, cpu1 and wgpu run it)",
             ));
         }
         Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?))
