@@ -5,7 +5,8 @@
 // CPU twin: `scene_update_cell` / `scene_update` in src/sim/scene_cells.rs (run by
 // src/backend/cpu/wave_scene.rs); CUDA twin: `wave_scene_update` / `wave_scene_sources` in
 // kernels/wave.cu. Fields are row-major `f[i*ny + j]` and held times 2^24 (`FIELD_SCALE`,
-// src/backend/wgpu/field.rs), as in shaders/wave.wgsl.
+// src/backend/wgpu/field.rs), as in shaders/wave.wgsl. The matched layer's cells (`layer_cell`) are
+// the twin of `pml_cell` in src/sim/wave/pml.rs (no CUDA twin yet).
 
 struct SceneStep {
     nx: u32,
@@ -15,7 +16,8 @@ struct SceneStep {
     // Forced cells, and where this time step's source values start in `values`.
     n_forced: u32,
     value_base: u32,
-    _pad0: u32,
+    // The matched layer's width (0: none).
+    layer_w: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -33,6 +35,11 @@ struct SceneStep {
 @group(0) @binding(5) var<storage, read> forced: array<u32>;
 // The scaled value of each source at each step of a batch, as bits; 0xffffffff: not forcing.
 @group(0) @binding(6) var<storage, read> values: array<u32>;
+// The matched layer's auxiliary values (src/sim/wave/pml.rs `LayerFields`, scaled like the fields):
+// row by row, AUX planes of the row's layer cells each.
+@group(0) @binding(7) var<storage, read_write> aux: array<f32>;
+// The layer's `Axis` coefficients: low[0..=w], then high[0..=w], AXIS words each.
+@group(0) @binding(8) var<storage, read> layer: array<f32>;
 
 fn opaque() -> u32 {
     return step.opaque;
@@ -59,6 +66,77 @@ fn scene_cell(c2: f32, a: f32, b: f32, old: f32, mid: f32, up: f32, down: f32, l
     return grid_product(b, x);
 }
 
+const AUX: u32 = 6u;
+const AXIS: u32 = 7u;
+
+// Where the `Axis` of index k of an axis of n cells starts in `layer` (`Layer::axis_at`).
+fn axis_base(k: u32, n: u32, w: u32) -> u32 {
+    if k <= w {
+        return AXIS * (w + 1u - k);
+    }
+    if k + 1u + w >= n {
+        return AXIS * (w + 1u + (w + 2u + k - n));
+    }
+    return 0u;
+}
+
+// One cell of the matched layer (`pml_cell` in src/sim/wave/pml.rs, the same operations in the same
+// order, every product rounded as the CPU rounds it).
+fn layer_cell(i: u32, j: u32, idx: u32, c2: f32) {
+    let nx = step.nx;
+    let ny = step.ny;
+    let w = step.layer_w;
+    let full = i <= w || i + 1u + w >= nx;
+    var start: u32;
+    if i <= w {
+        start = (i - 1u) * (ny - 2u);
+    } else if i + 1u + w < nx {
+        start = w * (ny - 2u) + (i - 1u - w) * 2u * w;
+    } else {
+        start = w * (ny - 2u) + (nx - 2u - 2u * w) * 2u * w + (i - (nx - 1u - w)) * (ny - 2u);
+    }
+    var len = 2u * w;
+    var slot = 2u * w + j + 1u - ny;
+    if full {
+        len = ny - 2u;
+    }
+    if full || j <= w {
+        slot = j - 1u;
+    }
+    let base = AUX * start + slot;
+    let xb = axis_base(i, nx, w);
+    let yb = axis_base(j, ny, w);
+    let pu = aux[base];
+    let cu = aux[base + len];
+    let px0 = aux[base + 2u * len];
+    let py0 = aux[base + 3u * len];
+    let gx0 = aux[base + 4u * len];
+    let gy0 = aux[base + 5u * len];
+    let old = f[idx];
+    let mid = g[idx];
+    let up = g[idx - ny];
+    let down = g[idx + ny];
+    let left = g[idx - 1u];
+    let right = g[idx + 1u];
+    let gx = grid_product(0.5, exact(down - up));
+    let gy = grid_product(0.5, exact(right - left));
+    let px = exact(grid_product(layer[xb + 4u], px0) + exact(grid_product(layer[xb + 5u], gx) + grid_product(layer[xb + 6u], gx0)));
+    let py = exact(grid_product(layer[yb + 4u], py0) + exact(grid_product(layer[yb + 5u], gy) + grid_product(layer[yb + 6u], gy0)));
+    let dxx = exact(exact(up + down) - exact(2.0 * mid));
+    let dyy = exact(exact(left + right) - exact(2.0 * mid));
+    let tx = exact(exact(grid_product(c2, exact(dxx - grid_product(layer[xb + 3u], px))) + grid_product(layer[xb + 2u], cu)) - grid_product(layer[xb], pu));
+    let ux = grid_product(layer[xb + 1u], tx);
+    let ty = exact(exact(grid_product(c2, exact(dyy - grid_product(layer[yb + 3u], py))) + grid_product(layer[yb + 2u], exact(mid - cu))) - grid_product(layer[yb], exact(old - pu)));
+    let uy = grid_product(layer[yb + 1u], ty);
+    aux[base] = cu;
+    aux[base + len] = ux;
+    aux[base + 2u * len] = px;
+    aux[base + 3u * len] = py;
+    aux[base + 4u * len] = gx;
+    aux[base + 5u * len] = gy;
+    f[idx] = exact(ux + uy);
+}
+
 @compute @workgroup_size(32, 8, 1)
 fn wave_scene_update(@builtin(global_invocation_id) gid: vec3<u32>) {
     let j = gid.x;
@@ -75,6 +153,11 @@ fn wave_scene_update(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let m = MAT * id;
+    let w = step.layer_w;
+    if w > 0u && (i <= w || j <= w || i + 1u + w >= nx || j + 1u + w >= ny) {
+        layer_cell(i, j, idx, materials[m]);
+        return;
+    }
     if bitcast<u32>(materials[m + 4u]) != 0u {
         // An absorbing-edge cell: `wave_scene_edges`, after this pass.
         return;

@@ -1,7 +1,8 @@
 //! The wave lab's measuring tools driven as a user drives them (egui_kittest): a screen placed
 //! on the double slit changes what the worker measures and shows its plot; the ruler measures
 //! in cells and wavelengths; the units picker turns every readout into centimetres and hertz;
-//! the stopwatch counts the steps run.
+//! the stopwatch counts the steps run; the edge control names the matched layer's width and
+//! switches the worker to it.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
@@ -317,4 +318,18 @@ fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() 
     let mut names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
     assert_eq!(names, ["shown.png", "typed.png"], "only the two pictures, whole");
+}
+
+#[test]
+fn the_edge_control_names_the_matched_layer_s_width_and_runs_it() {
+    let mut h = harness();
+    double_slit(&mut h);
+    // 640 x 480: the layer is its full 32 cells (a quarter of the shorter side is more).
+    h.get_by_label("matched layer (32 cells)").click();
+    settle(&mut h);
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    let scene = h.state().wave_scene().expect("a frame").clone();
+    assert_eq!(scene.boundary, wavebrot::sim::wave::scene::Boundary::Matched, "the worker runs the layer");
+    assert_eq!(scene.walls.len(), 3, "the double slit, with its waves carried over");
 }

@@ -440,7 +440,7 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
         (
             "boundary.toml",
             format!("nx = 40\nny = 30\nboundary = \"sticky\"\n{point}"),
-            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+            "boundary: unknown value \"sticky\" (reflecting, absorbing or matched)",
         ),
         ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
     ];

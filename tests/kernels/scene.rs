@@ -10,6 +10,7 @@ use std::f64::consts::TAU;
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::backend::{Backend, WaveSim};
 use wavebrot::bench::verify::reach_steps;
+use wavebrot::sim::wave::pml::LayerFields;
 use wavebrot::sim::wave::scene::{Boundary, Medium, PRESETS, Scene, SceneError, Source, Wall, preset};
 use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, scene_reference_run};
 
@@ -18,9 +19,10 @@ use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, sc
 fn probe_signals(scene: &Scene, cells: &SceneCells, probes: &[(usize, usize)], steps: u32) -> Vec<Vec<f32>> {
     let mut f = vec![0.0; scene.cells()];
     let mut g = vec![0.0; scene.cells()];
+    let mut aux = LayerFields::new(cells);
     let mut out = vec![Vec::with_capacity(steps as usize); probes.len()];
     for t in 0..steps {
-        scene_reference_run(scene, cells, &mut f, &mut g, t, t + 1);
+        scene_reference_run(scene, cells, &mut f, &mut g, &mut aux, t, t + 1);
         for (o, &(x, y)) in out.iter_mut().zip(probes) {
             o.push(f[x * scene.ny + y]);
         }
@@ -32,15 +34,16 @@ fn max_abs_diff(a: &[f32], b: &[f32]) -> f64 {
     a.iter().zip(b).map(|(x, y)| f64::from((x - y).abs())).fold(0.0, f64::max)
 }
 
-/// Measures the reflection of edges with one pulse from a point source, at normal incidence and
-/// at 45°, as a fraction of a perfect mirror's: `max|A - B| / max|C - B|` at a probe, where A runs
-/// the edge under test, C a reflecting edge and B a grid so large that nothing returns in time.
-struct EdgeProbe {
+/// Measures the reflection of edges with one pulse from a point source, at normal incidence, at
+/// 45° and at 60°, as a fraction of a perfect mirror's: `max|A - B| / max|C - B|` at a probe over
+/// its window of steps, where A runs the edge under test, C a reflecting edge and B a grid so large
+/// that nothing returns in time (`tools/pml_prototype.py` measures the same in numpy).
+pub(crate) struct EdgeProbe {
     freq: f64,
     /// B and C.
     far: Vec<Vec<f32>>,
     mirror: Vec<Vec<f32>>,
-    /// In B: the direct wave at the distances the two echoes travel (160 and 283 cells).
+    /// In B: the direct wave at the distances the three echoes travel (160, 283 and 400 cells).
     free: Vec<Vec<f32>>,
 }
 
@@ -48,10 +51,13 @@ impl EdgeProbe {
     const GRID: (usize, usize) = (400, 800);
     /// Source 100 cells from the left edge.
     const SOURCE: (usize, usize) = (100, 200);
-    /// On its normal 60 cells from the edge (the echo travels 160 cells), and where the echo that
-    /// left the edge at 45° passes (200 cells up).
-    const PROBES: [(usize, usize); 2] = [(60, 200), (100, 400)];
-    const STEPS: u32 = 340;
+    /// On its normal 60 cells from the edge (the echo travels 160 cells), and where the echoes that
+    /// left the edge at 45° and 60° pass (200 and 346 cells up).
+    const PROBES: [(usize, usize); 3] = [(60, 200), (100, 400), (100, 546)];
+    /// Steps each probe is watched: the normal one until just before the echo of the bottom edge
+    /// (402 cells) could arrive, the others until the 60° echo (400 cells, a 31-step pulse) passed.
+    const WINDOWS: [usize; 3] = [340, 470, 470];
+    const STEPS: u32 = 470;
     const PAD: usize = 260;
 
     fn scene(freq: f64, pad: usize, boundary: Boundary) -> Scene {
@@ -83,29 +89,39 @@ impl EdgeProbe {
         probe_signals(&s, &SceneCells::with_sponge(&s, sponge), &p, Self::STEPS)
     }
 
-    fn new(freq: f64) -> Self {
+    pub(crate) fn new(freq: f64) -> Self {
         let sponge = Sponge::MEASURED;
         let (sx, sy) = (Self::SOURCE.0 + Self::PAD, Self::SOURCE.1 + Self::PAD);
         let s = Self::scene(freq, Self::PAD, Boundary::Reflecting);
         let p: Vec<_> = Self::PROBES.iter().map(|&(x, y)| (x + Self::PAD, y + Self::PAD)).collect();
-        let p = [p[0], p[1], (sx + 160, sy), (sx + 200, sy + 200)];
+        let p = [p[0], p[1], p[2], (sx + 160, sy), (sx + 200, sy + 200), (sx + 400, sy)];
         let mut b = probe_signals(&s, &SceneCells::new(&s), &p, Self::STEPS);
-        let free = b.split_off(2);
+        let free = b.split_off(3);
         Self { freq, far: b, mirror: Self::run(freq, 0, Boundary::Reflecting, sponge), free }
     }
 
-    /// (normal, 45°) echo of a reflecting edge over the direct wave that travelled as far.
-    fn mirror_echo(&self) -> (f64, f64) {
-        let peak = |v: &[f32]| v.iter().map(|x| f64::from(x.abs())).fold(0.0, f64::max);
-        let r = |k: usize| max_abs_diff(&self.mirror[k], &self.far[k]) / peak(&self.free[k]);
-        (r(0), r(1))
+    /// `max|a - b|` over probe `k`'s window.
+    fn echo(a: &[Vec<f32>], b: &[Vec<f32>], k: usize) -> f64 {
+        let w = Self::WINDOWS[k];
+        max_abs_diff(&a[k][..w], &b[k][..w])
     }
 
-    /// (normal, 45°) reflection of an absorbing edge with `sponge`.
+    /// (normal, 45°, 60°) echo of a reflecting edge over the direct wave that travelled as far.
+    pub(crate) fn mirror_echo(&self) -> [f64; 3] {
+        let peak = |v: &[f32]| v.iter().map(|x| f64::from(x.abs())).fold(0.0, f64::max);
+        [0, 1, 2].map(|k| Self::echo(&self.mirror, &self.far, k) / peak(&self.free[k]))
+    }
+
+    /// (normal, 45°, 60°) reflection of `boundary` with `sponge`, over a mirror's.
+    pub(crate) fn edge(&self, boundary: Boundary, sponge: Sponge) -> [f64; 3] {
+        let a = Self::run(self.freq, 0, boundary, sponge);
+        [0, 1, 2].map(|k| Self::echo(&a, &self.far, k) / Self::echo(&self.mirror, &self.far, k))
+    }
+
+    /// (normal, 45°) reflection of an absorbing (Mur) edge with `sponge`.
     fn absorbing(&self, sponge: Sponge) -> (f64, f64) {
-        let a = Self::run(self.freq, 0, Boundary::Absorbing, sponge);
-        let r = |k: usize| max_abs_diff(&a[k], &self.far[k]) / max_abs_diff(&self.mirror[k], &self.far[k]);
-        (r(0), r(1))
+        let [n, d, _] = self.edge(Boundary::Absorbing, sponge);
+        (n, d)
     }
 }
 
@@ -154,7 +170,7 @@ fn absorbing_edge_returns_at_most_2_percent_and_reflecting_all() {
     // change between sponge settings in `sponge_scan`).
     assert!(n <= 0.02, "absorbing edge returns {:.2}% of a pulse at normal incidence (freq {freq})", 100.0 * n);
     assert!(d <= 0.18, "absorbing edge returns {:.2}% of a pulse at 45° (freq {freq})", 100.0 * d);
-    let (rn, rd) = probe.mirror_echo();
+    let [rn, rd, _] = probe.mirror_echo();
     println!("reflecting edge: echo {:.3}% at normal incidence, {:.3}% at 45°", 100.0 * rn, 100.0 * rd);
     // Measured: MIRROR_ECHO, 100.000% both (the echo over the direct wave that travelled as far).
     // Allowed: ±0.1 points around it.
@@ -615,7 +631,7 @@ fn bad_scenes_name_the_entry_and_the_problem() {
         ),
         (
             "nx = 40\nny = 30\nboundary = \"sticky\"\n".to_owned(),
-            "boundary: unknown value \"sticky\" (reflecting or absorbing)",
+            "boundary: unknown value \"sticky\" (reflecting, absorbing or matched)",
         ),
         ("nx = \"wide\"\nny = 30\n".to_owned(), "line 1: nx: invalid type: string \"wide\""),
         ("nx = 40\nny = 30\nc2 = \"fast\"\n".to_owned(), "line 3: c2: invalid type: string \"fast\""),

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::sim::wave::barrier::Slits;
+use crate::sim::wave::pml::Layer;
 use crate::sim::wave::scene::{Boundary, C2_LIMIT, DAMPING_LIMIT, Medium, PRESETS, Scene};
 use crate::sim::wave::theory::Theory;
 
@@ -126,10 +127,28 @@ impl LabState {
             let absorbing_ok = sc.nx >= 8 && sc.ny >= 8;
             changed |= ui
                 .add_enabled(absorbing_ok, egui::RadioButton::new(sc.boundary == Boundary::Absorbing, "absorbing"))
-                .on_hover_text("waves leave the grid (Mur's first-order edge: about 1.5% comes back head-on)")
+                .on_hover_text(
+                    "waves leave the grid (Mur's first-order edge: about 1.5% comes back head-on, 17% at 45°)",
+                )
                 .clicked()
                 && {
                     sc.boundary = Boundary::Absorbing;
+                    true
+                };
+            // The layer lies inside the grid: its width is said on the control.
+            let w = Layer::width_on(sc.nx, sc.ny);
+            changed |= ui
+                .add_enabled(
+                    absorbing_ok,
+                    egui::RadioButton::new(sc.boundary == Boundary::Matched, format!("matched layer ({w} cells)")),
+                )
+                .on_hover_text(format!(
+                    "a perfectly matched layer in the outer {w} cells of each side: under 0.2% of a wave comes back \
+                     at any angle (not on CUDA yet)"
+                ))
+                .clicked()
+                && {
+                    sc.boundary = Boundary::Matched;
                     true
                 };
         });

@@ -115,7 +115,7 @@ impl WaveSettings {
     /// sources), the intensity view with the theory overlay.
     #[must_use]
     pub fn for_scene(scene: Scene, preset: &str) -> Self {
-        let absorbing = scene.boundary == scene::Boundary::Absorbing;
+        let absorbing = scene.boundary != scene::Boundary::Reflecting;
         let freq = scene.sources.first().map_or(crate::sim::wave::DEFAULT_FREQ, Source::freq);
         let theory = Theory::of(&scene).is_some();
         Self {

@@ -7,6 +7,7 @@
 //! arithmetic of every cell is [`scene_update_cell`]'s, so `cpu` and `cpu1` give the same bits,
 //! equal to [`crate::sim::wave::scene_cells::scene_reference_run`].
 
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use super::Threads;
@@ -14,6 +15,7 @@ use super::fields::HostFields;
 use super::wave::banded_tstep;
 use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
 use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
+use crate::sim::wave::pml::{LayerFields, pml_row};
 use crate::sim::wave::scene::{Scene, Source, SourceCell};
 use crate::sim::wave::scene_cells::{
     EDGE_I_PLUS, EDGE_J_MINUS, EDGE_J_PLUS, EDGE_NONE, Material, SceneCells, WALL, edge_update_cell, scene_update_cell,
@@ -48,10 +50,16 @@ impl RowRuns {
             if i == 0 || i + 1 == nx {
                 continue;
             }
+            // A matched layer's cells are not in the runs: `pml_row` does them.
+            let (lo, hi) = match &cells.layer {
+                Some(l) if l.full_row(i, nx) => continue,
+                Some(l) => (l.width + 1, ny - 1 - l.width),
+                None => (1, ny - 1),
+            };
             let row = &cells.ids[i * ny..(i + 1) * ny];
-            let mut j0 = 1;
-            for j in 2..ny {
-                if j == ny - 1 || row[j] != row[j0] {
+            let mut j0 = lo;
+            for j in lo + 1..=hi {
+                if j == hi || row[j] != row[j0] {
                     runs.push(Run { j0, j1: j, id: row[j0] });
                     j0 = j;
                 }
@@ -127,18 +135,43 @@ fn edge_row(cells: &SceneCells, i: usize, x_row: &mut [f32], x_in: &[f32], y_row
     }
 }
 
+/// A matched layer's auxiliary fields ([`LayerFields`]) one row each, for the bands of
+/// [`wave_scene_tstep`]: each row is updated by one thread at a time, once per update (the lock is
+/// never contended).
+pub(crate) struct AuxRows(Vec<Mutex<Vec<f32>>>);
+
+impl AuxRows {
+    pub(crate) fn new(cells: &SceneCells) -> Self {
+        let aux = LayerFields::new(cells);
+        let rows = if aux.starts.is_empty() { 0 } else { cells.nx };
+        Self((0..rows).map(|i| Mutex::new(aux.row(i).to_vec())).collect())
+    }
+
+    fn reset(&mut self) {
+        for row in &mut self.0 {
+            row.get_mut().unwrap_or_else(PoisonError::into_inner).fill(0.0);
+        }
+    }
+}
+
 /// One whole time step of a scene's update rule (`update(f, g)` then `update(g, f)`, no source
-/// writes), banded like [`super::wave_tstep`].
+/// writes), banded like [`super::wave_tstep`]. A matched layer's rows run [`pml_row`] first
+/// (its cells read only their own old value of the field written), then the runs.
 pub(crate) fn wave_scene_tstep(
     threads: Threads,
     cells: &SceneCells,
     runs: &RowRuns,
+    aux: &AuxRows,
     f: &mut [f32],
     g: &mut [f32],
     halo: &mut Vec<f32>,
 ) {
     let materials = &cells.materials;
-    let row = |i, f_row: &mut [f32], up: &[f32], mid: &[f32], down: &[f32]| {
+    let row = |i: usize, f_row: &mut [f32], up: &[f32], mid: &[f32], down: &[f32]| {
+        if let Some(layer) = &cells.layer {
+            let mut a = aux.0[i].lock().unwrap_or_else(PoisonError::into_inner);
+            pml_row(cells, layer, i, &mut a, f_row, up, mid, down);
+        }
         scene_row(materials, runs.row(i), f_row, up, mid, down);
     };
     let edge = |i, x_row: &mut [f32], x_in: &[f32], y_row: &[f32], y_in: &[f32]| {
@@ -211,6 +244,8 @@ pub(crate) struct CpuSceneWave {
     threads: Threads,
     cells: SceneCells,
     runs: RowRuns,
+    /// A matched layer's auxiliary fields (no rows without one).
+    aux: AuxRows,
     source_cells: Vec<SourceCell>,
     fields: HostFields,
     /// Time steps per block on `cpu` ([`block_depth`] when `None`; tests set others).
@@ -222,7 +257,9 @@ impl CpuSceneWave {
     pub(crate) fn new(scene: Scene, threads: Threads, f: Vec<f32>, g: Vec<f32>) -> Self {
         let cells = SceneCells::new(&scene);
         let runs = RowRuns::new(&cells);
+        let aux = AuxRows::new(&cells);
         Self {
+            aux,
             params: scene.summary_params(),
             source_cells: scene.source_cells(),
             scene,
@@ -258,16 +295,19 @@ impl WaveSim for CpuSceneWave {
 
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
+        // A matched layer's auxiliary fields have no ghost copies in the temporally blocked
+        // path: its scenes run one time step per trip on all cores.
+        let layered = self.cells.layer.is_some();
         match self.threads {
-            Threads::One => {
+            threads if threads == Threads::One || layered => {
                 let HostFields { f, g, halo, tstep } = &mut self.fields;
                 for _ in 0..tsteps {
                     *tstep += 1;
                     write_sources(&self.scene, &self.source_cells, *tstep, g);
-                    wave_scene_tstep(self.threads, &self.cells, &self.runs, f, g, halo);
+                    wave_scene_tstep(threads, &self.cells, &self.runs, &self.aux, f, g, halo);
                 }
             }
-            Threads::All => {
+            _ => {
                 let depth = self.depth.unwrap_or_else(|| block_depth(self.cells.ny, blocked_band_rows(self.cells.nx)));
                 let (cells, runs) = (&self.cells, &self.runs);
                 let HostFields { f, g, halo, tstep } = &mut self.fields;
@@ -303,7 +343,10 @@ impl WaveSim for CpuSceneWave {
         self.fields.read_fields(f, g)
     }
 
+    /// A matched layer's auxiliary fields start again from 0 (they are not part of the state
+    /// handed in).
     fn write_fields(&mut self, f: &[f32], g: &[f32], tstep: u32) -> Result<(), BackendError> {
+        self.aux.reset();
         self.fields.write_fields(f, g, tstep)
     }
 
@@ -343,6 +386,7 @@ impl WaveSim for CpuSceneWave {
     }
 
     fn reset(&mut self) -> Result<(), BackendError> {
+        self.aux.reset();
         self.fields.reset();
         Ok(())
     }
@@ -355,8 +399,13 @@ mod tests {
     use crate::sim::wave::scene_cells::scene_reference;
 
     fn busy_scene(nx: usize, ny: usize) -> Scene {
+        busy_scene_with(nx, ny, Boundary::Absorbing)
+    }
+
+    /// Sources, walls and media in the edge's cells too.
+    fn busy_scene_with(nx: usize, ny: usize, boundary: Boundary) -> Scene {
         let mut s = Scene::seed(nx, ny, 0.3);
-        s.boundary = Boundary::Absorbing;
+        s.boundary = boundary;
         s.damping = 0.001;
         s.sources.push(Source::Line {
             x0: 1,
@@ -377,8 +426,11 @@ mod tests {
 
     #[test]
     fn both_threads_equal_the_reference_bit_for_bit() {
-        for (nx, ny) in [(37, 53), (64, 8), (9, 64), (120, 97), (8, 8)] {
-            let s = busy_scene(nx, ny);
+        for (nx, ny, boundary) in [(37, 53), (64, 8), (9, 64), (120, 97), (8, 8)]
+            .into_iter()
+            .flat_map(|(nx, ny)| [(nx, ny, Boundary::Absorbing), (nx, ny, Boundary::Matched)])
+        {
+            let s = busy_scene_with(nx, ny, boundary);
             let want = scene_reference(&s, 70);
             // Many threads make many bands, thin ones too (the band rules around the edge rows).
             // Blocks of 1, 2, 3 and 8 steps, none of which divides 30 + 40 evenly but 1 and 2.
@@ -398,7 +450,7 @@ mod tests {
                     got
                 });
                 let n = pool.current_num_threads();
-                assert_eq!(got, want, "{threads:?} in {n} threads, depth {depth:?}, at {nx}x{ny}");
+                assert_eq!(got, want, "{threads:?} in {n} threads, depth {depth:?}, at {nx}x{ny}, {boundary:?}");
                 assert!(got.iter().any(|&v| v != 0.0));
             }
         }
@@ -418,6 +470,23 @@ mod tests {
                 j = r.j1;
             }
             assert_eq!(j, 29);
+        }
+    }
+
+    #[test]
+    fn runs_and_the_matched_layer_cover_every_interior_cell_once() {
+        let (nx, ny) = (60, 44);
+        let cells = SceneCells::new(&busy_scene_with(nx, ny, Boundary::Matched));
+        let runs = RowRuns::new(&cells);
+        for i in 1..nx - 1 {
+            let mut covered = vec![0; ny];
+            for r in runs.row(i) {
+                covered[r.j0..r.j1].iter_mut().for_each(|c| *c += 1);
+            }
+            for (j, c) in covered.iter_mut().enumerate().take(ny - 1).skip(1) {
+                *c += usize::from(cells.in_layer(i, j));
+                assert_eq!(*c, 1, "cell ({i}, {j})");
+            }
         }
     }
 }

@@ -558,6 +558,11 @@ impl WaveSim for WgpuWave {
         gpu.scoped("writing the wave fields", || {
             gpu.queue.write_buffer(&self.fields[0], 0, bytemuck::cast_slice(&f));
             gpu.queue.write_buffer(&self.fields[1], 0, bytemuck::cast_slice(&g));
+            if let Some(sc) = &self.scene {
+                let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+                sc.clear_aux(&mut encoder);
+                gpu.queue.submit([encoder.finish()]);
+            }
         })?;
         gpu.wait()?;
         self.tstep = tstep;
@@ -587,6 +592,9 @@ impl WaveSim for WgpuWave {
                 gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("wave reset") });
             for field in &self.fields {
                 encoder.clear_buffer(field, 0, None);
+            }
+            if let Some(sc) = &self.scene {
+                sc.clear_aux(&mut encoder);
             }
             gpu.queue.submit([encoder.finish()]);
         })?;

@@ -1,15 +1,18 @@
 //! Scenes on the GPU (`shaders/wave_scene.wgsl`, the WGSL twin of CUDA's `wave_scene_update` /
-//! `wave_scene_sources` in `kernels/wave.cu` and of `src/backend/cpu/wave_scene.rs`): walls,
-//! media, damping and the absorbing sponge as a material id per cell and a material table, the
-//! forced cells written before each time step. [`super::wave::WgpuWave`] owns the fields and
+//! `wave_scene_sources` in `kernels/wave.cu` and of `src/backend/cpu/wave_scene.rs`; its matched
+//! layer the twin of `src/sim/wave/pml.rs`): walls, media, damping and the absorbing sponge as a
+//! material id per cell and a material table, the forced cells written before each time step. [`super::wave::WgpuWave`] owns the fields and
 //! runs this in place of its plain kernels when it holds a scene.
 
 use std::sync::Arc;
+
+use bytemuck::Zeroable;
 
 use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
+use crate::sim::wave::pml::{Axis, LayerFields};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells};
 
@@ -31,7 +34,9 @@ struct SceneStep {
     opaque: u32,
     n_forced: u32,
     value_base: u32,
-    pad: [u32; 3],
+    /// The matched layer's width (0: none).
+    layer_w: u32,
+    pad: [u32; 2],
 }
 
 /// The scene pipelines (update and sources, one layout), compiled once per device.
@@ -46,8 +51,18 @@ impl Pipeline {
     pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
         use Binding::{DynamicUniform, ReadOnly, ReadWrite};
         // The step record, the field written, the field read, ids, materials, forced cells, values.
-        let kinds =
-            [DynamicUniform(size_of::<SceneStep>()), ReadWrite, ReadOnly, ReadOnly, ReadOnly, ReadOnly, ReadOnly];
+        // Then the matched layer's auxiliary values and coefficients.
+        let kinds = [
+            DynamicUniform(size_of::<SceneStep>()),
+            ReadWrite,
+            ReadOnly,
+            ReadOnly,
+            ReadOnly,
+            ReadOnly,
+            ReadOnly,
+            ReadWrite,
+            ReadOnly,
+        ];
         let layout = bind_group_layout(device, "wave scene", &kinds);
         let source = super::shader::wave_scene();
         let mut pipelines = super::compute_pipeline(
@@ -78,6 +93,9 @@ pub(crate) struct SceneGpu {
     capacity: u32,
     /// `[update(f, g), update(g, f) and the forced cells of g]`.
     bind_groups: [wgpu::BindGroup; 2],
+    /// The matched layer's auxiliary values (one unused word without a layer) and its width.
+    aux: wgpu::Buffer,
+    layer_w: u32,
 }
 
 impl SceneGpu {
@@ -111,8 +129,16 @@ impl SceneGpu {
             u64::from(capacity) * stride,
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         )?;
+        let aux_len = LayerFields::new(&raster).values.len().max(1) as u64;
+        let aux = gpu.buffer(&format!("{what} layer values"), 4 * aux_len, storage)?;
+        let layer_w = raster.layer.as_ref().map_or(0, |l| l.width as u32);
+        let axes: Vec<Axis> = raster
+            .layer
+            .as_ref()
+            .map_or_else(|| vec![Axis::zeroed()], |l| l.low.iter().chain(&l.high).copied().collect());
+        let layer = gpu.buffer(&format!("{what} layer"), size_of_val(axes.as_slice()) as u64, storage)?;
         let bind = |out: &wgpu::Buffer, input: &wgpu::Buffer| {
-            let buffers = [out, input, &ids, &materials, &forced, &values];
+            let buffers = [out, input, &ids, &materials, &forced, &values, &aux, &layer];
             let mut resources = vec![Some(record(&steps, size_of::<SceneStep>()))];
             resources.extend(buffers.iter().map(|b| Some(b.as_entire_binding())));
             bind_group(&gpu.device, "wave scene", &gpu.wave.scene.layout, resources)
@@ -122,11 +148,29 @@ impl SceneGpu {
         gpu.scoped("uploading the scene", || {
             gpu.queue.write_buffer(&ids, 0, bytemuck::cast_slice(&words));
             gpu.queue.write_buffer(&materials, 0, bytemuck::cast_slice(table));
+            gpu.queue.write_buffer(&layer, 0, bytemuck::cast_slice(&axes));
         })?;
-        let mut out =
-            Self { scene: scene.clone(), forced, n_forced: 0, edges, values, steps, stride, capacity, bind_groups };
+        let mut out = Self {
+            scene: scene.clone(),
+            forced,
+            n_forced: 0,
+            edges,
+            values,
+            steps,
+            stride,
+            capacity,
+            bind_groups,
+            aux,
+            layer_w,
+        };
         out.set_sources(gpu, scene.clone())?;
         Ok(out)
+    }
+
+    /// Clears the matched layer's auxiliary values (the fields were written or reset: as on the CPU,
+    /// they start again from 0).
+    pub fn clear_aux(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.clear_buffer(&self.aux, 0, None);
     }
 
     /// The scene it runs.
@@ -188,7 +232,8 @@ impl SceneGpu {
                     opaque: 0,
                     n_forced: self.n_forced,
                     value_base: k * sources,
-                    pad: [0; 3],
+                    layer_w: self.layer_w,
+                    pad: [0; 2],
                 };
                 let at = k as usize * self.stride as usize;
                 records[at..at + size_of::<SceneStep>()].copy_from_slice(bytemuck::bytes_of(&record));

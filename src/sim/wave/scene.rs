@@ -17,7 +17,8 @@
 //! ny = 480
 //! c2 = 0.25            # the open medium's (a*dt/dx)^2, the seed's 0.25
 //! damping = 0.0        # sigma per update in every non-wall cell
-//! boundary = "absorbing"   # or "reflecting" (the seed's: the border held at 0)
+//! boundary = "absorbing"   # Mur's edge; "matched" (a perfectly matched layer, 32 cells wide)
+//!                          # or "reflecting" (the seed's: the border held at 0)
 //! tmax = 1200          # optional: time steps `render` runs
 //! [[source]]
 //! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1), "pulse" (x, y), "moving"
@@ -231,9 +232,10 @@ impl Scene {
         if nx.checked_mul(ny).and_then(|c| c.checked_mul(8)).is_none() || i64::try_from(nx.max(ny)).is_err() {
             return bad(format!("nx {nx}, ny {ny}: the grid is too large to address"));
         }
-        if self.boundary == Boundary::Absorbing && (nx < 8 || ny < 8) {
+        if self.boundary != Boundary::Reflecting && (nx < 8 || ny < 8) {
             return bad(format!(
-                "nx {nx}, ny {ny}: the grid is too small for boundary absorbing: each side needs at least 8 cells"
+                "nx {nx}, ny {ny}: the grid is too small for boundary {}: each side needs at least 8 cells",
+                self.boundary.name()
             ));
         }
         if let Some(m) = c2_problem(self.c2) {

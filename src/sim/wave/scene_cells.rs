@@ -40,8 +40,10 @@
 //! to 12% at normal incidence and 5% to 20% at 45° (`sponge_scan`). Damping mismatches a wave by
 //! about `sigma/omega`, large at a pulse's low frequencies and in its 2D wake, and a sponge
 //! still damped at the border spoils Mur's condition there; the 0.5% / 1% need a
-//! perfectly matched layer with auxiliary fields.
+//! perfectly matched layer with auxiliary fields: the `matched` edge ([`crate::sim::wave::pml`]),
+//! whose cells [`scene_update`] hands to [`pml_row`].
 
+use crate::sim::wave::pml::{Layer, LayerFields, pml_row};
 use crate::sim::wave::scene::{Boundary, Scene};
 
 /// The id of wall cells (and of the corners of an absorbing edge): held at 0.
@@ -148,6 +150,10 @@ pub struct SceneCells {
     pub ids: Vec<u16>,
     /// The material table: entry 0 is the open medium.
     pub materials: Vec<Material>,
+    /// The perfectly matched layer of a `matched` edge: its cells run [`crate::sim::wave::pml`]'s
+    /// rule with their material's `c2` (their `a`, `b` unused: the layer's coefficients hold the
+    /// damping).
+    pub layer: Option<Layer>,
 }
 
 impl SceneCells {
@@ -241,7 +247,14 @@ impl SceneCells {
                 ids[i * ny + clip(wall.y0, ny)..=i * ny + clip(wall.y1, ny)].fill(WALL);
             }
         }
-        Self { nx, ny, ids, materials }
+        let layer = (scene.boundary == Boundary::Matched).then(|| Layer::new(nx, ny, scene.damping));
+        Self { nx, ny, ids, materials, layer }
+    }
+
+    /// True when interior cell `(i, j)` runs the layer's rule.
+    #[must_use]
+    pub fn in_layer(&self, i: usize, j: usize) -> bool {
+        self.layer.as_ref().is_some_and(|l| l.full_row(i, self.nx) || l.in_y(j, self.ny))
     }
 
     /// The material of a non-wall id.
@@ -277,13 +290,23 @@ pub fn edge_update_cell(mur: f32, g: f32, g_n: f32, f_new_n: f32) -> f32 {
 }
 
 /// `update(f, g)` over the whole grid, cell by cell: the plain statement of the rule. Edge cells
-/// are done after all others, since they read their neighbour's new value.
-pub fn scene_update(cells: &SceneCells, f: &mut [f32], g: &[f32]) {
+/// are done after all others, since they read their neighbour's new value; the cells of a
+/// matched layer by [`pml_row`], with their auxiliary values in `aux`.
+pub fn scene_update(cells: &SceneCells, f: &mut [f32], g: &[f32], aux: &mut LayerFields) {
     let (nx, ny) = (cells.nx, cells.ny);
     for i in 1..nx - 1 {
+        if let Some(layer) = &cells.layer {
+            let (start, end) = (aux.starts[i], aux.starts[i + 1]);
+            let rows = (&g[(i - 1) * ny..i * ny], &g[i * ny..(i + 1) * ny], &g[(i + 1) * ny..(i + 2) * ny]);
+            let f_row = &mut f[i * ny..(i + 1) * ny];
+            pml_row(cells, layer, i, &mut aux.values[start..end], f_row, rows.0, rows.1, rows.2);
+        }
         for j in 1..ny - 1 {
             let k = i * ny + j;
             let id = cells.ids[k];
+            if cells.in_layer(i, j) {
+                continue;
+            }
             if id == WALL {
                 f[k] = 0.0;
             } else {
@@ -315,12 +338,14 @@ pub fn scene_update(cells: &SceneCells, f: &mut [f32], g: &[f32]) {
 
 /// The scalar reference: time steps `tstep_from + 1 ..= tstep_to` of `scene` (rasterised as
 /// `cells`), one thread, written plainly: each step writes the forcing sources into `g`, then
-/// `update(f, g)`, `update(g, f)`.
+/// `update(f, g)`, `update(g, f)`. `aux` holds a matched layer's auxiliary fields
+/// ([`LayerFields::new`] at the start; empty without a layer).
 pub fn scene_reference_run(
     scene: &Scene,
     cells: &SceneCells,
     f: &mut [f32],
     g: &mut [f32],
+    aux: &mut LayerFields,
     tstep_from: u32,
     tstep_to: u32,
 ) {
@@ -332,8 +357,8 @@ pub fn scene_reference_run(
                 g[sc.cell] = v;
             }
         }
-        scene_update(cells, f, g);
-        scene_update(cells, g, f);
+        scene_update(cells, f, g, aux);
+        scene_update(cells, g, f, aux);
     }
 }
 
@@ -343,7 +368,8 @@ pub fn scene_reference(scene: &Scene, tmax: u32) -> Vec<f32> {
     let cells = SceneCells::new(scene);
     let mut f = vec![0.0f32; scene.cells()];
     let mut g = vec![0.0f32; scene.cells()];
-    scene_reference_run(scene, &cells, &mut f, &mut g, 0, tmax);
+    let mut aux = LayerFields::new(&cells);
+    scene_reference_run(scene, &cells, &mut f, &mut g, &mut aux, 0, tmax);
     f
 }
 
@@ -489,9 +515,10 @@ mod tests {
         s.media.push(Medium::Circle { x: 25, y: 15, r: 6.0, c2: 0.12 });
         let cells = SceneCells::new(&s);
         let (mut f, mut g) = (vec![0.0; s.cells()], vec![0.0; s.cells()]);
-        scene_reference_run(&s, &cells, &mut f, &mut g, 0, 20);
+        let mut aux = LayerFields::new(&cells);
+        scene_reference_run(&s, &cells, &mut f, &mut g, &mut aux, 0, 20);
         let e0 = energy(&cells, &f, &g);
-        scene_reference_run(&s, &cells, &mut f, &mut g, 20, 1000);
+        scene_reference_run(&s, &cells, &mut f, &mut g, &mut aux, 20, 1000);
         let e1 = energy(&cells, &f, &g);
         assert!(e0 > 0.0 && ((e1 - e0) / e0).abs() < 1e-4, "{e0} -> {e1}");
     }

@@ -18,6 +18,10 @@ pub enum Boundary {
     /// Waves leave the grid: Mur's first-order absorbing condition on the cells next to the
     /// border (see [`crate::sim::wave::scene_cells`]); the border row itself still stays 0.
     Absorbing,
+    /// Waves leave the grid through a perfectly matched layer in the outer cells of each side
+    /// ([`crate::sim::wave::pml`]: 32 cells wide, or a quarter of the shorter side); the
+    /// border row itself still stays 0.
+    Matched,
 }
 
 impl Boundary {
@@ -27,6 +31,7 @@ impl Boundary {
         match self {
             Self::Reflecting => "reflecting",
             Self::Absorbing => "absorbing",
+            Self::Matched => "matched",
         }
     }
 }
