@@ -258,7 +258,7 @@ impl MandelWork {
             grid,
             zoom_log10: view.zoom_log10(),
             millis: None,
-            reference: r.kind.clone(),
+            reference: r.kind,
         })
     }
 }
