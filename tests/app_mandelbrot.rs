@@ -596,7 +596,15 @@ fn a_typed_centre_and_zoom_go_there_and_bad_input_keeps_the_view() {
     h.run_steps(1);
     h.get_by_label("Go").click();
     settle(&mut h);
-    assert!(run_until(&mut h, 30, |a| a.mandelbrot_shown().is_some_and(|s| s.request.view.zoom == "1e40")), "rendered");
+    // Rendered, and settled: the automatic iterations no longer rising (their note said).
+    let settled = |a: &WavebrotApp| {
+        a.mandelbrot_shown().is_some_and(|s| {
+            s.request.view.zoom == "1e40"
+                && s.coarse == 1
+                && a.settings().mandelbrot.iters_for(&s.request.view) == s.request.iters
+        })
+    };
+    assert!(run_until(&mut h, 60, settled), "rendered");
     let v = shown_view(&h);
     assert_eq!((v.re.as_str(), v.im.as_str()), (re, MINIBROT.1), "every digit typed is kept");
     // A bad zoom: the parser's message, and the view stays.
@@ -632,4 +640,45 @@ fn holding_i_or_o_zooms_smoothly_in_and_out() {
     h.run_steps(1);
     let z2 = zoom(&h);
     assert!(z2 < z1 - 0.05, "holding O zooms out: 1e{z1:.3} -> 1e{z2:.3}");
+}
+
+#[test]
+fn automatic_iterations_rise_where_the_depth_rule_cuts_the_picture_off() {
+    // By a seahorse-valley minibrot at 2.49e7 the depth rule's 1210 iterations leave every
+    // escaping pixel past half the limit (a picture of one colour but for a few pixels).
+    let mut h = harness([1200.0, 800.0]);
+    let rule = wavebrot::sim::fractal::auto_iters::by_depth(2.49e7f64.log10());
+    h.get_by_label("Go to, continuous zoom").click();
+    h.run_steps(2);
+    {
+        let g = h.state_mut().goto_mut();
+        g.re = "-0.743643887037151".to_owned();
+        g.im = "0.131825904205330".to_owned();
+        g.zoom = "2.49e7".to_owned();
+    }
+    h.run_steps(1);
+    h.get_by_label("Go").click();
+    settle(&mut h);
+    // The full picture at more than the rule, whose escaping pixels start in the lower half.
+    let shows = |a: &WavebrotApp| {
+        a.mandelbrot_shown().is_some_and(|s| {
+            let iters = s.request.iters;
+            let min = s.counts.iter().filter(|&&c| c >= 0 && (c as u32) < iters).min().copied();
+            s.coarse == 1
+                && s.request.view.zoom == "2.49e7"
+                && iters > rule
+                && min.is_some_and(|m| 2 * (m as u32) <= iters)
+        })
+    };
+    let done = run_until(&mut h, 60, shows);
+    let s = h.state().mandelbrot_shown().unwrap();
+    let min = s.counts.iter().filter(|&&c| c >= 0 && (c as u32) < s.request.iters).min().copied();
+    assert!(
+        done,
+        "iterations {} (rule {rule}), smallest escape count {min:?}: the picture still shows no structure",
+        s.request.iters
+    );
+    let m = h.state().message().unwrap_or_default().to_owned();
+    assert!(m.contains(&format!("iterations {rule} to ")), "the status bar says why the iterations rose: {m:?}");
+    assert!(h.state().settings().mandelbrot.auto_iters, "still automatic");
 }

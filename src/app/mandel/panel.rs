@@ -235,6 +235,12 @@ impl WavebrotApp {
         self.content_frames += 1;
         if f.coarse == 1 {
             self.record_mandelbrot(&f.pixels, &f.request.colour.picture_table());
+            if let Some(n) = self.settings.mandelbrot.learn_iters(&f.request.view, f.request.iters, &f.counts) {
+                self.say(format!(
+                    "iterations {} to {n}: the picture's escaping pixels all took over half the limit",
+                    f.request.iters
+                ));
+            }
         }
         Self::show(&mut self.mandel.tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);
     }

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::sim::colour::palette::ColourSettings;
+use crate::sim::fractal::auto_iters::{Learned, more_iterations};
 use crate::sim::fractal::deep::{Arith, View, format_zoom};
 
 use crate::app::mandel::nav;
@@ -44,8 +45,12 @@ impl PrecisionMode {
 pub struct MandelView {
     /// Where the camera is; `None`: the whole set, fitted to the panel's shape (the start and R).
     pub view: Option<View>,
-    /// Iterations chosen by depth ([`nav::auto_iters`]); off: [`Self::iters`].
+    /// Iterations chosen by depth ([`nav::auto_iters`]) and raised where a picture's counts are
+    /// cut off by the limit ([`Self::learned`]); off: [`Self::iters`].
     pub auto_iters: bool,
+    /// What the automatic iterations learned from the pictures of this dive (not saved).
+    #[serde(skip)]
+    pub learned: Option<Learned>,
     /// Maximum iterations per pixel when not automatic.
     pub iters: u32,
     pub precision: PrecisionMode,
@@ -71,6 +76,7 @@ impl Default for MandelView {
         Self {
             view: None,
             auto_iters: true,
+            learned: None,
             iters: 500,
             precision: PrecisionMode::Auto,
             colour: ColourSettings::DEFAULT,
@@ -112,10 +118,25 @@ impl MandelView {
         }
     }
 
-    /// The iterations of `view`: by depth, or the user's.
+    /// The iterations of `view`: by depth and what the dive's pictures taught, or the user's.
     #[must_use]
     pub fn iters_for(&self, view: &View) -> u32 {
-        if self.auto_iters { nav::auto_iters(view.zoom_log10()) } else { self.iters.max(1) }
+        if self.auto_iters { Learned::iters(self.learned.as_ref(), view.zoom_log10()) } else { self.iters.max(1) }
+    }
+
+    /// Reads a full picture's counts (computed at `iters` for `view`) when the iterations are
+    /// automatic: where its escaping pixels are all past half the limit, or none escaped, raises
+    /// the iterations so the picture shows its structure. Returns the new count.
+    pub fn learn_iters(&mut self, view: &View, iters: u32, counts: &[i32]) -> Option<u32> {
+        if !self.auto_iters || self.julia.is_some() {
+            return None;
+        }
+        let z = view.zoom_log10();
+        let more = more_iterations(counts, iters, Learned::cap(z))?;
+        (more > self.iters_for(view)).then(|| {
+            self.learned = Some(Learned::at(z, more));
+            self.iters_for(view)
+        })
     }
 
     /// The picture of `width x height` pixels to compute.
@@ -265,7 +286,9 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: 
     ui.heading("Mandelbrot");
     let current = view.current(aspect);
     ui.horizontal(|ui| {
-        changed |= ui.checkbox(&mut view.auto_iters, "auto").on_hover_text("100 + 150 log10(zoom)").changed();
+        changed |= ui.checkbox(&mut view.auto_iters, "auto").on_hover_text(
+            "100 + 150 log10(zoom), raised where a picture's escaping pixels all took over half the limit (its structure cut off)",
+        ).changed();
         if view.auto_iters {
             // The slider shows the automatic value; moving it takes over.
             let mut n = view.iters_for(&current);

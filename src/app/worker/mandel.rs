@@ -1,7 +1,8 @@
 //! How the simulation thread computes a Mandelbrot picture: the arithmetic (the direct rule in
 //! `f32` or `f64` while it resolves the pixels, perturbation beyond, as `render` chooses), the
-//! reference orbit (computed on the `wavebrot-reference` thread and reused while its point stays
-//! in the picture), and the picture in tiles ([`crate::backend::tiles`]).
+//! reference orbit (computed on the `wavebrot-reference` thread by `render`'s rule, the view's
+//! centre or a minibrot's nucleus where its period pays, and reused while its point stays in the
+//! picture and it is long enough), and the picture in tiles ([`crate::backend::tiles`]).
 
 use std::sync::Arc;
 
@@ -9,10 +10,12 @@ use astro_float::BigFloat;
 
 use crate::backend::tiles::{self, Picture};
 use crate::backend::{Backend, BackendError, MandelbrotRun};
-use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View, ViewError};
+use crate::sim::fractal::bla::FloatExp;
+use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View, ViewError, max_orbit_steps};
 use crate::sim::fractal::julia::JuliaParams;
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::fractal::perturb::ReferenceOrbit;
+use crate::sim::fractal::reference::{ReferenceChoice, Referenced, reference_orbit};
 
 use crate::app::worker::messages::MandelRequest;
 
@@ -22,10 +25,16 @@ const ORBIT_HEIGHT: usize = 16384;
 
 /// A reference orbit and the point it belongs to.
 struct Reference {
+    /// The point: the centre of the view it was computed for, or a nucleus.
     re: BigFloat,
     im: BigFloat,
     bits: usize,
+    /// The iterations it was computed for.
     iters: u32,
+    /// It serves any iterations: its point escaped before `iters`, or it is a nucleus's period
+    /// (the pixels rebase at its end).
+    complete: bool,
+    kind: crate::sim::fractal::deep::Reference,
     orbit: Arc<ReferenceOrbit>,
 }
 
@@ -210,27 +219,42 @@ impl MandelWork {
         }
         let bits = view.bits(ORBIT_HEIGHT);
         let mut b = view.bounds_big(width, height, bits)?;
+        // The reference may lie up to one picture's width or height outside it (a nucleus near
+        // the view): the pixels' offsets from it stay small.
         let inside = |r: &Reference| {
+            let rm = crate::sim::fractal::perturb::RM;
             let within = |v: &BigFloat, lo: &BigFloat, hi: &BigFloat| {
-                v.cmp(lo).is_some_and(|c| c >= 0) && v.cmp(hi).is_some_and(|c| c <= 0)
+                let span = hi.sub(lo, bits, rm);
+                let (lo, hi) = (lo.sub(&span, bits, rm), hi.add(&span, bits, rm));
+                v.cmp(&lo).is_some_and(|c| c >= 0) && v.cmp(&hi).is_some_and(|c| c <= 0)
             };
             within(&r.re, &b.minx, &b.maxx) && within(&r.im, &b.miny, &b.maxy)
         };
-        let reuse = self.reference.as_ref().is_some_and(|r| r.bits >= bits && r.iters >= iters && inside(r));
+        let reuse =
+            self.reference.as_ref().is_some_and(|r| r.bits >= bits && (r.complete || r.iters >= iters) && inside(r));
         if !reuse {
-            let (re, im) = (b.re.clone(), b.im.clone());
-            let (cr, ci) = (re.clone(), im.clone());
+            let (cr, ci) = (b.re.clone(), b.im.clone());
             // Headroom, so the iterations growing with the zoom do not recompute the orbit at
             // every step (a point that escapes ends its orbit earlier anyway).
             let iters = iters.saturating_mul(2).min(i32::MAX as u32);
-            let orbit = std::thread::Builder::new()
+            let radius = view.radius(width, height);
+            let aspect = width as f64 / height as f64;
+            let pixel = FloatExp::new(radius.m * 2.0 / (height as f64 * (1.0 + aspect * aspect).sqrt()), radius.e);
+            let run = std::thread::Builder::new()
                 .name("wavebrot-reference".into())
-                .spawn(move || ReferenceOrbit::compute(&cr, &ci, iters, bits))
+                .spawn(move || {
+                    let choice = ReferenceChoice::Auto;
+                    reference_orbit((&cr, &ci), (radius, pixel), iters, bits, max_orbit_steps(), choice)
+                })
                 .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
                 .join()
-                .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))?;
+                .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))??;
+            let Referenced { orbit, reference: kind, point } = run;
+            let complete =
+                orbit.steps() < iters as usize || matches!(kind, crate::sim::fractal::deep::Reference::Nucleus { .. });
+            let (re, im) = point.unwrap_or_else(|| (b.re.clone(), b.im.clone()));
             self.orbits_computed += 1;
-            self.reference = Some(Reference { re, im, bits, iters, orbit: Arc::new(orbit) });
+            self.reference = Some(Reference { re, im, bits, iters, complete, kind, orbit: Arc::new(orbit) });
         }
         let r = self.reference.as_ref().ok_or_else(|| ViewError::Thread("no reference orbit".to_owned()))?;
         // The pixels' offsets are taken from the reference's point, wherever it lies.
@@ -249,7 +273,7 @@ impl MandelWork {
             grid,
             zoom_log10: view.zoom_log10(),
             millis: None,
-            reference: crate::sim::fractal::deep::Reference::Centre { period: None, fallback: false },
+            reference: r.kind,
         })
     }
 }

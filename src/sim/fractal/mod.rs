@@ -1,6 +1,7 @@
 //! Fractal math: the Mandelbrot and Julia rules, deep-zoom views and locations, perturbation
 //! with an extended exponent, BLA, and finding minibrots (period and nucleus).
 
+pub mod auto_iters;
 pub mod bla;
 pub mod decimal;
 pub mod deep;
