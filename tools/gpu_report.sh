@@ -7,7 +7,7 @@
 #   bash tools/gpu_report.sh BINARY [bench args...]
 # Tests: TEST_BIN_DIR=folder of carried test binaries (or cargo on the machine), TEST_FILTER=cuda
 # to run only those; see the tests section below.
-# Writes logs and JSON under $OUT (or ./gpu-report). Vulkan loaders carried in .gl/*.deb
+# Writes logs and JSON under $OUT (or ./gpu-report). Vulkan loaders and libasound2 carried in .gl/*.deb
 # (see the device tool's README) are unpacked first so wgpu can find the NVIDIA driver.
 set -uo pipefail
 bin=${1:?usage: gpu_report.sh BINARY [bench args...]}
