@@ -235,7 +235,7 @@ fn wgpu_distance_equals_cpu1() {
 }
 
 #[test]
-#[ignore = "needs a CUDA GPU: run with --include-ignored on the GPU machine"]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
 fn cuda_distance_equals_cpu1() {
     let Some(mut b) = common::cuda_backend("cuda_distance_equals_cpu1") else { return };
     check_backend(b.as_mut(), false);
