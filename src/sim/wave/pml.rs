@@ -35,7 +35,18 @@
 //! per update (the auxiliary values roll: the previous level is dropped), so `update(f, g)` and
 //! `update(g, f)` need no separate copies.
 
-use crate::sim::wave::scene_cells::{SceneCells, WALL};
+/// What the layer's rule reads of a scene's cells (`scene_cells::SceneCells` implements it), so
+/// this file takes nothing from `scene_cells`.
+pub trait LayerCells {
+    /// `(nx, ny)`.
+    fn size(&self) -> (usize, usize);
+    /// The matched layer, where the edge is one.
+    fn layer(&self) -> Option<&Layer>;
+    /// The material ids of row `i`.
+    fn row_ids(&self, i: usize) -> &[u16];
+    /// `c2` of material `id`, or `None` for a wall.
+    fn c2(&self, id: u16) -> Option<f32>;
+}
 
 /// The layer's width in cells on grids large enough (see [`Layer::width_on`]).
 pub const PML_CELLS: usize = 32;
@@ -207,9 +218,9 @@ pub struct LayerFields {
 impl LayerFields {
     /// Zeroed fields for `cells` (empty without a layer).
     #[must_use]
-    pub fn new(cells: &SceneCells) -> Self {
-        let Some(layer) = &cells.layer else { return Self::default() };
-        let (nx, ny) = (cells.nx, cells.ny);
+    pub fn new<C: LayerCells + ?Sized>(cells: &C) -> Self {
+        let Some(layer) = cells.layer() else { return Self::default() };
+        let (nx, ny) = cells.size();
         let mut starts = Vec::with_capacity(nx + 1);
         let mut n = 0;
         for i in 0..nx {
@@ -356,8 +367,8 @@ fn pml_span(
 /// as vector loops ([`pml_span`]); spans with walls or several media cell by cell ([`pml_cell`]):
 /// the same bits.
 #[expect(clippy::too_many_arguments, reason = "the grid, the row and its stencil")]
-pub fn pml_row(
-    cells: &SceneCells,
+pub fn pml_row<C: LayerCells + ?Sized>(
+    cells: &C,
     layer: &Layer,
     i: usize,
     aux: &mut [f32],
@@ -366,10 +377,10 @@ pub fn pml_row(
     g_mid: &[f32],
     g_down: &[f32],
 ) {
-    let (nx, ny) = (cells.nx, cells.ny);
+    let (nx, ny) = cells.size();
     let w = layer.width;
     let x = layer.axis_at(i, nx);
-    let ids = &cells.ids[i * ny..(i + 1) * ny];
+    let ids = cells.row_ids(i);
     let len = aux.len() / AUX;
     let mut planes = Planes::of(aux, len);
     // (first cell, end, first slot)
@@ -379,22 +390,23 @@ pub fn pml_row(
         let n = j1 - j0;
         let mut span = planes.span(s0, n);
         let id = ids[j0];
-        if id != WALL && ids[j0..j1].iter().all(|&v| v == id) {
-            let c2 = cells.material(id).c2;
+        if let Some(c2) = cells.c2(id)
+            && ids[j0..j1].iter().all(|&v| v == id)
+        {
             let (f, up, down) = (&mut f_row[j0..j1], &g_up[j0..j1], &g_down[j0..j1]);
             pml_span(c2, x, &layer.y, j0, &mut span, f, up, down, &g_mid[j0 - 1..=j1]);
             continue;
         }
         for (k, j) in (j0..j1).enumerate() {
             let mut a = [span.pu[k], span.cu[k], span.px[k], span.py[k], span.gx[k], span.gy[k]];
-            if ids[j] == WALL {
-                a = [0.0; AUX];
-                f_row[j] = 0.0;
-            } else {
-                let c2 = cells.material(ids[j]).c2;
+            if let Some(c2) = cells.c2(ids[j]) {
                 let y = layer.y.at(j);
                 f_row[j] =
                     pml_cell(c2, x, y, &mut a, f_row[j], g_mid[j], g_up[j], g_down[j], g_mid[j - 1], g_mid[j + 1]);
+            } else {
+                // A wall: held at 0, its auxiliary values too.
+                a = [0.0; AUX];
+                f_row[j] = 0.0;
             }
             [span.pu[k], span.cu[k], span.px[k], span.py[k], span.gx[k], span.gy[k]] = a;
         }
@@ -405,6 +417,7 @@ pub fn pml_row(
 mod tests {
     use super::*;
     use crate::sim::wave::scene::{Boundary, Scene, Wall};
+    use crate::sim::wave::scene_cells::{SceneCells, WALL};
 
     /// The vector spans give [`pml_cell`]'s bits: a full row and a side strip of an open scene
     /// against the cell rule on copies, and a strip with a wall (the cell-by-cell path).

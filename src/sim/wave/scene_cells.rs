@@ -43,7 +43,7 @@
 //! perfectly matched layer with auxiliary fields: the `matched` edge ([`crate::sim::wave::pml`]),
 //! whose cells [`scene_update`] hands to [`pml_row`].
 
-use crate::sim::wave::pml::{Layer, LayerFields, pml_row};
+use crate::sim::wave::pml::{Layer, LayerCells, LayerFields, pml_row};
 use crate::sim::wave::scene::{Boundary, Scene};
 
 /// The id of wall cells (and of the corners of an absorbing edge): held at 0.
@@ -267,6 +267,25 @@ impl SceneCells {
     #[must_use]
     pub fn c2_at(&self, k: usize) -> Option<f32> {
         let id = self.ids[k];
+        (id != WALL).then(|| self.material(id).c2)
+    }
+}
+
+/// The layer's rule reads a scene's cells through this.
+impl LayerCells for SceneCells {
+    fn size(&self) -> (usize, usize) {
+        (self.nx, self.ny)
+    }
+
+    fn layer(&self) -> Option<&Layer> {
+        self.layer.as_ref()
+    }
+
+    fn row_ids(&self, i: usize) -> &[u16] {
+        &self.ids[i * self.ny..(i + 1) * self.ny]
+    }
+
+    fn c2(&self, id: u16) -> Option<f32> {
         (id != WALL).then(|| self.material(id).c2)
     }
 }
