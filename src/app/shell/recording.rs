@@ -187,7 +187,7 @@ impl WavebrotApp {
                 let mut start = false;
                 ui.horizontal(|ui| {
                     start = ui.button("Record").on_hover_text("record the pictures shown to an animated GIF (G); in the Mandelbrot view each full picture as you zoom and pan: a zoom path").clicked();
-                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(80.0)).on_hover_text("the GIF file");
+                    ui.add(egui::TextEdit::singleline(&mut r.path).desired_width(100.0)).on_hover_text("the GIF file");
                     egui::ComboBox::from_id_salt("gif_width")
                         .selected_text(width_name(r.shrink.max_width))
                         .width(64.0)
