@@ -453,7 +453,10 @@ fn the_speedup_needs_a_fresh_cpu_figure_of_the_same_scene() {
     h.get_by_label("CPU comparison").click();
     assert!(run_until(&mut h, 60, |a| a.timing().speedup().is_some()));
     h.get_by_label("Pause").click();
-    assert!(run_until(&mut h, 10, |a| a.timing().speedup().is_none()), "no speedup of stale figures");
+    // The worker's pause may land after the CPU figure has gone stale (a loaded machine): wait
+    // for the panel to have taken the pause in.
+    let paused = |a: &WavebrotApp| a.timing().speedup().is_none() && a.timing().sentence().starts_with("Paused");
+    assert!(run_until(&mut h, 10, paused), "no speedup of stale figures, and said paused");
     assert!(h.state().timing().sentence().starts_with("Paused"), "{}", h.state().timing().sentence());
 }
 
