@@ -33,6 +33,8 @@
 //! binary lifting: level 1, then `+16, +8, +4, +2, +1` (no inner loop: llvmpipe stops a
 //! shader whose inner loops run more than 65 535 iterations in all).
 
+use rayon::prelude::*;
+
 use super::real::Real;
 
 /// `ε` of the validity radius: `2^-53` (an `f64` rounding), halved for safety. The neglected
@@ -153,6 +155,30 @@ impl Cx {
     }
 }
 
+/// Entries a parallel task takes at least (an entry costs tens of nanoseconds).
+const PAR_MIN: usize = 4096;
+
+/// Appends the parts of `items` to `a`, `b` and `r`, in order.
+fn extend3(
+    a: &mut Vec<Cx>,
+    b: &mut Vec<Cx>,
+    r: &mut Vec<FloatExp>,
+    items: impl IndexedParallelIterator<Item = (Cx, Cx, FloatExp)>,
+) {
+    let from = a.len();
+    let len = items.len();
+    a.resize(from + len, Cx::default());
+    b.resize(from + len, Cx::default());
+    r.resize(from + len, FloatExp::ZERO);
+    (&mut a[from..], &mut b[from..], &mut r[from..]).into_par_iter().zip(items).with_min_len(PAR_MIN).for_each(
+        |((a, b, r), (x, y, z))| {
+            *a = x;
+            *b = y;
+            *r = z;
+        },
+    );
+}
+
 /// The BLA table of one image (its `|dc|max`) and one reference orbit.
 #[derive(Clone, Debug, Default)]
 pub struct BlaTable {
@@ -194,46 +220,57 @@ impl BlaTable {
         }
         let levels = 32 - n.leading_zeros(); // the top level holds n >> (levels - 1) = 1 entry
         let total = level_offset(n, levels) as usize;
+        // Each entry depends only on the orbit (level 0) or on two entries of the level below,
+        // so every level is built in parallel; an entry's operations are the same as one
+        // thread's, so the table is bit for bit the same on any number of threads.
         let mut a: Vec<Cx> = Vec::with_capacity(total);
         let mut b: Vec<Cx> = Vec::with_capacity(total);
         let mut r: Vec<FloatExp> = Vec::with_capacity(total);
-        for m in 1..=n as usize {
+        let single = |m: usize| {
             // A tiny value (held with its exponent) gets no radius: no step starts at it or
             // jumps over it, its iteration is done as an extended-exponent one.
             let tiny = exp[m] != 0;
             let (zr, zi) = if tiny { (0.0, 0.0) } else { (re[m], im[m]) };
-            a.push(Cx::new(2.0 * zr, 2.0 * zi, 0));
-            b.push(Cx::new(1.0, 0.0, 0));
             let near_escape = mag4[m] + 4.0 >= NEAR_ESCAPE_SQ;
-            r.push(if near_escape || tiny { FloatExp::ZERO } else { FloatExp::new(BLA_EPSILON * zr.hypot(zi), 0) });
-        }
+            let rr = if near_escape || tiny { FloatExp::ZERO } else { FloatExp::new(BLA_EPSILON * zr.hypot(zi), 0) };
+            (Cx::new(2.0 * zr, 2.0 * zi, 0), Cx::new(1.0, 0.0, 0), rr)
+        };
+        extend3(&mut a, &mut b, &mut r, (1..n as usize + 1).into_par_iter().with_min_len(PAR_MIN).map(single));
         for l in 1..levels {
             let (below, here) = (level_offset(n, l - 1) as usize, level_offset(n, l) as usize);
-            for j in 0..(n >> l) as usize {
-                let (x, y) = (below + 2 * j, below + 2 * j + 1);
-                let ab = a[y].mul(a[x]);
-                let bb = a[y].mul(b[x]).add(b[y]);
-                let through = r[y].sub_pos(b[x].abs().mul(dc_max)).div(a[x].abs());
-                let mut rr = r[x].min(through);
+            debug_assert_eq!(a.len(), here);
+            let (sa, sb, sr) = (&a[below..here], &b[below..here], &r[below..here]);
+            let merge = |j: usize| {
+                let (x, y) = (2 * j, 2 * j + 1);
+                let ab = sa[y].mul(sa[x]);
+                let bb = sa[y].mul(sb[x]).add(sb[y]);
+                let through = sr[y].sub_pos(sb[x].abs().mul(dc_max)).div(sa[x].abs());
+                let mut rr = sr[x].min(through);
                 if !(ab.is_finite() && bb.is_finite()) {
                     rr = FloatExp::ZERO;
                 }
-                debug_assert_eq!(a.len(), here + j);
-                a.push(ab);
-                b.push(bb);
-                r.push(rr);
-            }
+                (ab, bb, rr)
+            };
+            let merged: Vec<(Cx, Cx, FloatExp)> =
+                (0..(n >> l) as usize).into_par_iter().with_min_len(PAR_MIN).map(merge).collect();
+            extend3(&mut a, &mut b, &mut r, merged.into_par_iter());
         }
         let mut t = Self { levels, n, ..Self::default() };
-        t.ab.reserve(4 * total);
-        t.exps.reserve(4 * total);
-        for ((a, b), r) in a.iter().zip(&b).zip(&r) {
-            t.ab.extend_from_slice(&[a.re, a.im, b.re, b.im]);
-            t.exps.extend_from_slice(&[a.e, b.e, r.e, 0]);
-            t.rm.push(r.m);
-            let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
-            t.r2.push(if plain { r.to_f64() * r.to_f64() } else { 0.0 });
-        }
+        t.ab = vec![0.0; 4 * total];
+        t.exps = vec![0; 4 * total];
+        t.rm = vec![0.0; total];
+        t.r2 = vec![0.0; total];
+        (t.ab.par_chunks_mut(4), t.exps.par_chunks_mut(4), t.rm.par_iter_mut(), t.r2.par_iter_mut())
+            .into_par_iter()
+            .zip(a.par_iter().zip(&b).zip(&r))
+            .with_min_len(PAR_MIN)
+            .for_each(|((ab, ex, rm, r2), ((a, b), r))| {
+                ab.copy_from_slice(&[a.re, a.im, b.re, b.im]);
+                ex.copy_from_slice(&[a.e, b.e, r.e, 0]);
+                *rm = r.m;
+                let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
+                *r2 = if plain { r.to_f64() * r.to_f64() } else { 0.0 };
+            });
         t
     }
 
@@ -331,5 +368,33 @@ mod tests {
         }
         let err = (sr - dr).hypot(si - di) / dr.hypot(di);
         assert!(err < 1e-13, "relative error {err:e} over {} iterations", 1 << l);
+    }
+
+    #[test]
+    fn the_table_is_the_same_on_one_thread_and_on_many() {
+        // An orbit of c = -0.75 + 0.1i long enough (20 000 entries) that every level is split
+        // between tasks; a merge's operations are one entry's, so the bits cannot depend on the
+        // number of threads.
+        let (cr, ci) = (-0.75f64, 0.1f64);
+        let (mut re, mut im, mut mag4) = (vec![0.0], vec![0.0], vec![-4.0]);
+        for _ in 0..20_000 {
+            let (zr, zi) = (re[re.len() - 1], im[im.len() - 1]);
+            let (nr, ni) = (zr * zr - zi * zi + cr, 2.0 * zr * zi + ci);
+            re.push(nr);
+            im.push(ni);
+            mag4.push(nr * nr + ni * ni - 4.0);
+        }
+        let exp = vec![0; re.len()];
+        let build = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| BlaTable::build(&re, &im, &exp, &mag4, 20_000, FloatExp::new(1e-40, 0)))
+        };
+        let (one, many) = (build(1), build(5));
+        assert!(one.levels > 10, "levels {}", one.levels);
+        assert_eq!(one.ab.len(), 4 * level_offset(one.n, one.levels) as usize);
+        let same =
+            |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+        assert!(same(&one.ab, &many.ab) && same(&one.r2, &many.r2) && same(&one.rm, &many.rm));
+        assert_eq!(one.exps, many.exps);
     }
 }
