@@ -158,27 +158,6 @@ impl Cx {
 /// Entries a parallel task takes at least (an entry costs tens of nanoseconds).
 const PAR_MIN: usize = 4096;
 
-/// Appends the parts of `items` to `a`, `b` and `r`, in order.
-fn extend3(
-    a: &mut Vec<Cx>,
-    b: &mut Vec<Cx>,
-    r: &mut Vec<FloatExp>,
-    items: impl IndexedParallelIterator<Item = (Cx, Cx, FloatExp)>,
-) {
-    let from = a.len();
-    let len = items.len();
-    a.resize(from + len, Cx::default());
-    b.resize(from + len, Cx::default());
-    r.resize(from + len, FloatExp::ZERO);
-    (&mut a[from..], &mut b[from..], &mut r[from..]).into_par_iter().zip(items).with_min_len(PAR_MIN).for_each(
-        |((a, b, r), (x, y, z))| {
-            *a = x;
-            *b = y;
-            *r = z;
-        },
-    );
-}
-
 /// The BLA table of one image (its `|dc|max`) and one reference orbit.
 #[derive(Clone, Debug, Default)]
 pub struct BlaTable {
@@ -209,7 +188,81 @@ pub fn level_offset(n: u32, l: u32) -> u32 {
     2 * n - 2 * h + h.count_ones() - n.count_ones()
 }
 
+/// Entries of a table being built: `count` entries from the slices' start (`ab` and `exps`
+/// four values an entry).
+struct Entries<'a> {
+    ab: &'a mut [f64],
+    exps: &'a mut [i32],
+    rm: &'a mut [f64],
+    r2: &'a mut [f64],
+    count: usize,
+}
+
+/// Entries already built, read back as the values they were made from (the stored mantissas
+/// and exponents are exactly those of [`Cx`] and [`FloatExp`]).
+struct Built<'a> {
+    ab: &'a [f64],
+    exps: &'a [i32],
+    rm: &'a [f64],
+}
+
+impl Built<'_> {
+    fn get(&self, j: usize) -> (Cx, Cx, FloatExp) {
+        let (ab, x) = (&self.ab[4 * j..4 * j + 4], &self.exps[4 * j..4 * j + 4]);
+        (
+            Cx { re: ab[0], im: ab[1], e: x[0] },
+            Cx { re: ab[2], im: ab[3], e: x[1] },
+            FloatExp { m: self.rm[j], e: x[2] },
+        )
+    }
+}
+
+impl<'a> Entries<'a> {
+    /// `count` entries of `t` from entry `from`.
+    fn of(t: &'a mut BlaTable, from: usize, count: usize) -> Self {
+        Entries {
+            ab: &mut t.ab[4 * from..],
+            exps: &mut t.exps[4 * from..],
+            rm: &mut t.rm[from..],
+            r2: &mut t.r2[from..],
+            count,
+        }
+    }
+
+    /// Stores `make(j)` as entry `j`, `j < count`, in parallel.
+    fn fill(self, make: impl Fn(usize) -> (Cx, Cx, FloatExp) + Sync) {
+        let n = self.count;
+        (
+            self.ab[..4 * n].par_chunks_mut(4),
+            self.exps[..4 * n].par_chunks_mut(4),
+            &mut self.rm[..n],
+            &mut self.r2[..n],
+        )
+            .into_par_iter()
+            .enumerate()
+            .with_min_len(PAR_MIN)
+            .for_each(|(j, (ab, ex, rm, r2))| {
+                let (a, b, r) = make(j);
+                ab.copy_from_slice(&[a.re, a.im, b.re, b.im]);
+                ex.copy_from_slice(&[a.e, b.e, r.e, 0]);
+                *rm = r.m;
+                let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
+                *r2 = if plain { r.to_f64() * r.to_f64() } else { 0.0 };
+            });
+    }
+}
+
 impl BlaTable {
+    /// The entries before `at` (built) and from `at` on (to build).
+    fn split_at(&mut self, at: usize) -> (Built<'_>, Entries<'_>) {
+        let (ab0, ab1) = self.ab.split_at_mut(4 * at);
+        let (ex0, ex1) = self.exps.split_at_mut(4 * at);
+        let (rm0, rm1) = self.rm.split_at_mut(at);
+        let r2 = &mut self.r2[at..];
+        let count = r2.len();
+        (Built { ab: ab0, exps: ex0, rm: rm0 }, Entries { ab: ab1, exps: ex1, rm: rm1, r2, count })
+    }
+
     /// Builds the table for the orbit `(re, im)` (tiny values, `exp != 0`, get no step) usable
     /// up to `last`, its `|Z|^2 - 4` in `mag4`, and pixels with `|dc| <= dc_max`.
     #[must_use]
@@ -221,11 +274,17 @@ impl BlaTable {
         let levels = 32 - n.leading_zeros(); // the top level holds n >> (levels - 1) = 1 entry
         let total = level_offset(n, levels) as usize;
         // Each entry depends only on the orbit (level 0) or on two entries of the level below,
-        // so every level is built in parallel; an entry's operations are the same as one
-        // thread's, so the table is bit for bit the same on any number of threads.
-        let mut a: Vec<Cx> = Vec::with_capacity(total);
-        let mut b: Vec<Cx> = Vec::with_capacity(total);
-        let mut r: Vec<FloatExp> = Vec::with_capacity(total);
+        // so every level is built in parallel, straight into the stored arrays (no copy: most
+        // of a one-thread build was the first touch of fresh pages). An entry's operations are
+        // the same as one thread's, so the table is bit for bit the same on any number of threads.
+        let mut t = Self {
+            levels,
+            n,
+            ab: vec![0.0; 4 * total],
+            exps: vec![0; 4 * total],
+            rm: vec![0.0; total],
+            r2: vec![0.0; total],
+        };
         let single = |m: usize| {
             // A tiny value (held with its exponent) gets no radius: no step starts at it or
             // jumps over it, its iteration is done as an extended-exponent one.
@@ -235,42 +294,24 @@ impl BlaTable {
             let rr = if near_escape || tiny { FloatExp::ZERO } else { FloatExp::new(BLA_EPSILON * zr.hypot(zi), 0) };
             (Cx::new(2.0 * zr, 2.0 * zi, 0), Cx::new(1.0, 0.0, 0), rr)
         };
-        extend3(&mut a, &mut b, &mut r, (1..n as usize + 1).into_par_iter().with_min_len(PAR_MIN).map(single));
+        Entries::of(&mut t, 0, n as usize).fill(|j| single(j + 1));
         for l in 1..levels {
             let (below, here) = (level_offset(n, l - 1) as usize, level_offset(n, l) as usize);
-            debug_assert_eq!(a.len(), here);
-            let (sa, sb, sr) = (&a[below..here], &b[below..here], &r[below..here]);
+            let (lower, upper) = t.split_at(here);
             let merge = |j: usize| {
-                let (x, y) = (2 * j, 2 * j + 1);
-                let ab = sa[y].mul(sa[x]);
-                let bb = sa[y].mul(sb[x]).add(sb[y]);
-                let through = sr[y].sub_pos(sb[x].abs().mul(dc_max)).div(sa[x].abs());
-                let mut rr = sr[x].min(through);
+                let (ax, bx, rx) = lower.get(below + 2 * j);
+                let (ay, by, ry) = lower.get(below + 2 * j + 1);
+                let ab = ay.mul(ax);
+                let bb = ay.mul(bx).add(by);
+                let through = ry.sub_pos(bx.abs().mul(dc_max)).div(ax.abs());
+                let mut rr = rx.min(through);
                 if !(ab.is_finite() && bb.is_finite()) {
                     rr = FloatExp::ZERO;
                 }
                 (ab, bb, rr)
             };
-            let merged: Vec<(Cx, Cx, FloatExp)> =
-                (0..(n >> l) as usize).into_par_iter().with_min_len(PAR_MIN).map(merge).collect();
-            extend3(&mut a, &mut b, &mut r, merged.into_par_iter());
+            Entries { count: (n >> l) as usize, ..upper }.fill(merge);
         }
-        let mut t = Self { levels, n, ..Self::default() };
-        t.ab = vec![0.0; 4 * total];
-        t.exps = vec![0; 4 * total];
-        t.rm = vec![0.0; total];
-        t.r2 = vec![0.0; total];
-        (t.ab.par_chunks_mut(4), t.exps.par_chunks_mut(4), t.rm.par_iter_mut(), t.r2.par_iter_mut())
-            .into_par_iter()
-            .zip(a.par_iter().zip(&b).zip(&r))
-            .with_min_len(PAR_MIN)
-            .for_each(|((ab, ex, rm, r2), ((a, b), r))| {
-                ab.copy_from_slice(&[a.re, a.im, b.re, b.im]);
-                ex.copy_from_slice(&[a.e, b.e, r.e, 0]);
-                *rm = r.m;
-                let plain = a.plain().is_some() && b.plain().is_some() && (-500..=500).contains(&r.e);
-                *r2 = if plain { r.to_f64() * r.to_f64() } else { 0.0 };
-            });
         t
     }
 
