@@ -151,6 +151,80 @@ __device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double c
     return (float)fmin(nu, (double)iters);
 }
 
+// The general loop's plain path (`perturb_count` below) for a plain delta while Z_m is plain:
+// iterates until the pixel escapes (returns its count, with the smooth value in *nu), or Z_m is
+// tiny, or the delta became scaled, or k reached iters (returns -1 with the state updated).
+__device__ __forceinline__ int plain_run(const Orbit& o, double plain_dcr, double plain_dci, double dcr, double dci,
+                                         int dce, double plain_min, int iters, double c1r, double c1i, double* pwr,
+                                         double* pwi, int* pe, bool* pscaled, int* pm, int* pk,
+                                         unsigned long long* pran, float* nu) {
+    const double* __restrict__ zr = o.zr;
+    const double* __restrict__ zi = o.zi;
+    const int last = o.last;
+    double wr = *pwr, wi = *pwi;
+    int m = *pm, k = *pk;
+    unsigned long long ran = *pran;
+    int result = -1;
+    while (k < iters) {
+        if (o.zexp[m] != 0) break;
+        ++ran;
+        const double rr = zr[m], ri = zi[m];
+        const double fr = rr + wr;
+        const double fi = ri + wi;
+        const double dd = wr * wr + wi * wi;
+        if (o.mag4[m] + (2.0 * (rr * wr + ri * wi) + dd) >= 0.0) {
+            if (nu) *nu = deep_smooth_tail(fr, fi, c1r, c1i, (unsigned)k + 1u, iters);
+            result = k;
+            break;
+        }
+        const double mag = fr * fr + fi * fi;
+        if (m == last || mag < dd) {
+            const double gr = fr + o.zr_lo[m];
+            const double gi = fi + o.zi_lo[m];
+            extended_step(0.0, 0.0, 0, gr, gi, 0, dcr, dci, dce, &wr, &wi, pe, pscaled);
+            m = 1;
+            ++k;
+            if (*pscaled) break;
+            continue;
+        }
+        unsigned j = 0;
+        const int l = bla_lookup(o, m, k, iters, dd, false, 0, &j);
+        if (l > 0) {
+            const double* ab = o.bla_ab + 4ull * j;
+            const int ea = o.bla_exps[4ull * j], eb = o.bla_exps[4ull * j + 1];
+            const double ar = ldexp_twin(ab[0], ea), ai = ldexp_twin(ab[1], ea);
+            const double br = ldexp_twin(ab[2], eb), bi = ldexp_twin(ab[3], eb);
+            const double nr = (ar * wr - ai * wi) + (br * plain_dcr - bi * plain_dci);
+            const double ni = (ar * wi + ai * wr) + (br * plain_dci + bi * plain_dcr);
+            wr = nr; wi = ni;
+            m += 1 << l;
+            k += 1 << l;
+            const double q = fmax(fabs(nr), fabs(ni));
+            if (q < plain_min && q > 0.0) {
+                const int t = ilogb_twin(q);
+                wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); *pe = t; *pscaled = true;
+                break;
+            }
+            continue;
+        }
+        const double tr = rr + rr + wr;
+        const double ti = ri + ri + wi;
+        const double nr = tr * wr - ti * wi + plain_dcr;
+        const double ni = tr * wi + ti * wr + plain_dci;
+        wr = nr; wi = ni;
+        ++m;
+        ++k;
+        const double q = fmax(fabs(nr), fabs(ni));
+        if (q < plain_min && q > 0.0) {
+            const int t = ilogb_twin(q);
+            wr = ldexp_twin(nr, -t); wi = ldexp_twin(ni, -t); *pe = t; *pscaled = true;
+            break;
+        }
+    }
+    *pwr = wr; *pwi = wi; *pm = m; *pk = k; *pran = ran;
+    return result;
+}
+
 // The count; when nu is not null, also the smooth value (`perturb_count_smooth`): the orbit
 // goes on from the escaped z = Z_m + dz with c = Z_1 + dc. *executed gets the iterations
 // executed (one per escape test, whether a single or a BLA step followed).
@@ -171,6 +245,21 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     int m = 1;
     unsigned long long ran = 0;
     for (int k = 0; k < iters;) {
+        if (!scaled) {
+            // The common case in its own loop: a plain delta against a plain Z_m. The same
+            // operations as the general loop's plain path below (which it leaves to for a tiny
+            // Z_m, and after a step that scales the delta), without its branches for the other
+            // forms: fewer instructions an iteration where every pixel is plain (zooms to about
+            // 1e160), same bits.
+            const int got = plain_run(o, plain_dcr, plain_dci, dcr, dci, dce, plain_min, iters, c1r, c1i, &wr, &wi,
+                                      &e, &scaled, &m, &k, &ran, nu);
+            if (got >= 0) {
+                *executed = ran;
+                return got;
+            }
+            if (k >= iters) break;
+            if (!scaled && o.zexp[m] == 0) continue;
+        }
         ++ran;
         const int ze = o.zexp[m];
         if (ze != 0) {
