@@ -380,7 +380,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     return iters;
 }
 
-// Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread. Each block adds the
+// Grid (ceil(width/16), ceil(height/16)), block (32, 8), one pixel a thread. Each block adds the
 // rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
 // (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
 // (width*height floats; any valid pointer otherwise) gets the smooth values. The BLA arrays
@@ -393,8 +393,10 @@ extern "C" __global__ void __launch_bounds__(256)
                         const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels, unsigned bla_n, int exp, double ax,
                         double bx, double ay, double by, int iters, int* __restrict__ counts,
                         float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
-    const int x = blockIdx.x * 32 + threadIdx.x;
-    const int y = blockIdx.y * 8 + threadIdx.y;
+    // A block is 16x16 pixels and each warp (threadIdx.y) an 8x4 tile of them: neighbours in
+    // a square run more alike than along a row of 32, so fewer of a warp's threads idle.
+    const int x = blockIdx.x * 16 + (threadIdx.y & 1) * 8 + (threadIdx.x & 7);
+    const int y = blockIdx.y * 16 + (threadIdx.y >> 1) * 4 + (threadIdx.x >> 3);
     unsigned long long rule = 0, executed = 0;
     if (x < width && y < height) {
         const double dcr = ax + (double)x * bx;

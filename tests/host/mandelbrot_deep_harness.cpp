@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
     std::vector<int> counts(w * h, -1);
     std::vector<float> smooth(w * h, -1.0f);
     unsigned long long total[2] = {0, 0};
-    for (int gy = 0; gy < (h + 7) / 8; ++gy)
-        for (int gx = 0; gx < (w + 31) / 32; ++gx)
+    for (int gy = 0; gy < (h + 15) / 16; ++gy)
+        for (int gx = 0; gx < (w + 15) / 16; ++gx)
             for (int ty = 0; ty < 8; ++ty)
                 for (int tx = 0; tx < 32; ++tx) {
                     blockIdx = {gx, gy, 0};

@@ -56,7 +56,7 @@ pub(super) fn mandelbrot_deep(
     let (width, height, iters) = (job.width as i32, job.height as i32, job.iters as i32);
     let last_i32 = orbit.last_f64 as i32;
     let cfg = LaunchConfig {
-        grid_dim: (job.width.div_ceil(32) as u32, job.height.div_ceil(8) as u32, 1),
+        grid_dim: (job.width.div_ceil(16) as u32, job.height.div_ceil(16) as u32, 1),
         block_dim: (32, 8, 1),
         shared_mem_bytes: 0,
     };
