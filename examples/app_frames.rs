@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release --example app_frames -- [--backend cuda,wgpu,cpu] [--grid 4096,8192]
-//!     [--steps 100] [--frames 300] [--warmup 30] [--view 2d,3d] [--json FILE]
+//!     [--steps 100] [--frames 300] [--warmup 30] [--view 2d,3d] [--paint window|readback] [--json FILE]
 //! ```
 //!
 //! docs/PERFORMANCE.md has the runs on the GPU machine.
@@ -25,6 +25,7 @@ fn main() -> ExitCode {
     let mut grids = vec![4096usize, 8192];
     let (mut steps, mut frames, mut warmup, mut json) = (100u32, 300u32, 30u32, None);
     let mut views = vec![false];
+    let mut paint = harness::Paint::Window;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     let parsed: Result<(), String> = (|| {
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
                         })
                         .collect::<Result<_, _>>()?;
                 }
+                "--paint" => paint = value()?.parse()?,
                 "--json" => json = Some(value()?),
                 other => return Err(format!("unknown argument '{other}'")),
             }
@@ -72,9 +74,12 @@ fn main() -> ExitCode {
     for &backend in &backends {
         for (&n, &surface) in grids.iter().flat_map(|n| views.iter().map(move |v| (n, v))) {
             eprintln!("app_frames: {backend:?} {n}x{n} (3D: {surface}), {steps} steps per frame, {frames} frames…");
-            match harness::run(harness::Case { backend, n, steps_per_frame: steps, frames, warmup, surface }) {
+            match harness::run(harness::Case { backend, n, steps_per_frame: steps, frames, warmup, surface, paint }) {
                 Ok(r) => {
-                    println!("compute device ({}): {}; display adapter: {}", r.backend, r.device, r.display_adapter);
+                    println!(
+                        "compute device ({}): {}; display adapter: {}; paint: {}",
+                        r.backend, r.device, r.display_adapter, r.paint
+                    );
                     rows.push(r);
                 }
                 Err(e) => {

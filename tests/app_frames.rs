@@ -9,14 +9,15 @@ mod common;
 #[path = "support/app_frames.rs"]
 mod harness;
 
-use harness::{COLUMNS, Case, run, table};
+use harness::{COLUMNS, Case, Paint, run, table};
 use wavebrot::backend::BackendChoice;
 
 #[test]
 fn the_headless_harness_reports_frames_per_second_and_every_stage() {
     let mut rows = Vec::new();
-    for backend in [BackendChoice::Cpu, BackendChoice::Wgpu] {
-        let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5, surface: false };
+    // The CPU painted as a window paints, wgpu through egui_kittest's read-back: both paths run.
+    for (backend, paint) in [(BackendChoice::Cpu, Paint::Window), (BackendChoice::Wgpu, Paint::ReadBack)] {
+        let case = Case { backend, n: 64, steps_per_frame: 10, frames: 40, warmup: 5, surface: false, paint };
         match run(case) {
             Ok(r) => rows.push(r),
             Err(e) if e.starts_with("no wgpu adapter") => {
@@ -38,9 +39,11 @@ fn the_headless_harness_reports_frames_per_second_and_every_stage() {
         assert!((r.updates_per_frame - 10.0).abs() < 1e-9, "{} updates per picture", r.updates_per_frame);
         assert!(r.compute_ms > 0.0 && r.colour_ms > 0.0 && r.ui_ms > 0.0 && r.paint_ms > 0.0, "{r:?}");
         assert!(!r.device.is_empty() && !r.display_adapter.is_empty(), "{r:?}");
+        assert!(t.contains(&format!("{}²", r.n)), "{t}");
         let json = serde_json::to_value(r).unwrap();
         assert!(json["frames_per_s"].as_f64().unwrap() > 0.0);
     }
+    assert_eq!((rows[0].paint.as_str(), rows[1].paint.as_str()), ("window", "readback"));
     // The CPU picture is uploaded from the host; wgpu's goes straight into the display texture.
     assert!(rows[0].upload_ms > 0.0, "{:?}", rows[0]);
 }

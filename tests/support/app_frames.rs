@@ -4,8 +4,10 @@
 //! JSON rows.
 //!
 //! Per frame the harness runs one UI frame (`Harness::step`: the app's `ui`, then egui's texture
-//! changes handed to the GPU) and paints it (`Harness::render`: tessellate, draw, and read the
-//! screen back, which a window would present instead). The stages: `compute`, `measure` (the
+//! changes handed to the GPU) and paints it (`Harness::render`). [`Paint::Window`] paints as a
+//! window does: tessellate, draw into a target kept from frame to frame, submit, and wait until
+//! the GPU has drawn it (a window presents it then); [`Paint::ReadBack`] is egui_kittest's own
+//! renderer, which draws into a new texture and reads the screen back to the host every frame. The stages: `compute`, `measure` (the
 //! meters' reads: energy, auto contrast), `colour`, `copy` (the simulation thread, from the app's
 //! puffin scopes), `upload` (the picture handed to egui) and `ui` (the rest of the app's frame),
 //! `egui→GPU` (step time outside the app's frame: texture uploads) and `paint` (render time), all
@@ -17,7 +19,8 @@
 
 use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
+use egui_kittest::{Harness, TestRenderer};
+use egui_wgpu::{RenderState, ScreenDescriptor, wgpu};
 use wavebrot::app::WavebrotApp;
 use wavebrot::app::launch::headless::HeadlessOptions;
 use wavebrot::backend::BackendChoice;
@@ -33,6 +36,119 @@ pub struct Case {
     pub warmup: u32,
     /// The 3D surface instead of the flat picture.
     pub surface: bool,
+    pub paint: Paint,
+}
+
+/// How a frame is painted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Paint {
+    /// As a window paints: drawn into a kept target and waited for, never read back.
+    Window,
+    /// egui_kittest's renderer: a new target each frame, read back to the host.
+    ReadBack,
+}
+
+impl std::str::FromStr for Paint {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "window" => Ok(Self::Window),
+            "readback" => Ok(Self::ReadBack),
+            other => Err(format!("bad paint: '{other}' (window or readback)")),
+        }
+    }
+}
+
+/// A renderer that paints as a window does ([`Paint::Window`]): egui_wgpu draws the frame into
+/// a target that lives as long as the window's size does, the work is submitted and waited for
+/// (the time a window's frame takes before it is presented), and nothing is copied back. The
+/// image it hands the harness is one transparent pixel.
+pub struct WindowPaint {
+    state: RenderState,
+    target: Option<(wgpu::Texture, wgpu::TextureView, [u32; 2])>,
+}
+
+impl WindowPaint {
+    #[must_use]
+    pub fn new(setup: egui_wgpu::WgpuSetup) -> Self {
+        let state = egui_kittest::wgpu::create_render_state(setup, egui_wgpu::RendererOptions::default());
+        Self { state, target: None }
+    }
+
+    fn target(&mut self, size: [u32; 2]) -> wgpu::TextureView {
+        if self.target.as_ref().is_none_or(|t| t.2 != size) {
+            let texture = self.state.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some("window-like target"),
+                size: wgpu::Extent3d { width: size[0], height: size[1], depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: self.state.target_format,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            });
+            let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+            self.target = Some((texture, view, size));
+        }
+        self.target.as_ref().map(|t| t.1.clone()).expect("made above")
+    }
+}
+
+impl TestRenderer for WindowPaint {
+    fn setup_eframe(&self, cc: &mut eframe::CreationContext<'_>, frame: &mut eframe::Frame) {
+        cc.wgpu_render_state = Some(self.state.clone());
+        frame.wgpu_render_state = Some(self.state.clone());
+    }
+
+    fn handle_delta(&mut self, delta: &mut egui::TexturesDelta) {
+        let mut renderer = self.state.renderer.write();
+        for (id, images) in delta.set.drain() {
+            for image in images {
+                renderer.update_texture(&self.state.device, &self.state.queue, id, &image);
+            }
+        }
+        for id in delta.free.drain() {
+            renderer.free_texture(&id);
+        }
+    }
+
+    fn render(&mut self, ctx: &egui::Context, output: &egui::FullOutput) -> Result<image::RgbaImage, String> {
+        let size = ctx.content_rect().size() * ctx.pixels_per_point();
+        let screen = ScreenDescriptor {
+            pixels_per_point: ctx.pixels_per_point(),
+            size_in_pixels: [size.x.round() as u32, size.y.round() as u32],
+        };
+        let view = self.target(screen.size_in_pixels);
+        let tessellated = ctx.tessellate(output.shapes.clone(), ctx.pixels_per_point());
+        let (device, queue) = (&self.state.device, &self.state.queue);
+        let mut renderer = self.state.renderer.write();
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("window-like paint") });
+        let user = renderer.update_buffers(device, queue, &mut encoder, &tessellated, &screen);
+        {
+            let mut pass = encoder
+                .begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("window-like pass"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &view,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                            store: wgpu::StoreOp::Store,
+                        },
+                        depth_slice: None,
+                    })],
+                    ..Default::default()
+                })
+                .forget_lifetime();
+            renderer.render(&mut pass, &tessellated, &screen);
+        }
+        queue.submit(user.into_iter().chain(std::iter::once(encoder.finish())));
+        device
+            .poll(wgpu::PollType::Wait { submission_index: None, timeout: Some(Duration::from_secs(10)) })
+            .map_err(|e| format!("waiting for the paint: {e}"))?;
+        Ok(image::RgbaImage::new(1, 1))
+    }
 }
 
 /// What a run measured.
@@ -45,6 +161,8 @@ pub struct Row {
     /// "2D" or "3D".
     pub view: String,
     pub steps_per_frame: u32,
+    /// "window" or "readback" ([`Paint`]).
+    pub paint: String,
     pub ui_frames: u32,
     pub seconds: f64,
     /// UI frames per second (the window's frame rate).
@@ -121,10 +239,12 @@ pub fn run(case: Case) -> Result<Row, String> {
         steps_per_frame: case.steps_per_frame,
         surface: case.surface,
     };
-    let mut h = Harness::builder()
-        .with_size([1280.0, 780.0])
-        .wgpu_setup(wgpu_setup())
-        .build_eframe(move |cc| WavebrotApp::new_headless(cc, o).expect("app starts"));
+    let builder = Harness::builder().with_size([1280.0, 780.0]);
+    let builder = match case.paint {
+        Paint::Window => builder.renderer(WindowPaint::new(wgpu_setup())),
+        Paint::ReadBack => builder.wgpu_setup(wgpu_setup()),
+    };
+    let mut h = builder.build_eframe(move |cc| WavebrotApp::new_headless(cc, o).expect("app starts"));
     let n = case.n;
     let ready = until(&mut h, 300, |a| {
         a.active_backend().is_some() && a.wave_running().is_some_and(|(p, _)| p.nx == n) && a.content_frames() >= 2
@@ -175,6 +295,7 @@ pub fn run(case: Case) -> Result<Row, String> {
         n,
         view: if case.surface { "3D" } else { "2D" }.to_owned(),
         steps_per_frame: case.steps_per_frame,
+        paint: if case.paint == Paint::Window { "window" } else { "readback" }.to_owned(),
         ui_frames: case.frames,
         seconds: secs,
         ui_fps: f / secs,
