@@ -5,6 +5,7 @@
 
 use std::process::Command;
 
+use crate::mandelbrot_deep::{HostKernel, host_harness, host_kernel_output, parse_hex_float};
 use wavebrot::backend::Backend;
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::sim::fractal::deep::{DeepJob, Location, View};
@@ -207,4 +208,38 @@ fn cli_lights_a_deep_location_and_keeps_the_counts() {
     let (a, b) =
         (std::fs::read(dir.path().join("lit.png")).unwrap(), std::fs::read(dir.path().join("plain.png")).unwrap());
     assert_ne!(a, b, "the lit picture is the plain one");
+}
+
+/// Counts, smooth values and distances of `job` from `mandelbrot_deep_de_f64` run on the host.
+fn host_distance(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>, Vec<f32>) {
+    let (mut c, mut s, mut d) = (Vec::new(), Vec::new(), Vec::new());
+    for line in host_kernel_output(h, job, Some("de")).lines() {
+        let v: Vec<&str> = line.split(' ').collect();
+        c.push(v[0].parse::<i32>().unwrap());
+        s.push(parse_hex_float(v[1]) as f32);
+        d.extend(v[2..5].iter().map(|x| parse_hex_float(x) as f32));
+    }
+    (c, s, d)
+}
+
+#[test]
+fn the_cuda_kernel_on_the_host_gives_the_cpu_twins_distances() {
+    // kernels/mandelbrot_deep.cu compiled as host C++ (no contraction, as NVRTC's --fmad=false):
+    // the same operations in the same order, so the counts and smooth values are the CPU's bit
+    // for bit and the distances too (the same libm on the host; on the GPU CUDA's log and
+    // hypot differ in their last bits: `distance_tolerance`). With BLA and without.
+    let h = host_harness();
+    for (label, view, iters, _, _, _) in views() {
+        let job = DeepJob::prepare(&view, 16, 9, iters).unwrap();
+        for job in [job.clone(), job.without_bla()] {
+            let cpu = cpu_distance(&job);
+            let host = host_distance(&h, &job);
+            assert_eq!(host.0, cpu.0, "{label}: counts");
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&host.1), bits(&cpu.1), "{label}: smooth values");
+            let differ = host.2.iter().zip(&cpu.2).filter(|(a, b)| a.to_bits() != b.to_bits()).count();
+            println!("{label}: the CUDA kernel on the host: {differ} distance values differ from the CPU twin");
+            assert_eq!(bits(&host.2), bits(&cpu.2), "{label}: distances ({differ} values differ)");
+        }
+    }
 }

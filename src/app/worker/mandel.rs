@@ -198,15 +198,35 @@ impl MandelWork {
             }
         }
         debug_assert_eq!(arith, Arith::Perturbation);
-        if req.colour.needs_distance() {
-            notes
-                .push("distance colouring and lighting are not available for deep (perturbation) views yet".to_owned());
-        }
         let job = self.deep_job(&req.view, width, height, req.iters)?;
-        let sm = smooth.map(Vec::as_mut_slice);
+        let arith = backend.deep_arith(&job);
+        let mut sm = smooth.map(Vec::as_mut_slice);
+        if has_smooth && req.colour.needs_distance() {
+            self.de.clear();
+            self.de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
+            let de = Some(self.de.as_mut_slice());
+            match tiles::render_tiled_de(
+                backend,
+                Picture::Deep(&job),
+                tile_pixels,
+                counts,
+                sm.as_deref_mut(),
+                de,
+                progress,
+            ) {
+                Ok(t) => {
+                    let (run, tiles) = (t.run, t.tiles);
+                    return Ok(Computed { params: None, arith, run, tiles, smooth: true, de: true, notes });
+                }
+                Err(e @ BackendError::Unavailable { .. }) => notes.push(format!(
+                    "distance colouring and lighting of deep views are not available on {} yet ({e})",
+                    backend.kind()
+                )),
+                Err(e) => return Err(MandelError::Deep(e)),
+            }
+        }
         let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
             .map_err(MandelError::Deep)?;
-        let arith = backend.deep_arith(&job);
         Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, de: false, notes })
     }
 
