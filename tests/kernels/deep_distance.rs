@@ -243,3 +243,55 @@ fn the_cuda_kernel_on_the_host_gives_the_cpu_twins_distances() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
+fn cuda_deep_distances_equal_the_cpu_twin() {
+    // On the device: the counts and smooth values are the CPU's (no FMA: --fmad=false), the
+    // distances within `distance_tolerance` (CUDA's log and hypot in their last bits).
+    let Some(mut b) = crate::common::cuda_backend("cuda_deep_distances_equal_the_cpu_twin") else { return };
+    let (rel_tol, normal_tol) = wavebrot::backend::distance_tolerance();
+    for (label, view, iters, w, h, _) in views() {
+        let job = DeepJob::prepare(&view, w, h, iters).unwrap();
+        let cpu = cpu_distance(&job);
+        let n = job.pixels();
+        let (mut c, mut s, mut d) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+        b.mandelbrot_deep_distance(&job, &mut c, &mut s, &mut d).unwrap();
+        assert_eq!(c, cpu.0, "{label}: counts");
+        let (mut worst_d, mut worst_u) = (0.0f32, 0.0f32);
+        for i in 0..n {
+            let (g, want) = (&d[i * DE_VALUES..(i + 1) * DE_VALUES], &cpu.2[i * DE_VALUES..(i + 1) * DE_VALUES]);
+            if want[0] > 0.0 {
+                worst_d = worst_d.max((g[0] - want[0]).abs() / want[0]);
+            }
+            worst_u = worst_u.max((g[1] - want[1]).abs().max((g[2] - want[2]).abs()));
+        }
+        println!("cuda, {label}: distances within {worst_d:e} (relative), normals within {worst_u:e}");
+        assert!(worst_d <= rel_tol && worst_u <= normal_tol, "{label}: distance {worst_d:e}, normal {worst_u:e}");
+    }
+}
+
+#[test]
+fn tiles_give_the_whole_pictures_distances() {
+    // `render_tiled_de` in strips of rows (the CLI's and the app's path) against the picture in
+    // one piece: the same numbers.
+    let (_, view, iters, w, h, _) = views().remove(0);
+    let job = DeepJob::prepare(&view, w, h, iters).unwrap();
+    let whole = cpu_distance(&job);
+    let n = job.pixels();
+    let (mut c, mut s, mut d) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+    let mut b = CpuBackend::new(Threads::All);
+    let picture = wavebrot::backend::tiles::Picture::Deep(&job);
+    let t = wavebrot::backend::tiles::render_tiled_de(
+        &mut b,
+        picture,
+        5 * w,
+        &mut c,
+        Some(&mut s),
+        Some(&mut d),
+        &mut |_, _| true,
+    )
+    .unwrap();
+    assert!(t.tiles > 1, "one tile");
+    assert_eq!((c, s, d), whole, "tiles against the whole picture");
+}
