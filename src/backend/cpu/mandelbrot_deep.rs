@@ -112,6 +112,9 @@ pub fn mandelbrot_deep_distance(
     Ok(run(it, start))
 }
 
+/// A row of counts, smooth values and distances, numbered.
+type DistanceRow<'a> = (usize, ((&'a mut [i32], &'a mut [f32]), &'a mut [f32]));
+
 fn rows_distance<T: Real + Sync>(
     threads: Threads,
     job: &DeepJob,
@@ -121,8 +124,7 @@ fn rows_distance<T: Real + Sync>(
     de: &mut [f32],
 ) -> Iterations {
     let w = job.width;
-    let row =
-        |(y, ((c, s), e)): (usize, ((&mut [i32], &mut [f32]), &mut [f32]))| perturb_row_distance(job, d, y, c, s, e);
+    let row = |(y, ((c, s), e)): DistanceRow<'_>| perturb_row_distance(job, d, y, c, s, e);
     match threads {
         Threads::One => counts
             .chunks_exact_mut(w)
