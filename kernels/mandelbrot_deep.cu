@@ -14,6 +14,9 @@
 // Plain deltas skip iterations by bilinear approximation (BLA) where the table built on the
 // host (src/sim/bla.rs, which argues why a step never jumps over an escape or a rebase) has a
 // valid step: dz_{m+2^l} = A dz_m + B dc.
+// mandelbrot_deep_de_f64 also carries the derivative of the pixel's z in pixels,
+// S = (dz/dc) h = (sr + i si) 2^se (src/sim/fractal/deep_distance.rs): S' = 2 z S + h a step,
+// S' = A S + B h a BLA step, unchanged by a rebase; at the escape the distance |z| ln|z| / |S|.
 
 #define PLAIN_MIN_EXP (-560)
 // The exponent of a zero term in `extended_step`: below any value's.
@@ -76,6 +79,66 @@ __device__ __forceinline__ void extended_step(double zr, double zi, int ze, doub
     normalise(nr, ni, r, wr, wi, e, scaled);
 }
 
+// The derivative S = (sr + i si) 2^se in pixels, the spacing h = hm 2^he and h 2^-se
+// (`Slope` of src/sim/fractal/deep_distance.rs, operation for operation).
+#define SLOPE_RENORM_EXP 32
+struct Slope {
+    double sr, si;
+    int se;
+    double hm;
+    int he;
+    double h;
+};
+
+// The mantissa brought back to [1, 2) when it has left [2^-32, 2^32].
+__device__ __forceinline__ void slope_renorm(Slope& s) {
+    const double q = fmax(fabs(s.sr), fabs(s.si));
+    if (q > pow2i(SLOPE_RENORM_EXP) || (q < pow2i(-SLOPE_RENORM_EXP) && q > 0.0)) {
+        const int t = ilogb_twin(q);
+        s.sr = ldexp_twin(s.sr, -t); s.si = ldexp_twin(s.si, -t); s.se += t;
+        s.h = ldexp_twin(s.hm, s.he - s.se);
+    }
+}
+
+// One step z' = z^2 + c of the pixel's z = (zr + i zi) 2^ze: S' = 2 z S + h.
+__device__ __forceinline__ void slope_step(Slope& s, double zr, double zi, int ze) {
+    const double nr = 2.0 * (zr * s.sr - zi * s.si);
+    const double ni = 2.0 * (zr * s.si + zi * s.sr);
+    if (ze != 0) {
+        s.se += ze;
+        s.h = ldexp_twin(s.hm, s.he - s.se);
+    }
+    s.sr = nr + s.h; s.si = ni;
+    slope_renorm(s);
+}
+
+// A BLA step: S' = A S + B h, A = (ab[0] + i ab[1]) 2^ea, B = (ab[2] + i ab[3]) 2^eb.
+__device__ __forceinline__ void slope_bla(Slope& s, const double* ab, int ea, int eb) {
+    const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
+    const int e1 = ea + s.se, e2 = eb + s.he;
+    const int r = max(e1, e2);
+    const double nr = ldexp_twin(ar * s.sr - ai * s.si, e1 - r) + ldexp_twin(br * s.hm, e2 - r);
+    const double ni = ldexp_twin(ar * s.si + ai * s.sr, e1 - r) + ldexp_twin(bi * s.hm, e2 - r);
+    s.sr = nr; s.si = ni; s.se = r;
+    s.h = ldexp_twin(s.hm, s.he - r);
+    slope_renorm(s);
+}
+
+__device__ __forceinline__ bool deep_finite(double x) { return x - x == 0.0; }
+
+// `Slope::distance`: `distance_and_normal` of src/sim/fractal/distance.rs on the mantissa, the
+// distance scaled by 2^-se: [distance in pixels, ux, uy].
+__device__ __forceinline__ void slope_out(const Slope& s, double zr, double zi, float* out) {
+    const double mag = hypot(zr, zi);
+    const double d = mag * log(mag) / hypot(s.sr, s.si);
+    const double ur = zr * s.sr + zi * s.si, ui = zi * s.sr - zr * s.si;
+    const double norm = hypot(ur, ui);
+    const bool ok = norm > 0.0 && deep_finite(norm);
+    out[0] = (float)ldexp_twin(deep_finite(d) ? d : 0.0, -s.se);
+    out[1] = ok ? (float)(ur / norm) : 0.0f;
+    out[2] = ok ? (float)(ui / norm) : 0.0f;
+}
+
 // The reference: Z (zr, zi), what rounding Z to double left out (zr_lo, zi_lo, used when a
 // pixel rebases) and |Z|^2 - 4 (mag4, for an escape test that keeps its precision near |z| = 2).
 struct Orbit {
@@ -135,10 +198,14 @@ __device__ __forceinline__ int bla_lookup(const Orbit& o, int m, int k, int iter
 // `smooth_tail` of src/sim/perturb.rs: from the escaped z_n = (zr, zi), up to 32 more
 // iterations of z^2 + c until |z|^2 >= 65536, then nu = n - log2(log2 |z_n|) clamped to [0, iters]
 // (`smooth_value` in src/sim/mandelbrot.rs).
-__device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double cr, double ci, unsigned n, int iters) {
+// With DE, S follows each step and `de` gets the distance and normal (`slope_out`).
+template <bool DE>
+__device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double cr, double ci, unsigned n, int iters,
+                                                  Slope* sl, float* de) {
     double mag2 = zr * zr + zi * zi;
     for (int j = 0; j < 32; ++j) {
         if (mag2 >= 65536.0) break;
+        if (DE) slope_step(*sl, zr, zi, 0);
         const double nr = zr * zr - zi * zi + cr;
         const double ni = zr * zi + zi * zr + ci;
         zr = nr;
@@ -146,6 +213,7 @@ __device__ __forceinline__ float deep_smooth_tail(double zr, double zi, double c
         mag2 = zr * zr + zi * zi;
         ++n;
     }
+    if (DE) slope_out(*sl, zr, zi, de);
     const double nu = (double)n - log2(0.5 * log2(mag2));
     if (!(nu >= 0.0)) return 0.0f;  // NaN too, as the CPU
     return (float)fmin(nu, (double)iters);
@@ -173,7 +241,7 @@ __device__ __forceinline__ int plain_run(const Orbit& o, double plain_dcr, doubl
         const double fi = ri + wi;
         const double dd = wr * wr + wi * wi;
         if (o.mag4[m] + (2.0 * (rr * wr + ri * wi) + dd) >= 0.0) {
-            if (nu) *nu = deep_smooth_tail(fr, fi, c1r, c1i, (unsigned)k + 1u, iters);
+            if (nu) *nu = deep_smooth_tail<false>(fr, fi, c1r, c1i, (unsigned)k + 1u, iters, nullptr, nullptr);
             result = k;
             break;
         }
@@ -227,9 +295,12 @@ __device__ __forceinline__ int plain_run(const Orbit& o, double plain_dcr, doubl
 
 // The count; when nu is not null, also the smooth value (`perturb_count_smooth`): the orbit
 // goes on from the escaped z = Z_m + dz with c = Z_1 + dc. *executed gets the iterations
-// executed (one per escape test, whether a single or a BLA step followed).
+// executed (one per escape test, whether a single or a BLA step followed). With DE (nu then
+// given), the derivative S rides along (`perturb_escape_tracked` with a `Slope`) and `de` gets
+// the distance and normal of an escaped pixel.
+template <bool DE>
 __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, int iters, float* nu,
-                             unsigned long long* executed) {
+                             unsigned long long* executed, Slope* sl, float* de) {
     const double* __restrict__ zr = o.zr;
     const double* __restrict__ zi = o.zi;
     const int last = o.last;
@@ -245,7 +316,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     int m = 1;
     unsigned long long ran = 0;
     for (int k = 0; k < iters;) {
-        if (!scaled) {
+        if (!DE && !scaled) {
             // The common case in its own loop: a plain delta against a plain Z_m. The same
             // operations as the general loop's plain path below (which it leaves to for a tiny
             // Z_m, and after a step that scales the delta), without its branches for the other
@@ -270,7 +341,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             const double pr = ldexp_twin(zmr, ze) + ldexp_twin(wr, ue);
             const double pi = ldexp_twin(zmi, ze) + ldexp_twin(wi, ue);
             if (pr * pr + pi * pi >= 4.0) {
-                if (nu) *nu = deep_smooth_tail(pr, pi, c1r, c1i, (unsigned)k + 1u, iters);
+                if (nu) *nu = deep_smooth_tail<DE>(pr, pi, c1r, c1i, (unsigned)k + 1u, iters, sl, de);
                 *executed = ran;
                 return k;
             }
@@ -280,6 +351,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             const double ai = ldexp_twin(wi, ue - big);
             const double fr = ldexp_twin(zmr, ze - big) + ar;
             const double fi = ldexp_twin(zmi, ze - big) + ai;
+            if (DE) slope_step(*sl, fr, fi, big);
             if (m == last || fr * fr + fi * fi < ar * ar + ai * ai) {
                 const double gr = fr + ldexp_twin(o.zr_lo[m], ze - big);
                 const double gi = fi + ldexp_twin(o.zi_lo[m], ze - big);
@@ -299,7 +371,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
         const double fi = ri + di;
         const double dd = dr * dr + di * di;
         if (o.mag4[m] + (2.0 * (rr * dr + ri * di) + dd) >= 0.0) {
-            if (nu) *nu = deep_smooth_tail(fr, fi, c1r, c1i, (unsigned)k + 1u, iters);
+            if (nu) *nu = deep_smooth_tail<DE>(fr, fi, c1r, c1i, (unsigned)k + 1u, iters, sl, de);
             *executed = ran;
             return k;
         }
@@ -308,6 +380,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             // Rebase: on from the reference's start, Z_0 = 0, dz = z (with what rounding Z left out).
             const double gr = fr + o.zr_lo[m];
             const double gi = fi + o.zi_lo[m];
+            if (DE) slope_step(*sl, fr, fi, 0);
             extended_step(0.0, 0.0, 0, gr, gi, 0, dcr, dci, dce, &wr, &wi, &e, &scaled);
             m = 1;
             ++k;
@@ -321,6 +394,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
         if (l > 0) {
             const double* ab = o.bla_ab + 4ull * j;
             const int ea = o.bla_exps[4ull * j], eb = o.bla_exps[4ull * j + 1];
+            if (DE) slope_bla(*sl, ab, ea, eb);
             if (scaled) {
                 const double ar = ab[0], ai = ab[1], br = ab[2], bi = ab[3];
                 const int e1 = ea + e, e2 = eb + dce;
@@ -344,6 +418,7 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
             k += 1 << l;
             continue;
         }
+        if (DE) slope_step(*sl, fr, fi, 0);
         if (scaled) {
             const double s = ldexp_twin(1.0, e);
             const double cr = ldexp_twin(dcr, dce - e);
@@ -380,34 +455,10 @@ __device__ int perturb_count(const Orbit& o, double dcr, double dci, int dce, in
     return iters;
 }
 
-// Grid (ceil(width/16), ceil(height/16)), block (32, 8), one pixel a thread. Each block adds the
-// rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
-// (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
-// (width*height floats; any valid pointer otherwise) gets the smooth values. The BLA arrays
-// hold at least one entry (bla_levels 0: unused).
-extern "C" __global__ void __launch_bounds__(256)
-    mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
-                        const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
-                        const double* __restrict__ mag4, const int* __restrict__ zexp, int last,
-                        const double* __restrict__ bla_ab, const double* __restrict__ bla_r2,
-                        const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels, unsigned bla_n, int exp, double ax,
-                        double bx, double ay, double by, int iters, int* __restrict__ counts,
-                        float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
-    // A block is 16x16 pixels and each warp (threadIdx.y) an 8x4 tile of them: neighbours in
-    // a square run more alike than along a row of 32, so fewer of a warp's threads idle.
-    const int x = blockIdx.x * 16 + (threadIdx.y & 1) * 8 + (threadIdx.x & 7);
-    const int y = blockIdx.y * 16 + (threadIdx.y >> 1) * 4 + (threadIdx.x >> 3);
-    unsigned long long rule = 0, executed = 0;
-    if (x < width && y < height) {
-        const double dcr = ax + (double)x * bx;
-        const double dci = ay + (double)y * by;
-        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_rm, bla_exps, bla_levels, bla_n};
-        float nu = 0.0f;
-        const int count = perturb_count(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr, &executed);
-        counts[(long long)y * width + x] = count;
-        if (want_smooth) smooth[(long long)y * width + x] = nu;
-        rule = (unsigned long long)(count < iters ? count + 1 : iters);
-    }
+// The block's sums of the rule's iterations and those executed, added to total[0] and total[1]
+// (one atomicAdd each).
+__device__ __forceinline__ void deep_totals(unsigned long long rule, unsigned long long executed,
+                                            unsigned long long* __restrict__ total) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
         rule += __shfl_down_sync(0xffffffffu, rule, o);
@@ -429,4 +480,71 @@ extern "C" __global__ void __launch_bounds__(256)
         atomicAdd(&total[0], s);
         atomicAdd(&total[1], t);
     }
+}
+
+// A block is 16x16 pixels and each warp (threadIdx.y) an 8x4 tile of them: neighbours in a
+// square run more alike than along a row of 32, so fewer of a warp's threads idle.
+__device__ __forceinline__ int deep_pixel_x() { return blockIdx.x * 16 + (threadIdx.y & 1) * 8 + (threadIdx.x & 7); }
+__device__ __forceinline__ int deep_pixel_y() { return blockIdx.y * 16 + (threadIdx.y >> 1) * 4 + (threadIdx.x >> 3); }
+
+// Grid (ceil(width/16), ceil(height/16)), block (32, 8), one pixel a thread. Each block adds the
+// rule's iterations, min(count + 1, iters) per pixel, to total[0] and the iterations executed
+// (fewer where BLA skipped) to total[1], one atomicAdd each. With want_smooth, smooth
+// (width*height floats; any valid pointer otherwise) gets the smooth values. The BLA arrays
+// hold at least one entry (bla_levels 0: unused).
+extern "C" __global__ void __launch_bounds__(256)
+    mandelbrot_deep_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
+                        const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
+                        const double* __restrict__ mag4, const int* __restrict__ zexp, int last,
+                        const double* __restrict__ bla_ab, const double* __restrict__ bla_r2,
+                        const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels, unsigned bla_n, int exp, double ax,
+                        double bx, double ay, double by, int iters, int* __restrict__ counts,
+                        float* __restrict__ smooth, int want_smooth, unsigned long long* __restrict__ total) {
+    const int x = deep_pixel_x();
+    const int y = deep_pixel_y();
+    unsigned long long rule = 0, executed = 0;
+    if (x < width && y < height) {
+        const double dcr = ax + (double)x * bx;
+        const double dci = ay + (double)y * by;
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_rm, bla_exps, bla_levels, bla_n};
+        float nu = 0.0f;
+        const int count =
+            perturb_count<false>(o, dcr, dci, exp, iters, want_smooth ? &nu : nullptr, &executed, nullptr, nullptr);
+        counts[(long long)y * width + x] = count;
+        if (want_smooth) smooth[(long long)y * width + x] = nu;
+        rule = (unsigned long long)(count < iters ? count + 1 : iters);
+    }
+    deep_totals(rule, executed, total);
+}
+
+// mandelbrot_deep_f64 with the smooth values and, 3 floats a pixel into de, the distance
+// estimate in pixels (of spacing bx 2^exp) and the normal; [0, 0, 0] for a pixel inside. The
+// counts and smooth values are mandelbrot_deep_f64's.
+extern "C" __global__ void __launch_bounds__(256)
+    mandelbrot_deep_de_f64(int width, int height, const double* __restrict__ zr, const double* __restrict__ zi,
+                           const double* __restrict__ zr_lo, const double* __restrict__ zi_lo,
+                           const double* __restrict__ mag4, const int* __restrict__ zexp, int last,
+                           const double* __restrict__ bla_ab, const double* __restrict__ bla_r2,
+                           const double* __restrict__ bla_rm, const int* __restrict__ bla_exps, int bla_levels,
+                           unsigned bla_n, int exp, double ax, double bx, double ay, double by, int iters,
+                           int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
+                           unsigned long long* __restrict__ total) {
+    const int x = deep_pixel_x();
+    const int y = deep_pixel_y();
+    unsigned long long rule = 0, executed = 0;
+    if (x < width && y < height) {
+        const double dcr = ax + (double)x * bx;
+        const double dci = ay + (double)y * by;
+        const Orbit o = {zr, zi, zr_lo, zi_lo, mag4, zexp, last, bla_ab, bla_r2, bla_rm, bla_exps, bla_levels, bla_n};
+        const long long i = (long long)y * width + x;
+        float nu = 0.0f;
+        Slope sl = {bx, 0.0, exp, bx, exp, bx};
+        float* out = de + 3 * i;
+        out[0] = 0.0f; out[1] = 0.0f; out[2] = 0.0f;
+        const int count = perturb_count<true>(o, dcr, dci, exp, iters, &nu, &executed, &sl, out);
+        counts[i] = count;
+        smooth[i] = nu;
+        rule = (unsigned long long)(count < iters ? count + 1 : iters);
+    }
+    deep_totals(rule, executed, total);
 }

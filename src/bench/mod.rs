@@ -106,6 +106,10 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
         let side = if opts.quick { 512 } else { 2048 };
         let p = MandelbrotParams { width: side, height: side, iters, bounds: Bounds::SEED, precision: Precision::F64 };
         distance_case::mandelbrot_distance(&mut r, opts, b, &p)?;
+        // The same at depth: rust-fractal's 5e49 location by perturbation.
+        let deep = deep_views::deep_suite().into_iter().next().ok_or_else(|| anyhow::anyhow!("no deep suite"))?;
+        let size = if opts.quick { (160, 90) } else { (1920, 1080) };
+        distance_case::mandelbrot_deep_distance(&mut r, opts, b, (deep.0, &deep.1, deep.2), size)?;
         let (width, height) = if opts.quick { (480, 270) } else { (1920, 1080) };
         cases::mandelbrot_deep(&mut r, opts, b, &cases::deep_bench_view(), width, height, 50_000)?;
         if let Some(n) = file_size(opts) {

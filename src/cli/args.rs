@@ -71,8 +71,8 @@ pub struct ColourArgs {
     pub interior_colour: Option<[u8; 3]>,
     /// What the palette shows outside the set: escape (the count, or the smooth value with
     /// --smooth) or distance (the exterior distance estimate |z| ln|z| / |dz/dc| in pixels: the
-    /// boundary takes the palette's last entry, fading over 64 pixels, crisp at every zoom; f32 and
-    /// f64 views, not yet perturbation views).
+    /// boundary takes the palette's last entry, fading over 64 pixels, crisp at every zoom; f32,
+    /// f64 and perturbation views, the latter on cpu and cuda).
     #[arg(long = "colour", value_enum, value_name = "BY", default_value_t = ColourBy::Escape)]
     pub colour_by: ColourBy,
     /// Slope lighting: shade the outside of the set as a surface rising away from it (its

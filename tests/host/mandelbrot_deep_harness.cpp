@@ -1,6 +1,7 @@
 // Runs kernels/mandelbrot_deep.cu (included by the test through -include) on the host, one
 // "thread" at a time over the launch grid, for the job in argv[1] (written by
-// tests/kernels/mandelbrot_deep.rs), and prints each pixel's count and smooth value (hex float), one a line.
+// tests/kernels/mandelbrot_deep.rs), and prints each pixel's count and smooth value (hex float), one a line;
+// with a second argument `de`, runs mandelbrot_deep_de_f64 and adds the distance and normal (hex floats).
 #include <cstdio>
 #include <vector>
 
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
             return 2;
     std::vector<int> counts(w * h, -1);
     std::vector<float> smooth(w * h, -1.0f);
+    const bool want_de = argc > 2 && argv[2][0] == 'd';
+    std::vector<float> de(3 * w * h, -1.0f);
     unsigned long long total[2] = {0, 0};
     for (int gy = 0; gy < (h + 15) / 16; ++gy)
         for (int gx = 0; gx < (w + 15) / 16; ++gx)
@@ -36,11 +39,22 @@ int main(int argc, char** argv) {
                 for (int tx = 0; tx < 32; ++tx) {
                     blockIdx = {gx, gy, 0};
                     threadIdx = {tx, ty, 0};
+                    if (want_de)
+                        mandelbrot_deep_de_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), ze.data(),
+                                               last, ab.data(), r2.data(), rm.data(), ex.data(), levels, n, exp, ax, bx,
+                                               ay, by, iters, counts.data(), smooth.data(), de.data(), total);
+                    else
                     mandelbrot_deep_f64(w, h, zr.data(), zi.data(), lr.data(), li.data(), m4.data(), ze.data(), last,
                                         ab.data(), r2.data(), rm.data(), ex.data(), levels, n, exp, ax, bx, ay, by, iters, counts.data(),
                                         smooth.data(), 1, total);
                 }
     // (total is not meaningful here: the mock's warp shuffle does not exchange values.)
-    for (int i = 0; i < w * h; ++i) printf("%d %a\n", counts[i], (double)smooth[i]);
+    for (int i = 0; i < w * h; ++i) {
+        if (want_de)
+            printf("%d %a %a %a %a\n", counts[i], (double)smooth[i], (double)de[3 * i], (double)de[3 * i + 1],
+                   (double)de[3 * i + 2]);
+        else
+            printf("%d %a\n", counts[i], (double)smooth[i]);
+    }
     return 0;
 }

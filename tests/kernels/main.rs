@@ -15,6 +15,7 @@ mod common;
 
 mod colormap;
 mod cuda;
+mod deep_distance;
 mod distance;
 mod golden;
 mod julia;

@@ -292,7 +292,7 @@ fn cli_locations_render_save_and_refuse_bad_files() {
 }
 
 /// `v` as C's `%a` reads it (hexadecimal, exact).
-fn hex(v: f64) -> String {
+pub(crate) fn hex(v: f64) -> String {
     if v == 0.0 {
         return if v.is_sign_negative() { "-0x0p+0".into() } else { "0x0p+0".into() };
     }
@@ -304,7 +304,7 @@ fn hex(v: f64) -> String {
 }
 
 /// Parses C's `%a` output (`0x1.8p+3`, `-0x0p+0`, `inf`, `nan`).
-fn parse_hex_float(s: &str) -> f64 {
+pub(crate) fn parse_hex_float(s: &str) -> f64 {
     let s = s.trim();
     let (sign, s) = s.strip_prefix('-').map_or((1.0, s), |r| (-1.0, r));
     if let Ok(v) = s.parse::<f64>() {
@@ -323,12 +323,12 @@ fn parse_hex_float(s: &str) -> f64 {
 /// kernels/mandelbrot_deep.cu compiled as host C++ (tests/host/: a mock of CUDA's built-ins,
 /// no contraction of multiply-adds, as NVRTC's --fmad=false). Needs a C++ compiler (the build
 /// needs one anyway).
-struct HostKernel {
+pub(crate) struct HostKernel {
     dir: tempfile::TempDir,
     exe: std::path::PathBuf,
 }
 
-fn host_harness() -> HostKernel {
+pub(crate) fn host_harness() -> HostKernel {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("harness");
@@ -348,6 +348,18 @@ fn host_harness() -> HostKernel {
 
 /// The counts and smooth values of `job` from the CUDA kernel run on the host.
 fn run_host_kernel(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>) {
+    host_kernel_output(h, job, None)
+        .lines()
+        .map(|l| {
+            let (c, s) = l.split_once(' ').unwrap();
+            (c.parse::<i32>().unwrap(), parse_hex_float(s) as f32)
+        })
+        .unzip()
+}
+
+/// What the host harness prints for `job`, one line a pixel (`mode`: its second argument,
+/// `de` for the distance kernel).
+pub(crate) fn host_kernel_output(h: &HostKernel, job: &DeepJob, mode: Option<&str>) -> String {
     let (o, g) = (&job.orbit, job.grid);
     let mut text = format!(
         "{} {} {} {} {} {} {} {} {}\n",
@@ -374,15 +386,9 @@ fn run_host_kernel(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>) {
     }
     let file = h.dir.path().join("job.txt");
     std::fs::write(&file, text).unwrap();
-    let run = std::process::Command::new(&h.exe).arg(&file).output().unwrap();
+    let run = std::process::Command::new(&h.exe).arg(&file).args(mode).output().unwrap();
     assert!(run.status.success(), "the host harness failed");
-    String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| {
-            let (c, s) = l.split_once(' ').unwrap();
-            (c.parse::<i32>().unwrap(), parse_hex_float(s) as f32)
-        })
-        .unzip()
+    String::from_utf8_lossy(&run.stdout).into_owned()
 }
 
 #[test]

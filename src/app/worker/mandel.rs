@@ -198,15 +198,35 @@ impl MandelWork {
             }
         }
         debug_assert_eq!(arith, Arith::Perturbation);
-        if req.colour.needs_distance() {
-            notes
-                .push("distance colouring and lighting are not available for deep (perturbation) views yet".to_owned());
-        }
         let job = self.deep_job(&req.view, width, height, req.iters)?;
-        let sm = smooth.map(Vec::as_mut_slice);
+        let arith = backend.deep_arith(&job);
+        let mut sm = smooth.map(Vec::as_mut_slice);
+        if has_smooth && req.colour.needs_distance() {
+            self.de.clear();
+            self.de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
+            let de = Some(self.de.as_mut_slice());
+            match tiles::render_tiled_de(
+                backend,
+                Picture::Deep(&job),
+                tile_pixels,
+                counts,
+                sm.as_deref_mut(),
+                de,
+                progress,
+            ) {
+                Ok(t) => {
+                    let (run, tiles) = (t.run, t.tiles);
+                    return Ok(Computed { params: None, arith, run, tiles, smooth: true, de: true, notes });
+                }
+                Err(e @ BackendError::Unavailable { .. }) => notes.push(format!(
+                    "distance colouring and lighting of deep views are not available on {} yet ({e})",
+                    backend.kind()
+                )),
+                Err(e) => return Err(MandelError::Deep(e)),
+            }
+        }
         let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
             .map_err(MandelError::Deep)?;
-        let arith = backend.deep_arith(&job);
         Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, de: false, notes })
     }
 
@@ -349,5 +369,37 @@ mod tests {
         let far = MandelRequest { view: View { zoom: "1e15".into(), ..req("-0.7436", "0.1318", "1", 1).view }, ..a };
         work.compute(&mut cpu, &far, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();
         assert_eq!(work.orbits_computed, 2);
+    }
+
+    #[test]
+    fn deep_views_get_distances_and_lighting() {
+        // The colour controls pass distance and light through to a perturbation picture: the
+        // distances are the CPU twin's, the counts those of a plain picture, and no note.
+        use crate::sim::colour::palette::{ColourBy, ColourSettings, Light};
+        let mut cpu = CpuBackend::new(Threads::All);
+        let colour = ColourSettings { by: ColourBy::Distance, light: Some(Light::DEFAULT), ..ColourSettings::DEFAULT };
+        let a = MandelRequest { colour, ..req("3e-21", "1.000000000000000000001", "1e20", 2000) };
+        let mut work = MandelWork::default();
+        let (mut counts, mut smooth) = (Vec::new(), Vec::new());
+        let c = work.compute(&mut cpu, &a, (48, 32), 600, &mut counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(
+            c.arith.starts_with("perturbation") && c.de && c.tiles > 1,
+            "{} de {} tiles {}",
+            c.arith,
+            c.de,
+            c.tiles
+        );
+        assert!(c.notes.is_empty(), "{:?}", c.notes);
+        let job = DeepJob::prepare(&a.view, 48, 32, 2000).unwrap();
+        let n = job.pixels();
+        let (mut k, mut s, mut d) = (vec![0; n], vec![0.0; n], vec![0.0; n * 3]);
+        cpu.mandelbrot_deep_distance(&job, &mut k, &mut s, &mut d).unwrap();
+        assert_eq!((&counts, &smooth, &work.de), (&k, &s, &d), "the app's distances are the CPU twin's");
+        let plain = MandelRequest { colour: ColourSettings::DEFAULT, ..a };
+        let mut plain_counts = Vec::new();
+        let c =
+            work.compute(&mut cpu, &plain, (48, 32), 600, &mut plain_counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(!c.de);
+        assert_eq!(plain_counts, counts, "the counts with distances are the plain ones");
     }
 }

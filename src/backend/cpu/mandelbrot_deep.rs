@@ -1,6 +1,7 @@
 //! Deep-zoom Mandelbrot counts on the CPU by perturbation: the twin of
 //! `kernels/mandelbrot_deep.cu` (`f64` deltas) and `shaders/mandelbrot_deep.wgsl` (`f32` or
-//! `f64` deltas), rows of [`crate::sim::fractal::deep::perturb_row`] on one thread or rayon's.
+//! `f64` deltas), rows of [`crate::sim::fractal::deep::perturb_row`] on one thread or rayon's;
+//! with distance estimates, rows of [`crate::sim::fractal::deep_distance::perturb_row_distance`].
 
 use std::time::Instant;
 
@@ -10,6 +11,8 @@ use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing};
 use crate::sim::fractal::deep::DeepJob;
 use crate::sim::fractal::deep::{perturb_row, perturb_row_smooth};
+use crate::sim::fractal::deep_distance::perturb_row_distance;
+use crate::sim::fractal::distance::DE_VALUES;
 use crate::sim::fractal::perturb::{Deltas, Iterations, Mantissa, Real};
 
 /// Counts of `job` into `counts` with deltas in `mantissa` (`F64` for the CPU backend; `F32`
@@ -83,5 +86,59 @@ fn rows_smooth<T: Real + Sync>(
     match threads {
         Threads::One => counts.chunks_exact_mut(w).zip(smooth.chunks_exact_mut(w)).enumerate().map(row).sum(),
         Threads::All => counts.par_chunks_exact_mut(w).zip(smooth.par_chunks_exact_mut(w)).enumerate().map(row).sum(),
+    }
+}
+
+/// [`mandelbrot_deep_smooth`] with the distance estimates and normals into `de`
+/// ([`DE_VALUES`] a pixel; the counts and smooth values unchanged).
+///
+/// # Errors
+/// `counts`, `smooth` or `de` of the wrong length.
+pub fn mandelbrot_deep_distance(
+    threads: Threads,
+    job: &DeepJob,
+    mantissa: Mantissa,
+    counts: &mut [i32],
+    smooth: &mut [f32],
+    de: &mut [f32],
+) -> Result<MandelbrotRun, BackendError> {
+    crate::backend::check_image_len(counts, Some(smooth), job.pixels())?;
+    crate::backend::check_de_len(de, job.pixels())?;
+    let start = Instant::now();
+    let it = match mantissa {
+        Mantissa::F64 => rows_distance(threads, job, &job.deltas_f64(), counts, smooth, de),
+        Mantissa::F32 => rows_distance(threads, job, &job.deltas_f32(), counts, smooth, de),
+    };
+    Ok(run(it, start))
+}
+
+/// A row of counts, smooth values and distances, numbered.
+type DistanceRow<'a> = (usize, ((&'a mut [i32], &'a mut [f32]), &'a mut [f32]));
+
+fn rows_distance<T: Real + Sync>(
+    threads: Threads,
+    job: &DeepJob,
+    d: &Deltas<'_, T>,
+    counts: &mut [i32],
+    smooth: &mut [f32],
+    de: &mut [f32],
+) -> Iterations {
+    let w = job.width;
+    let row = |(y, ((c, s), e)): DistanceRow<'_>| perturb_row_distance(job, d, y, c, s, e);
+    match threads {
+        Threads::One => counts
+            .chunks_exact_mut(w)
+            .zip(smooth.chunks_exact_mut(w))
+            .zip(de.chunks_exact_mut(w * DE_VALUES))
+            .enumerate()
+            .map(row)
+            .sum(),
+        Threads::All => counts
+            .par_chunks_exact_mut(w)
+            .zip(smooth.par_chunks_exact_mut(w))
+            .zip(de.par_chunks_exact_mut(w * DE_VALUES))
+            .enumerate()
+            .map(row)
+            .sum(),
     }
 }

@@ -230,6 +230,16 @@ impl Backend for CpuBackend {
     ) -> Result<MandelbrotRun, BackendError> {
         mandelbrot_deep::mandelbrot_deep_smooth(self.threads, job, Mantissa::F64, counts, Some(smooth))
     }
+
+    fn mandelbrot_deep_distance(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep_distance(self.threads, job, Mantissa::F64, counts, smooth, de)
+    }
 }
 
 /// The largest cache of CPU 0 (its last level), from Linux's sysfs; `None` elsewhere.

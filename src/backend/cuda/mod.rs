@@ -70,6 +70,7 @@ struct Device {
     mandelbrot_f64: CudaFunction,
     mandelbrot_f32: CudaFunction,
     mandelbrot_deep_f64: CudaFunction,
+    mandelbrot_deep_de_f64: CudaFunction,
     julia_f64: CudaFunction,
     julia_f32: CudaFunction,
     julia_de_f64: CudaFunction,
@@ -247,6 +248,7 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,
         mandelbrot_f32: func(&mandel, "mandelbrot_f32")?,
         mandelbrot_deep_f64: func(&deep, "mandelbrot_deep_f64")?,
+        mandelbrot_deep_de_f64: func(&deep, "mandelbrot_deep_de_f64")?,
         julia_f64: func(&julia, "julia_f64")?,
         julia_f32: func(&julia, "julia_f32")?,
         julia_de_f64: func(&julia, "julia_de_f64")?,
@@ -411,7 +413,7 @@ impl Backend for CudaBackend {
     }
 
     fn mandelbrot_deep(&mut self, job: &DeepJob, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, None)
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, None, None)
     }
 
     fn mandelbrot_deep_smooth(
@@ -420,6 +422,16 @@ impl Backend for CudaBackend {
         counts: &mut [i32],
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, Some(smooth))
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, Some(smooth), None)
+    }
+
+    fn mandelbrot_deep_distance(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::mandelbrot_deep(&self.dev, &self.stream, job, counts, Some(smooth), Some(de))
     }
 }

@@ -26,9 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::bla::{BlaTable, FloatExp};
 pub use super::location::{Location, LocationError};
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
-use super::perturb::{
-    Deltas, Iterations, Real, ReferenceOrbit, escape_count_big, perturb_escape, perturb_smooth_executed,
-};
+use super::perturb::{Deltas, Iterations, Real, ReferenceOrbit, perturb_escape, perturb_smooth_executed};
 pub use super::perturb::{RM, ldexp64, mant_exp, to_f64};
 pub use super::pixel_grid::{BigBounds, PixelGrid};
 pub use super::reference::{Reference, ReferenceChoice};
@@ -588,6 +586,26 @@ pub fn reference_big(view: &View, width: usize, height: usize, iters: u32) -> Re
             escape_count_big(&cr, &ci, iters, bits) as i32
         })
         .collect())
+}
+
+/// The count of `c = cr + i ci` iterated directly in `bits` of precision (the seed's rule).
+#[must_use]
+pub fn escape_count_big(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> u32 {
+    let p = bits;
+    let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
+    let four = BigFloat::from_u64(4, p);
+    for k in 0..iters {
+        let zr2 = zr.mul(&zr, p, RM);
+        let zi2 = zi.mul(&zi, p, RM);
+        let prod = zr.mul(&zi, p, RM);
+        zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
+        zi = prod.add(&prod, p, RM).add(ci, p, RM);
+        let mag = zr.mul(&zr, p, RM).add(&zi.mul(&zi, p, RM), p, RM);
+        if mag.cmp(&four).is_none_or(|c| c >= 0) {
+            return k;
+        }
+    }
+    iters
 }
 
 #[cfg(test)]

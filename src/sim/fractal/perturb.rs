@@ -33,6 +33,8 @@ use astro_float::{BigFloat, RoundingMode};
 use super::bla::{BlaTable, FloatExp};
 use super::orbit_fixed::{Fixed, TooLong, iterate, orbit_threads};
 pub use super::real::{Real, ldexp64};
+pub use super::track::Iterations;
+use super::track::Track;
 
 /// Rounding of every arbitrary-precision operation.
 pub const RM: RoundingMode = RoundingMode::ToEven;
@@ -344,7 +346,22 @@ pub fn perturb_smooth_executed<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: 
 /// until `|z|^2 >= SMOOTH_RADIUS_SQ`), then [`crate::sim::fractal::mandelbrot::smooth_value`].
 #[inline]
 #[must_use]
-pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u32) -> f32 {
+pub fn smooth_tail<T: Real>(zr: T, zi: T, cr: T, ci: T, n: u32, iters: u32) -> f32 {
+    smooth_tail_tracked(zr, zi, cr, ci, n, iters, &mut ()).0
+}
+
+/// [`smooth_tail`] telling `track` of each step; also returns the last `z`.
+#[inline]
+#[allow(clippy::too_many_arguments, reason = "the tail's z, c and count, as the kernels take them")]
+pub fn smooth_tail_tracked<T: Real>(
+    mut zr: T,
+    mut zi: T,
+    cr: T,
+    ci: T,
+    n: u32,
+    iters: u32,
+    track: &mut impl Track<T>,
+) -> (f32, T, T) {
     use super::mandelbrot::{SMOOTH_EXTRA_ITERS, SMOOTH_RADIUS_SQ, smooth_value};
     let r2 = T::from_f64(SMOOTH_RADIUS_SQ);
     let mut n = n;
@@ -353,6 +370,7 @@ pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u
         if mag2 >= r2 {
             break;
         }
+        track.step(zr, zi, 0);
         let nr = zr * zr - zi * zi + cr;
         let ni = zr * zi + zi * zr + ci;
         zr = nr;
@@ -360,7 +378,7 @@ pub fn smooth_tail<T: Real>(mut zr: T, mut zi: T, cr: T, ci: T, n: u32, iters: u
         mag2 = zr * zr + zi * zi;
         n += 1;
     }
-    smooth_value(n, mag2.to_f64(), iters)
+    (smooth_value(n, mag2.to_f64(), iters), zr, zi)
 }
 
 /// The exponent given to a zero term of [`extended_step`]: below any value's.
@@ -436,11 +454,26 @@ pub fn extended_step<T: Real>(
 ///   beside `2 Z dz`.
 #[inline]
 #[must_use]
+pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
+    perturb_escape_tracked(d, dcr, dci, dce, iters, &mut ())
+}
+
+/// [`perturb_escape`] telling `track` of every iteration ([`Track`]: the derivative of the
+/// distance estimate rides here), the rule unchanged.
+#[inline]
+#[must_use]
 #[expect(
     clippy::too_many_lines,
     reason = "the per-pixel rule kept whole, operation for operation as the CUDA and WGSL twins"
 )]
-pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iters: u32) -> (u32, T, T, u64) {
+pub fn perturb_escape_tracked<T: Real>(
+    d: &Deltas<'_, T>,
+    dcr: T,
+    dci: T,
+    dce: i32,
+    iters: u32,
+    track: &mut impl Track<T>,
+) -> (u32, T, T, u64) {
     let (zr, zi, last) = (d.zr, d.zi, d.last);
     let plain_dcr = dcr.ldexp(dce);
     let plain_dci = dci.ldexp(dce);
@@ -469,6 +502,7 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
             let ai = wi.ldexp(ue - big);
             let fr = zmr.ldexp(ze - big) + ar;
             let fi = zmi.ldexp(ze - big) + ai;
+            track.step(fr, fi, big);
             if m == last || fr * fr + fi * fi < ar * ar + ai * ai {
                 let gr = fr + d.zr_lo[m].ldexp(ze - big);
                 let gi = fi + d.zi_lo[m].ldexp(ze - big);
@@ -494,6 +528,7 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
             // Rebase: the pixel goes on from the reference's start, Z_0 = 0, dz = z, with
             // the part of Z that rounding left out added back.
             let (gr, gi) = (fr + d.zr_lo[m], fi + d.zi_lo[m]);
+            track.step(fr, fi, 0);
             (wr, wi, e, scaled) = extended_step(T::ZERO, T::ZERO, 0, gr, gi, 0, dcr, dci, dce);
             m = 1;
             k += 1;
@@ -509,6 +544,7 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
                 t.lookup(m, k, iters, last, dd.to_f64(), None)
             };
             if let Some((l, j)) = found {
+                track.bla(&t.ab[4 * j..4 * j + 4], t.exps[4 * j], t.exps[4 * j + 1]);
                 if scaled {
                     let ab = &t.ab[4 * j..4 * j + 4];
                     let (ea, eb) = (t.exps[4 * j], t.exps[4 * j + 1]);
@@ -537,6 +573,7 @@ pub fn perturb_escape<T: Real>(d: &Deltas<'_, T>, dcr: T, dci: T, dce: i32, iter
                 continue;
             }
         }
+        track.step(fr, fi, 0);
         if scaled {
             let s = T::ONE.ldexp(e);
             let cr = dcr.ldexp(dce - e);
@@ -591,47 +628,6 @@ pub struct Deltas<'a, T> {
     pub last: usize,
     /// The BLA table (`f64` deltas; `None`: every iteration is a single step).
     pub bla: Option<&'a BlaTable>,
-}
-
-/// Iterations of a row or an image: the rule's (`min(count + 1, iters)` a pixel) and those
-/// executed (fewer where BLA skipped some).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Iterations {
-    pub rule: u64,
-    pub executed: u64,
-}
-
-impl std::ops::Add for Iterations {
-    type Output = Self;
-    fn add(self, o: Self) -> Self {
-        Self { rule: self.rule + o.rule, executed: self.executed + o.executed }
-    }
-}
-
-impl std::iter::Sum for Iterations {
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::default(), |a, b| a + b)
-    }
-}
-
-/// The count of `c = cr + i ci` iterated directly in `bits` of precision (the seed's rule).
-#[must_use]
-pub fn escape_count_big(cr: &BigFloat, ci: &BigFloat, iters: u32, bits: usize) -> u32 {
-    let p = bits;
-    let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
-    let four = BigFloat::from_u64(4, p);
-    for k in 0..iters {
-        let zr2 = zr.mul(&zr, p, RM);
-        let zi2 = zi.mul(&zi, p, RM);
-        let prod = zr.mul(&zi, p, RM);
-        zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
-        zi = prod.add(&prod, p, RM).add(ci, p, RM);
-        let mag = zr.mul(&zr, p, RM).add(&zi.mul(&zi, p, RM), p, RM);
-        if mag.cmp(&four).is_none_or(|c| c >= 0) {
-            return k;
-        }
-    }
-    iters
 }
 
 #[cfg(test)]
