@@ -53,14 +53,14 @@ impl EdgeProbe {
     const SOURCE: (usize, usize) = (100, 200);
     /// On its normal 60 cells from the edge (the echo travels 160 cells), and where the echoes that
     /// left the edge at 45° and 60° pass (200 and 346 cells up).
-    const PROBES: [(usize, usize); 3] = [(60, 200), (100, 400), (100, 546)];
+    pub(crate) const PROBES: [(usize, usize); 3] = [(60, 200), (100, 400), (100, 546)];
     /// Steps each probe is watched: the normal one until just before the echo of the bottom edge
     /// (402 cells) could arrive, the others until the 60° echo (400 cells, a 31-step pulse) passed.
     const WINDOWS: [usize; 3] = [340, 470, 470];
-    const STEPS: u32 = 470;
+    pub(crate) const STEPS: u32 = 470;
     const PAD: usize = 260;
 
-    fn scene(freq: f64, pad: usize, boundary: Boundary) -> Scene {
+    pub(crate) fn scene(freq: f64, pad: usize, boundary: Boundary) -> Scene {
         let (sx, sy) = Self::SOURCE;
         Scene {
             description: String::new(),
@@ -114,8 +114,13 @@ impl EdgeProbe {
 
     /// (normal, 45°, 60°) reflection of `boundary` with `sponge`, over a mirror's.
     pub(crate) fn edge(&self, boundary: Boundary, sponge: Sponge) -> [f64; 3] {
-        let a = Self::run(self.freq, 0, boundary, sponge);
-        [0, 1, 2].map(|k| Self::echo(&a, &self.far, k) / Self::echo(&self.mirror, &self.far, k))
+        self.reflection(&Self::run(self.freq, 0, boundary, sponge))
+    }
+
+    /// (normal, 45°, 60°) reflection over a mirror's of an edge whose probe signals (at
+    /// [`Self::PROBES`] of `Self::scene(freq, 0, ..)`, steps `1..=STEPS`) are `a`.
+    pub(crate) fn reflection(&self, a: &[Vec<f32>]) -> [f64; 3] {
+        [0, 1, 2].map(|k| Self::echo(a, &self.far, k) / Self::echo(&self.mirror, &self.far, k))
     }
 
     /// (normal, 45°) reflection of an absorbing (Mur) edge with `sponge`.

@@ -492,15 +492,12 @@ fn wgpu_matched_scene_is_within_the_tolerance() {
     matched_scene_matches_the_reference(&b, WAVE_TOLERANCE);
 }
 
-/// CUDA has no twin of the matched layer yet: it refuses the scene in one clear line.
+/// CUDA's twin of the matched layer (one update per launch, whatever the variant): the same bits.
 #[test]
 #[ignore = "needs an NVIDIA GPU: run with --include-ignored (and WAVEBROT_REQUIRE_CUDA=1) where CUDA exists"]
-fn cuda_refuses_the_matched_layer_clearly() {
-    let Some(b) = common::cuda_backend("cuda_refuses_the_matched_layer_clearly") else { return };
-    let mut s = Scene::from_toml(EVERYTHING).unwrap();
-    s.boundary = scene::Boundary::Matched;
-    let err = b.new_scene(&s).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(err.contains("matched layer"), "CUDA on a matched scene: {err:?}");
+fn cuda_matched_scene_equals_the_reference() {
+    let Some(b) = common::cuda_backend("cuda_matched_scene_equals_the_reference") else { return };
+    matched_scene_matches_the_reference(b.as_ref(), 0.0);
 }
 
 #[test]
