@@ -6,7 +6,7 @@
 // src/backend/cpu/wave_scene.rs); CUDA twin: `wave_scene_update` / `wave_scene_sources` in
 // kernels/wave.cu. Fields are row-major `f[i*ny + j]` and held times 2^24 (`FIELD_SCALE`,
 // src/backend/wgpu/field.rs), as in shaders/wave.wgsl. The matched layer's cells (`layer_cell`) are
-// the twin of `pml_cell` in src/sim/wave/pml.rs (CUDA twin: `pml_layer_cell` in kernels/wave.cu).
+// the twin of `pml_cell` in src/sim/wave/pml.rs (no CUDA twin yet).
 
 struct SceneStep {
     nx: u32,
