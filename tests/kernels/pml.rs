@@ -13,7 +13,7 @@ use crate::scene::EdgeProbe;
 fn matched_layer_returns_under_half_a_percent_head_on_and_one_percent_at_45_and_60_degrees() {
     for freq in [0.2, 0.1] {
         let probe = EdgeProbe::new(freq);
-        let [n, d45, d60] = probe.edge(Boundary::Matched, Sponge::MEASURED);
+        let [n, d45, d60] = probe.edge(Boundary::Absorbing, Sponge::MEASURED);
         println!(
             "matched layer, one pulse at freq {freq}: echo {:.4}% of a mirror's at normal incidence, {:.4}% at 45°, {:.4}% at 60°",
             100.0 * n,
@@ -63,7 +63,7 @@ fn energy_leaving_through_the_matched_layer_accounts_for_the_drop_in_the_grid() 
     // energy that left the same region is B's total minus what is inside. Whatever A keeps beyond
     // B came back from the layer.
     let (n, pad, steps) = (160usize, 150usize, 200u32);
-    let (fraction, drop) = layer_energy_balance(Boundary::Matched, n, pad, steps);
+    let (fraction, drop) = layer_energy_balance(Boundary::Absorbing, n, pad, steps);
     println!(
         "matched layer: the grid inside the layer lost {:.4}% of the pulse's energy; {:.3e} of what left came back",
         100.0 * drop,

@@ -17,7 +17,7 @@ nx = 77
 ny = 91
 c2 = 0.25
 damping = 0.001
-boundary = "matched"
+boundary = "absorbing"
 
 [[source]]
 kind = "point"
@@ -154,7 +154,7 @@ fn cuda_scene_kernels_run_the_matched_layer_bit_for_bit_on_the_host() {
     let layered = Scene::from_toml(LAYERED).unwrap();
     // The same scene with Mur's edge and with reflecting edges: the launch order of the edges.
     let mut scenes = vec![layered.clone()];
-    for boundary in [Boundary::Absorbing, Boundary::Reflecting] {
+    for boundary in [Boundary::Mur, Boundary::Reflecting] {
         let mut s = layered.clone();
         s.boundary = boundary;
         scenes.push(s);
@@ -231,7 +231,7 @@ fn cuda_matched_layer_returns_under_half_a_percent_head_on_and_one_percent_at_45
     let Some(b) = common::cuda_backend("cuda_matched_layer_echo") else { return };
     let freq = 0.2;
     let probe = EdgeProbe::new(freq);
-    let s = EdgeProbe::scene(freq, 0, Boundary::Matched);
+    let s = EdgeProbe::scene(freq, 0, Boundary::Absorbing);
     let mut sim = b.new_scene(&s).unwrap();
     let mut signals = vec![Vec::new(); EdgeProbe::PROBES.len()];
     let mut f = vec![0.0; s.cells()];

@@ -313,7 +313,7 @@ description = "tiles"
 nx = {nx}
 ny = {ny}
 c2 = 0.25
-boundary = "absorbing"
+boundary = "mur"
 [[source]]
 kind = "point"
 x = 70
