@@ -605,7 +605,7 @@ fn every_preset_is_valid_and_cpu_equals_cpu1_bit_for_bit() {
         // Measured (the `absorbing` presets' edge the matched layer's inner line): the least
         // reached wall, medium or edge holds 1.1e-3 (triple-slit, narrow-gap; elliptical-reflector
         // 1.2e-3) to 7.0e-1 of the field's peak; at a third of the steps the point
-        // preset's far edge holds 5e-34 (the scheme's precursor). Allowed: 1e-4, a factor 12
+        // preset's far edge holds 5e-34 (the scheme's precursor). Allowed: 1e-4, a factor 11
         // under the weakest arrival.
         assert!(
             reached > 1e-4,
