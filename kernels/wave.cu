@@ -299,16 +299,91 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
 // Material table entries (src/sim/scene_cells.rs `Material`): c2, a, b, mur, edge (u32 bits).
 #define SCENE_MAT 5
 
+// ---- The matched layer (src/sim/wave/pml.rs; WGSL twin `layer_cell` in shaders/wave_scene.wgsl) ----
+// Its cells are the outer `layer_w` cells of every side. `aux` holds the auxiliary values of
+// `LayerFields` (row by row: a row in the layer from side to side has its ny-2 interior cells,
+// any other row its 2*layer_w cells at the two ends; PML_AUX planes of the row's cells each: ux
+// previous, ux current, phix, phiy, gx, gy). `layer` holds the `Axis` coefficients (a, b, e, ds,
+// al, w1, w0), low[0..=w] then high[0..=w].
+#define PML_AUX 6
+#define PML_AXIS 7
+
+// Where the `Axis` of index k of an axis of n cells starts in `layer` (`Layer::axis_at`).
+__device__ __forceinline__ int pml_axis_base(int k, int n, int w) {
+    if (k <= w) return PML_AXIS * (w + 1 - k);
+    if (k + 1 + w >= n) return PML_AXIS * (w + 1 + (w + 2 + k - n));
+    return 0;
+}
+
+// One cell of the matched layer at interior (i, j), c2 of its material, or a wall (`wall`): the
+// twin of `pml_cell`, the same operations in the same order, each rounded on its own (no
+// contraction into fused multiply-adds). A wall cell becomes 0, its auxiliary values too.
+__device__ __forceinline__ void pml_layer_cell(int nx, int ny, int w, int i, int j, long long idx, float c2, bool wall,
+                                               float* __restrict__ f, const float* __restrict__ g,
+                                               float* __restrict__ aux, const float* __restrict__ layer) {
+    const bool full = i <= w || i + 1 + w >= nx;
+    long long start;
+    if (i <= w) {
+        start = (long long)(i - 1) * (ny - 2);
+    } else if (i + 1 + w < nx) {
+        start = (long long)w * (ny - 2) + (long long)(i - 1 - w) * 2 * w;
+    } else {
+        start = (long long)w * (ny - 2) + (long long)(nx - 2 - 2 * w) * 2 * w + (long long)(i - (nx - 1 - w)) * (ny - 2);
+    }
+    const long long len = full ? ny - 2 : 2 * w;
+    const long long slot = full || j <= w ? j - 1 : 2 * w + j + 1 - ny;
+    float* a = aux + PML_AUX * start + slot;
+    if (wall) {
+        for (int p = 0; p < PML_AUX; ++p) a[p * len] = 0.0f;
+        f[idx] = 0.0f;
+        return;
+    }
+    const float* x = layer + pml_axis_base(i, nx, w);
+    const float* y = layer + pml_axis_base(j, ny, w);
+    const float pu = a[0], cu = a[len], px0 = a[2 * len], py0 = a[3 * len], gx0 = a[4 * len], gy0 = a[5 * len];
+    const float old = f[idx], mid = g[idx];
+    const float up = g[idx - ny], down = g[idx + ny], left = g[idx - 1], right = g[idx + 1];
+    const float gx = __fmul_rn(__fsub_rn(down, up), 0.5f);
+    const float gy = __fmul_rn(__fsub_rn(right, left), 0.5f);
+    const float px = __fadd_rn(__fmul_rn(x[4], px0), __fadd_rn(__fmul_rn(x[5], gx), __fmul_rn(x[6], gx0)));
+    const float py = __fadd_rn(__fmul_rn(y[4], py0), __fadd_rn(__fmul_rn(y[5], gy), __fmul_rn(y[6], gy0)));
+    const float dxx = __fsub_rn(__fadd_rn(up, down), __fmul_rn(2.0f, mid));
+    const float dyy = __fsub_rn(__fadd_rn(left, right), __fmul_rn(2.0f, mid));
+    const float tx = __fsub_rn(__fadd_rn(__fmul_rn(c2, __fsub_rn(dxx, __fmul_rn(x[3], px))), __fmul_rn(x[2], cu)),
+                               __fmul_rn(x[0], pu));
+    const float ux = __fmul_rn(x[1], tx);
+    const float ty = __fsub_rn(
+        __fadd_rn(__fmul_rn(c2, __fsub_rn(dyy, __fmul_rn(y[3], py))), __fmul_rn(y[2], __fsub_rn(mid, cu))),
+        __fmul_rn(y[0], __fsub_rn(old, pu)));
+    const float uy = __fmul_rn(y[1], ty);
+    a[0] = cu;
+    a[len] = ux;
+    a[2 * len] = px;
+    a[3 * len] = py;
+    a[4 * len] = gx;
+    a[5 * len] = gy;
+    f[idx] = __fadd_rn(ux, uy);
+}
+
 // update(f, g) of a scene, all but the absorbing-edge cells: `ids` one u16 per cell (SCENE_WALL:
-// held at 0), `materials` SCENE_MAT words per id. Grid and block as `wave_update`.
+// held at 0), `materials` SCENE_MAT words per id. Grid and block as `wave_update`. With a matched
+// layer (`layer_w` > 0; 0: none, `aux` and `layer` then unread) its cells run `pml_layer_cell`:
+// each reads only its own old value of `f` and auxiliary values, so one pass does every cell.
 extern "C" __global__ void wave_scene_update(int nx, int ny, float* __restrict__ f, const float* __restrict__ g,
                                              const unsigned short* __restrict__ ids,
-                                             const float* __restrict__ materials) {
+                                             const float* __restrict__ materials, float* __restrict__ aux,
+                                             const float* __restrict__ layer, int layer_w) {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
     const int i = blockIdx.y * blockDim.y + threadIdx.y;
     if (i < 1 || i >= nx - 1 || j < 1 || j >= ny - 1) return;
     const long long idx = (long long)i * ny + j;
     const unsigned id = ids[idx];
+    const int w = layer_w;
+    if (w > 0 && (i <= w || j <= w || i + 1 + w >= nx || j + 1 + w >= ny)) {
+        const bool wall = id == SCENE_WALL;
+        pml_layer_cell(nx, ny, w, i, j, idx, wall ? 0.0f : materials[SCENE_MAT * id], wall, f, g, aux, layer);
+        return;
+    }
     if (id == SCENE_WALL) {
         f[idx] = 0.0f;
         return;

@@ -321,15 +321,22 @@ fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() 
 }
 
 #[test]
-fn the_edge_control_names_the_matched_layer_s_width_and_runs_it() {
+fn the_edge_control_names_the_absorbing_layer_s_width_and_runs_it() {
     let mut h = harness();
     double_slit(&mut h);
-    // 640 x 480: the layer is its full 32 cells (a quarter of the shorter side is more).
-    h.get_by_label("matched layer (32 cells)").click();
+    // The double slit's edge is the layer already: Mur's first, then back to the layer.
+    h.get_by_label("Mur").click();
     settle(&mut h);
     h.get_by_label("Step").click();
     settle(&mut h);
     let scene = h.state().wave_scene().expect("a frame").clone();
-    assert_eq!(scene.boundary, wavebrot::sim::wave::scene::Boundary::Matched, "the worker runs the layer");
+    assert_eq!(scene.boundary, wavebrot::sim::wave::scene::Boundary::Mur, "the worker runs Mur's edge");
+    // 640 x 480: the layer is its full 32 cells (a quarter of the shorter side is more).
+    h.get_by_label("absorbing (32-cell layer)").click();
+    settle(&mut h);
+    h.get_by_label("Step").click();
+    settle(&mut h);
+    let scene = h.state().wave_scene().expect("a frame").clone();
+    assert_eq!(scene.boundary, wavebrot::sim::wave::scene::Boundary::Absorbing, "the worker runs the layer");
     assert_eq!(scene.walls.len(), 3, "the double slit, with its waves carried over");
 }

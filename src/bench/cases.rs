@@ -13,7 +13,7 @@ use crate::sim::fractal::deep::perturb_row;
 use crate::sim::fractal::deep::{DeepJob, View};
 use crate::sim::fractal::mandelbrot::{self, MandelbrotParams};
 use crate::sim::fractal::perturb::Mantissa;
-use crate::sim::wave::scene::Scene;
+use crate::sim::wave::scene::{Boundary, Scene};
 use crate::sim::wave::{self, WAVE_TOLERANCE, WaveParams};
 
 use super::deep_views::short_digits;
@@ -113,20 +113,26 @@ pub fn wave(
     Ok(())
 }
 
-/// The scene of the speed budget (issue 9): an `n x n` grid with absorbing edges, a plane wave
-/// through a double slit, and a lens of slower medium behind it.
+/// The scene of the speed budget (issue 9): an `n x n` grid with Mur's edges (the edge the budget
+/// was set on), a plane wave through a double slit, and a lens of slower medium behind it.
 #[must_use]
 pub fn budget_scene(n: usize) -> Scene {
+    budget_scene_with(n, Boundary::Mur)
+}
+
+/// [`budget_scene`] with another edge (`absorbing`, the perfectly matched layer: what scenes get).
+#[must_use]
+pub fn budget_scene_with(n: usize, boundary: Boundary) -> Scene {
     let n_i = n as i64;
     let (wall_x, slit, gap) = (n_i / 4, n_i / 40, n_i / 8);
     let mid = n_i / 2;
     let text = format!(
         r#"
-description = "bench: absorbing edges, a double slit and a lens"
+description = "bench: {edge} edges, a double slit and a lens"
 nx = {n}
 ny = {n}
 c2 = 0.25
-boundary = "absorbing"
+boundary = "{edge}"
 
 [[source]]
 kind = "line"
@@ -162,6 +168,7 @@ y = {mid}
 r = {r}.0
 c2 = 0.125
 "#,
+        edge = boundary.name(),
         sx = n_i / 8,
         top = n_i - 3,
         wall_x2 = wall_x + 3,

@@ -22,6 +22,7 @@ use anyhow::Result;
 
 use crate::backend::{self, Backend, BackendKind, WaveVariant};
 use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
+use crate::sim::wave::scene::Boundary;
 
 pub use cases::Options;
 pub use report::Record;
@@ -81,10 +82,12 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
         if opts.quick {
             cases::wave(&mut r, opts, b, (2048, 2048, 20), false)?;
             cases::scene(&mut r, opts, b, &cases::budget_scene(2048), 20)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene_with(2048, Boundary::Absorbing), 20)?;
             cases::wave_frame(&mut r, opts, b, 1024)?;
         } else {
             cases::wave(&mut r, opts, b, (4096, 4096, 100), false)?;
             cases::scene(&mut r, opts, b, &cases::budget_scene(4096), 100)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene_with(4096, Boundary::Absorbing), 100)?;
             cases::wave(&mut r, opts, b, (8192, 8192, 50), false)?;
             cases::scene(&mut r, opts, b, &cases::budget_scene(8192), 50)?;
             cases::wave_frame(&mut r, opts, b, 4096)?;

@@ -440,7 +440,7 @@ fn bad_scenes_and_presets_exit_2_with_one_line() {
         (
             "boundary.toml",
             format!("nx = 40\nny = 30\nboundary = \"sticky\"\n{point}"),
-            "boundary: unknown value \"sticky\" (reflecting, absorbing or matched)",
+            "boundary: unknown value \"sticky\" (reflecting, absorbing, matched or mur)",
         ),
         ("broken.toml", "nx = 40\nny = \n".to_owned(), "broken.toml"),
     ];

@@ -24,6 +24,7 @@ mod mandelbrot_deep;
 mod palette;
 mod periodic_reference;
 mod pml;
+mod pml_cuda;
 mod reduction;
 mod saxpy;
 mod scene;

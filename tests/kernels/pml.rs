@@ -1,4 +1,4 @@
-//! The perfectly matched layer of the `matched` edge (`src/sim/wave/pml.rs`) against physics: its
+//! The perfectly matched layer of the `absorbing` edge (`src/sim/wave/pml.rs`) against physics: its
 //! echo at normal, 45° and 60° incidence over a mirror's (measured as `scene.rs`' `EdgeProbe` does,
 //! and as `tools/pml_prototype.py` does in numpy), and the energy that leaves through it against the
 //! drop of the grid's energy. Each check prints and asserts the number it measured.
@@ -10,12 +10,12 @@ use wavebrot::sim::wave::scene_cells::{SceneCells, Sponge, energy, energy_in, sc
 use crate::scene::EdgeProbe;
 
 #[test]
-fn matched_layer_returns_under_half_a_percent_head_on_and_one_percent_at_45_and_60_degrees() {
+fn absorbing_edge_returns_under_half_a_percent_head_on_and_one_percent_at_45_and_60_degrees() {
     for freq in [0.2, 0.1] {
         let probe = EdgeProbe::new(freq);
-        let [n, d45, d60] = probe.edge(Boundary::Matched, Sponge::MEASURED);
+        let [n, d45, d60] = probe.edge(Boundary::Absorbing, Sponge::MEASURED);
         println!(
-            "matched layer, one pulse at freq {freq}: echo {:.4}% of a mirror's at normal incidence, {:.4}% at 45°, {:.4}% at 60°",
+            "absorbing edge (matched layer), one pulse at freq {freq}: echo {:.4}% of a mirror's at normal incidence, {:.4}% at 45°, {:.4}% at 60°",
             100.0 * n,
             100.0 * d45,
             100.0 * d60
@@ -31,7 +31,7 @@ fn matched_layer_returns_under_half_a_percent_head_on_and_one_percent_at_45_and_
             let allowed = (1.5 * measured).min(limit);
             assert!(
                 got <= allowed,
-                "matched layer returns {:.3}% of a mirror's echo at {what} (freq {freq}; measured {:.3}%, allowed {:.3}%)",
+                "absorbing edge (matched layer) returns {:.3}% of a mirror's echo at {what} (freq {freq}; measured {:.3}%, allowed {:.3}%)",
                 100.0 * got,
                 100.0 * measured,
                 100.0 * allowed
@@ -51,7 +51,7 @@ fn matched_layer_returns_under_half_a_percent_head_on_and_one_percent_at_45_and_
 }
 
 /// Measured echoes of the matched layer (normal, 45°, 60°) as fractions of a mirror's, freq 0.2
-/// and 0.1 (`matched_layer_returns_...`, CPU).
+/// and 0.1 (`absorbing_edge_returns_...`, CPU).
 const PML_ECHO_02: (f64, f64, f64) = (0.000476, 0.000544, 0.001158);
 const PML_ECHO_01: (f64, f64, f64) = (0.001279, 0.001232, 0.001349);
 
@@ -63,7 +63,7 @@ fn energy_leaving_through_the_matched_layer_accounts_for_the_drop_in_the_grid() 
     // energy that left the same region is B's total minus what is inside. Whatever A keeps beyond
     // B came back from the layer.
     let (n, pad, steps) = (160usize, 150usize, 200u32);
-    let (fraction, drop) = layer_energy_balance(Boundary::Matched, n, pad, steps);
+    let (fraction, drop) = layer_energy_balance(Boundary::Absorbing, n, pad, steps);
     println!(
         "matched layer: the grid inside the layer lost {:.4}% of the pulse's energy; {:.3e} of what left came back",
         100.0 * drop,

@@ -11,7 +11,8 @@ use wavebrot::backend::{Backend, WaveSim};
 use wavebrot::sim::wave::scene::{Boundary, Scene, Source, Wall};
 use wavebrot::sim::wave::sources::{Moving, Multipole, PhasedArray};
 
-/// An absorbing scene of `nx x ny`, c2 0.25 (the wave speed is 1 cell per time step).
+/// A scene of `nx x ny` with Mur's edge (its measurements reach the border: no layer inside the
+/// grid), c2 0.25 (the wave speed is 1 cell per time step).
 fn open(nx: usize, ny: usize, sources: Vec<Source>) -> Scene {
     Scene {
         description: String::new(),
@@ -19,7 +20,7 @@ fn open(nx: usize, ny: usize, sources: Vec<Source>) -> Scene {
         ny,
         c2: 0.25,
         damping: 0.0,
-        boundary: Boundary::Absorbing,
+        boundary: Boundary::Mur,
         tmax: None,
         sources,
         walls: Vec::new(),

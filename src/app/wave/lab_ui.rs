@@ -125,30 +125,31 @@ impl LabState {
                 .on_hover_text("the seed's: the border is held at 0 and waves come back")
                 .changed();
             let absorbing_ok = sc.nx >= 8 && sc.ny >= 8;
-            changed |= ui
-                .add_enabled(absorbing_ok, egui::RadioButton::new(sc.boundary == Boundary::Absorbing, "absorbing"))
-                .on_hover_text(
-                    "waves leave the grid (Mur's first-order edge: about 1.5% comes back head-on, 17% at 45°)",
-                )
-                .clicked()
-                && {
-                    sc.boundary = Boundary::Absorbing;
-                    true
-                };
             // The layer lies inside the grid: its width is said on the control.
             let w = Layer::width_on(sc.nx, sc.ny);
             changed |= ui
                 .add_enabled(
                     absorbing_ok,
-                    egui::RadioButton::new(sc.boundary == Boundary::Matched, format!("matched layer ({w} cells)")),
+                    egui::RadioButton::new(sc.boundary == Boundary::Absorbing, format!("absorbing ({w}-cell layer)")),
                 )
                 .on_hover_text(format!(
-                    "a perfectly matched layer in the outer {w} cells of each side: under 0.2% of a wave comes back \
-                     at any angle (not on CUDA yet)"
+                    "waves leave the grid through a perfectly matched layer in the outer {w} cells of each side \
+                     (inside the grid): under 0.2% of a wave comes back at any angle"
                 ))
                 .clicked()
                 && {
-                    sc.boundary = Boundary::Matched;
+                    sc.boundary = Boundary::Absorbing;
+                    true
+                };
+            changed |= ui
+                .add_enabled(absorbing_ok, egui::RadioButton::new(sc.boundary == Boundary::Mur, "Mur"))
+                .on_hover_text(
+                    "waves leave the grid through Mur's first-order edge: no layer, but about 1.5% comes back \
+                     head-on and 17% at 45°",
+                )
+                .clicked()
+                && {
+                    sc.boundary = Boundary::Mur;
                     true
                 };
         });

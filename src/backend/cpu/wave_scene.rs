@@ -399,7 +399,7 @@ mod tests {
     use crate::sim::wave::scene_cells::scene_reference;
 
     fn busy_scene(nx: usize, ny: usize) -> Scene {
-        busy_scene_with(nx, ny, Boundary::Absorbing)
+        busy_scene_with(nx, ny, Boundary::Mur)
     }
 
     /// Sources, walls and media in the edge's cells too.
@@ -428,7 +428,7 @@ mod tests {
     fn both_threads_equal_the_reference_bit_for_bit() {
         for (nx, ny, boundary) in [(37, 53), (64, 8), (9, 64), (120, 97), (8, 8)]
             .into_iter()
-            .flat_map(|(nx, ny)| [(nx, ny, Boundary::Absorbing), (nx, ny, Boundary::Matched)])
+            .flat_map(|(nx, ny)| [(nx, ny, Boundary::Mur), (nx, ny, Boundary::Absorbing)])
         {
             let s = busy_scene_with(nx, ny, boundary);
             let want = scene_reference(&s, 70);
@@ -476,7 +476,7 @@ mod tests {
     #[test]
     fn runs_and_the_matched_layer_cover_every_interior_cell_once() {
         let (nx, ny) = (60, 44);
-        let cells = SceneCells::new(&busy_scene_with(nx, ny, Boundary::Matched));
+        let cells = SceneCells::new(&busy_scene_with(nx, ny, Boundary::Absorbing));
         let runs = RowRuns::new(&cells);
         for i in 1..nx - 1 {
             let mut covered = vec![0; ny];

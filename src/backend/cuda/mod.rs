@@ -362,12 +362,6 @@ impl Backend for CudaBackend {
     }
 
     fn scene_kernel(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        if scene.boundary == crate::sim::wave::scene::Boundary::Matched {
-            return Err(crate::backend::error::unsupported(
-                self.kind(),
-                "the matched layer (boundary matched: cpu, cpu1 and wgpu run it)",
-            ));
-        }
         Ok(Box::new(CudaWave::new_scene(&self.dev, &self.stream, scene, variant)?))
     }
 

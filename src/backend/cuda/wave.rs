@@ -115,7 +115,12 @@ impl CudaWave {
         // The fields and their second pair, then 2 bytes of material id per cell.
         check_free(dev, &what, 2 * params.field_bytes() + 2 * params.cells() as u64)?;
         let mut wave = Self::new(dev, stream, &params, variant)?;
-        wave.scene = Some(SceneData::new(stream, scene)?);
+        let data = SceneData::new(stream, scene)?;
+        if data.layered() {
+            // `wave_scene_steps` has no twin of the matched layer: its scenes run `simple`.
+            wave.variant = WaveVariant::Simple;
+        }
+        wave.scene = Some(data);
         Ok(wave)
     }
 
@@ -551,6 +556,9 @@ impl WaveSim for CudaWave {
         let (a, b) = self.fields.split_at_mut(2 * self.cur + 1);
         self.stream.memcpy_htod(f, &mut a[2 * self.cur]).map_err(|e| runtime("writing the fields", e))?;
         self.stream.memcpy_htod(g, &mut b[0]).map_err(|e| runtime("writing the fields", e))?;
+        if let Some(sc) = self.scene.as_mut() {
+            sc.clear_aux(&self.stream)?;
+        }
         // The host slices are borrowed only for this call.
         self.stream.synchronize().map_err(|e| runtime("writing the fields", e))?;
         self.tstep = tstep;
@@ -577,6 +585,9 @@ impl WaveSim for CudaWave {
     fn reset(&mut self) -> Result<(), BackendError> {
         for f in &mut self.fields {
             self.stream.memset_zeros(f).map_err(|e| runtime("clearing the fields", e))?;
+        }
+        if let Some(sc) = self.scene.as_mut() {
+            sc.clear_aux(&self.stream)?;
         }
         self.stream.synchronize().map_err(|e| runtime("clearing the fields", e))?;
         self.tstep = 0;

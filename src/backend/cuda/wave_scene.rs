@@ -11,6 +11,7 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 use super::launch::launch;
 use super::{BackendError, Device, runtime};
+use crate::sim::wave::pml::{Axis, LayerFields};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
 
@@ -42,6 +43,11 @@ pub(super) struct SceneData {
     pub(super) tile_entries: CudaSlice<u32>,
     /// Tiles along `j` and `i`.
     pub(super) tiles: (u32, u32),
+    /// The matched layer's auxiliary values (`LayerFields`; one unused word without a layer),
+    /// its `Axis` coefficients (low then high, seven words each) and its width (0: none).
+    pub(super) aux: CudaSlice<f32>,
+    pub(super) layer: CudaSlice<f32>,
+    pub(super) layer_w: i32,
 }
 
 impl SceneData {
@@ -58,6 +64,16 @@ impl SceneData {
         let mat4: Vec<f32> = raster.materials.iter().flat_map(|m| [m.c2, m.a, m.b, m.mur]).collect();
         let n_mat = raster.materials.len();
         let mat4 = stream.clone_htod(&mat4).map_err(|e| runtime("uploading the scene's materials", e))?;
+        let aux_len = LayerFields::new(&raster).values.len().max(1);
+        let aux = stream.alloc_zeros::<f32>(aux_len).map_err(|e| runtime("allocating the layer's values", e))?;
+        let axes: Vec<Axis> = raster.layer.as_ref().map_or_else(
+            || vec![<Axis as bytemuck::Zeroable>::zeroed()],
+            |l| l.low.iter().chain(&l.high).copied().collect(),
+        );
+        let layer = stream
+            .clone_htod(bytemuck::cast_slice::<Axis, f32>(&axes))
+            .map_err(|e| runtime("uploading the layer's coefficients", e))?;
+        let layer_w = raster.layer.as_ref().map_or(0, |l| l.width as i32);
         let mut data = Self {
             scene: scene.clone(),
             ids,
@@ -74,6 +90,9 @@ impl SceneData {
             tile_offsets: stream.alloc_zeros::<u32>(1).map_err(|e| runtime("allocating source cells", e))?,
             tile_entries: stream.alloc_zeros::<u32>(1).map_err(|e| runtime("allocating source cells", e))?,
             tiles,
+            aux,
+            layer,
+            layer_w,
         };
         data.set_sources(stream, scene.clone())?;
         Ok(data)
@@ -108,6 +127,18 @@ impl SceneData {
         if self.edges && ((nx - 2) % oi == 0 || (ny - 2) % oj == 0) { (TILE.halo - 1) / 2 } else { TILE.steps() }
     }
 
+    /// True when the scene has a matched layer: it runs one update per launch
+    /// (`wave_scene_update`), whatever the variant, since `wave_scene_steps` has no twin of it.
+    pub(super) fn layered(&self) -> bool {
+        self.layer_w > 0
+    }
+
+    /// Clears the matched layer's auxiliary values (the fields were written or reset: as on the
+    /// CPU they start again from 0).
+    pub(super) fn clear_aux(&mut self, stream: &Arc<CudaStream>) -> Result<(), BackendError> {
+        stream.memset_zeros(&mut self.aux).map_err(|e| runtime("clearing the layer's values", e))
+    }
+
     /// Source values of steps `first..first + n`, `sources` per step, NaN where one does not force.
     pub(super) fn values(&self, first: u32, n: u32) -> Vec<f32> {
         (first..first + n)
@@ -122,7 +153,7 @@ impl SceneData {
 pub(super) fn scene_update(
     dev: &Device,
     stream: &Arc<CudaStream>,
-    sc: &SceneData,
+    sc: &mut SceneData,
     (nx, ny): (i32, i32),
     cfg: LaunchConfig,
     edge_cfg: LaunchConfig,
@@ -131,8 +162,11 @@ pub(super) fn scene_update(
 ) -> Result<(), BackendError> {
     let mut l = stream.launch_builder(&dev.wave_scene_update);
     l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
+    l.arg(&mut sc.aux).arg(&sc.layer).arg(&sc.layer_w);
     // Launch contract: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny values,
-    // `materials` five words for every id that occurs.
+    // `materials` five words for every id that occurs; with `layer_w` > 0, `aux` holds the
+    // `LayerFields` values of this grid and `layer` 2*(layer_w+1) `Axis` records (each layer cell
+    // writes only its own auxiliary values).
     launch(l, cfg, "launching wave_scene_update")?;
     if sc.edges {
         let mut l = stream.launch_builder(&dev.wave_scene_edges);
@@ -279,7 +313,7 @@ description = "tiles"
 nx = {nx}
 ny = {ny}
 c2 = 0.25
-boundary = "absorbing"
+boundary = "mur"
 [[source]]
 kind = "point"
 x = 70

@@ -8,7 +8,7 @@
 //! in `f32`, evaluated in numpy's order; the border stays 0.
 //!
 //! Its rooms: `scene` (the scene model and files), `scene_cells` (the scene rasterised and its
-//! per-cell rule), `pml` (the perfectly matched layer of the `matched` edge), `analysis` (what the lab measures), `theory` (what `d·sin θ = m·λ` predicts),
+//! per-cell rule), `pml` (the perfectly matched layer of the `absorbing` edge), `analysis` (what the lab measures), `theory` (what `d·sin θ = m·λ` predicts),
 //! `screen` (the intensity along a column and the far-field `I(θ)` theory draws there), `units`
 //! (cells and steps read in a medium's centimetres and hertz), `barrier` (a barrier's slits read and
 //! rebuilt with another width, spacing or count).

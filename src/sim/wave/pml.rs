@@ -1,4 +1,4 @@
-//! The perfectly matched layer of a scene's `matched` edge: its coefficients, its auxiliary
+//! The perfectly matched layer of a scene's `absorbing` edge (`matched` in older scene files): its coefficients, its auxiliary
 //! fields (only at the layer's cells) and its per-cell rule.
 //!
 //! # The layer
@@ -425,7 +425,7 @@ mod tests {
     fn the_vector_span_is_the_cell_rule_bit_for_bit() {
         let (nx, ny) = (70, 90);
         let mut s = Scene::seed(nx, ny, 0.2);
-        s.boundary = Boundary::Matched;
+        s.boundary = Boundary::Absorbing;
         s.damping = 0.001;
         s.walls.push(Wall { x0: 40, y0: 0, x1: 40, y1: 3 });
         let cells = SceneCells::new(&s);

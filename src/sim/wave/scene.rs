@@ -17,8 +17,9 @@
 //! ny = 480
 //! c2 = 0.25            # the open medium's (a*dt/dx)^2, the seed's 0.25
 //! damping = 0.0        # sigma per update in every non-wall cell
-//! boundary = "absorbing"   # Mur's edge; "matched" (a perfectly matched layer, 32 cells wide)
-//!                          # or "reflecting" (the seed's: the border held at 0)
+//! boundary = "absorbing"   # a perfectly matched layer, 32 cells wide inside the grid ("matched"
+//!                          # too); "mur" (Mur's first-order edge, no layer) or "reflecting" (the
+//!                          # seed's: the border held at 0)
 //! tmax = 1200          # optional: time steps `render` runs
 //! [[source]]
 //! kind = "line"        # "point" (x, y), "line" (x0, y0, x1, y1), "pulse" (x, y), "moving"

@@ -21,8 +21,8 @@
 //! every non-wall cell. The material table holds each distinct material that occurs; id 0 is
 //! always the open medium `(scene.c2, damping)`.
 //!
-//! # The absorbing edge (Mur's first-order condition)
-//! With `absorbing`, the cells next to the border (`i` = 1 or `nx-2`, or `j` = 1 or `ny-2`; the
+//! # Mur's edge (first-order absorbing condition)
+//! With `mur` (`absorbing` before the matched layer took its name), the cells next to the border (`i` = 1 or `nx-2`, or `j` = 1 or `ny-2`; the
 //! border itself still stays 0) are edge cells: their material has `edge` set to the direction of
 //! the neighbour `n` they look at (inwards) and `mur = (sqrt(c2) - 1)/(sqrt(c2) + 1)` (rounded
 //! from `f64`), and `update(f, g)` sets them to
@@ -40,7 +40,7 @@
 //! to 12% at normal incidence and 5% to 20% at 45° (`sponge_scan`). Damping mismatches a wave by
 //! about `sigma/omega`, large at a pulse's low frequencies and in its 2D wake, and a sponge
 //! still damped at the border spoils Mur's condition there; the 0.5% / 1% need a
-//! perfectly matched layer with auxiliary fields: the `matched` edge ([`crate::sim::wave::pml`]),
+//! perfectly matched layer with auxiliary fields: the `absorbing` edge ([`crate::sim::wave::pml`]),
 //! whose cells [`scene_update`] hands to [`pml_row`].
 
 use crate::sim::wave::pml::{Layer, LayerCells, LayerFields, pml_row};
@@ -150,7 +150,7 @@ pub struct SceneCells {
     pub ids: Vec<u16>,
     /// The material table: entry 0 is the open medium.
     pub materials: Vec<Material>,
-    /// The perfectly matched layer of a `matched` edge: its cells run [`crate::sim::wave::pml`]'s
+    /// The perfectly matched layer of an `absorbing` edge: its cells run [`crate::sim::wave::pml`]'s
     /// rule with their material's `c2` (their `a`, `b` unused: the layer's coefficients hold the
     /// damping).
     pub layer: Option<Layer>,
@@ -194,7 +194,7 @@ impl SceneCells {
                 }
             }
         }
-        let absorbing = scene.boundary == Boundary::Absorbing;
+        let absorbing = scene.boundary == Boundary::Mur;
         let w = if absorbing && sponge.cells > 0 && sponge.sigma_max > 0.0 { sponge.width(nx, ny) } else { 0 };
         let mur = absorbing && sponge.mur;
         // Levels 0..=w of the sponge, then the four edge directions.
@@ -247,7 +247,7 @@ impl SceneCells {
                 ids[i * ny + clip(wall.y0, ny)..=i * ny + clip(wall.y1, ny)].fill(WALL);
             }
         }
-        let layer = (scene.boundary == Boundary::Matched).then(|| Layer::new(nx, ny, scene.damping));
+        let layer = (scene.boundary == Boundary::Absorbing).then(|| Layer::new(nx, ny, scene.damping));
         Self { nx, ny, ids, materials, layer }
     }
 
@@ -504,7 +504,7 @@ mod tests {
     #[test]
     fn materials_are_distinct_and_walls_win() {
         let mut s = Scene::seed(64, 48, 0.2);
-        s.boundary = Boundary::Absorbing;
+        s.boundary = Boundary::Mur;
         s.media.push(Medium::Rect { x0: 0, y0: 0, x1: 20, y1: 47, c2: 0.1 });
         s.walls.push(Wall { x0: 30, y0: 0, x1: 31, y1: 47 });
         let c = SceneCells::new(&s);

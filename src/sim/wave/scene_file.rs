@@ -120,7 +120,7 @@ pub(super) fn key_holding(table: &toml::Table, message: &str) -> Option<String> 
 }
 
 /// serde's message with the key in front, and an unknown variant said as a value with its choices:
-/// `boundary: unknown value "sticky" (reflecting, absorbing or matched)`. Messages that already name their
+/// `boundary: unknown value "sticky" (reflecting, absorbing, matched or mur)`. Messages that already name their
 /// key (unknown or missing fields) stay as they are.
 pub(super) fn keyed(key: Option<&str>, message: &str) -> String {
     if let Some(rest) = message.strip_prefix("unknown variant `")

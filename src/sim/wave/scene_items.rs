@@ -15,13 +15,16 @@ pub enum Boundary {
     /// The seed's: the border cells are held at 0 and waves reflect (with a sign flip).
     #[default]
     Reflecting,
-    /// Waves leave the grid: Mur's first-order absorbing condition on the cells next to the
-    /// border (see [`crate::sim::wave::scene_cells`]); the border row itself still stays 0.
-    Absorbing,
     /// Waves leave the grid through a perfectly matched layer in the outer cells of each side
     /// ([`crate::sim::wave::pml`]: 32 cells wide, or a quarter of the shorter side); the
-    /// border row itself still stays 0.
-    Matched,
+    /// border row itself still stays 0. `matched` in a scene file is the same edge (its name
+    /// before it became the `absorbing` one).
+    #[serde(alias = "matched")]
+    Absorbing,
+    /// Waves leave the grid through Mur's first-order absorbing condition on the cells next to
+    /// the border (see [`crate::sim::wave::scene_cells`]; `absorbing` before the layer): cheaper,
+    /// but 1.5% of a wave comes back head-on and 17% at 45°. The border row still stays 0.
+    Mur,
 }
 
 impl Boundary {
@@ -31,7 +34,7 @@ impl Boundary {
         match self {
             Self::Reflecting => "reflecting",
             Self::Absorbing => "absorbing",
-            Self::Matched => "matched",
+            Self::Mur => "mur",
         }
     }
 }
