@@ -60,6 +60,7 @@ var<workgroup> wg_exec_hi: atomic<u32>;
 
 //#include DELTA
 //#include SMOOTH
+//#include SLOPE
 
 // `smooth_tail` of src/sim/perturb.rs: from the escaped z_n, up to SMOOTH_EXTRA_ITERS more
 // iterations of z^2 + c until |z|^2 >= SMOOTH_RADIUS_SQ, then `smooth_value` (in f32).
@@ -72,6 +73,7 @@ fn deep_smooth_tail(zr0: real, zi0: real, cr: real, ci: real, n0: u32) -> f32 {
         if mag2 >= real(SMOOTH_RADIUS_SQ) {
             break;
         }
+        slope_step(zr, zi, 0);
         let nr = zr * zr - zi * zi + cr;
         let ni = zr * zi + zi * zr + ci;
         zr = nr;
@@ -79,6 +81,7 @@ fn deep_smooth_tail(zr0: real, zi0: real, cr: real, ci: real, n0: u32) -> f32 {
         mag2 = zr * zr + zi * zi;
         n += 1u;
     }
+    slope_finish(zr, zi);
     return smooth_value(n, f32(mag2), params.iters);
 }
 
@@ -236,6 +239,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             let ai = ldexp_twin(wi, ue - big);
             let fr = ldexp_twin(zmr, ze - big) + ar;
             let fi = ldexp_twin(zmi, ze - big) + ai;
+            slope_step(fr, fi, big);
             var next: Delta;
             if m == params.last || fr * fr + fi * fi < ar * ar + ai * ai {
                 let gr = fr + ldexp_twin(a.x, ze - big);
@@ -273,6 +277,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
         let mag = fr * fr + fi * fi;
         if m == params.last || mag < dd {
             // Rebase: on from the reference's start, Z_0 = 0, dz = z (with what rounding Z left out).
+            slope_step(fr, fi, 0);
             let next = extended_step(real(0.0), real(0.0), 0, fr + a.x, fi + a.y, 0, dcr, dci, dce);
             wr = next.wr;
             wi = next.wi;
@@ -291,6 +296,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             let ab = bla_ab[j];
             let ea = bla_exps[j].x;
             let eb = bla_exps[j].y;
+            slope_bla(ab, ea, eb);
             if scaled {
                 let e1 = ea + e;
                 let e2 = eb + dce;
@@ -319,6 +325,7 @@ fn perturb_count(dcr: real, dci: real, dce: i32, iters: u32) -> u32 {
             k += 1u << l;
             continue;
         }
+        slope_step(fr, fi, 0);
         if scaled {
             let s = ldexp_twin(real(1.0), e);
             let cr = ldexp_twin(dcr, dce - e);
@@ -375,8 +382,10 @@ fn mandelbrot_deep(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
         let grid = aux[0];
         let dcr = grid.x + real(x) * grid.y;
         let dci = grid.z + real(y) * grid.w;
+        slope_start(grid.y, params.exp);
         let count = perturb_count(dcr, dci, params.exp, params.iters);
         counts[y * params.width + x] = count;
+        slope_write(y * params.width + x);
         if params.want_smooth != 0u {
             smooth_values[y * params.width + x] = escape_nu;
         }

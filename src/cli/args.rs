@@ -72,7 +72,7 @@ pub struct ColourArgs {
     /// What the palette shows outside the set: escape (the count, or the smooth value with
     /// --smooth) or distance (the exterior distance estimate |z| ln|z| / |dz/dc| in pixels: the
     /// boundary takes the palette's last entry, fading over 64 pixels, crisp at every zoom; f32,
-    /// f64 and perturbation views, the latter on cpu and cuda).
+    /// f64 and perturbation views).
     #[arg(long = "colour", value_enum, value_name = "BY", default_value_t = ColourBy::Escape)]
     pub colour_by: ColourBy,
     /// Slope lighting: shade the outside of the set as a surface rising away from it (its

@@ -10,6 +10,7 @@ use wavebrot::backend::Backend;
 use wavebrot::backend::cpu::{CpuBackend, Threads};
 use wavebrot::sim::fractal::deep::{DeepJob, Location, View};
 use wavebrot::sim::fractal::distance::DE_VALUES;
+use wavebrot::sim::fractal::perturb::Mantissa;
 
 /// A shipped location's view and iterations.
 fn shipped(name: &str) -> (View, u32) {
@@ -295,3 +296,119 @@ fn tiles_give_the_whole_pictures_distances() {
     assert!(t.tiles > 1, "one tile");
     assert_eq!((c, s, d), whole, "tiles against the whole picture");
 }
+
+#[test]
+fn wgpu_deep_distances_equal_the_cpu_twin_or_refuse() {
+    // The WGSL twin (mandelbrot_deep_slope.wgsl spliced into the deep body) against the CPU
+    // twin with the same deltas (f64 where the adapter has it): counts within the deep budget
+    // (drivers may fuse multiply-adds), and where they agree the distances within
+    // WGPU_DISTANCE_REL (the distance and normal formed in f32 in WGSL, in f64 on the CPU).
+    // llvmpipe ends a loop after 65535 trips: it must refuse the long orbits, never give a
+    // wrong picture.
+    let Some(mut b) = crate::common::wgpu_backend() else { return };
+    let mantissa = b.deep_mantissa();
+    for (label, view, iters, _, _, _) in views() {
+        let job = DeepJob::prepare(&view, 16, 9, iters).unwrap();
+        let n = job.pixels();
+        let (mut c, mut s, mut d) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+        match b.mandelbrot_deep_distance(&job, &mut c, &mut s, &mut d) {
+            Ok(_) => {
+                let (mut k, mut t, mut e) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+                wavebrot::backend::cpu::mandelbrot_deep::mandelbrot_deep_distance(
+                    Threads::All,
+                    &job,
+                    mantissa,
+                    &mut k,
+                    &mut t,
+                    &mut e,
+                )
+                .unwrap();
+                let (mut plain, mut ps) = (vec![-1; n], vec![0.0; n]);
+                b.mandelbrot_deep_smooth(&job, &mut plain, &mut ps).unwrap();
+                assert_eq!(c, plain, "{label}: wgpu's counts change with distance estimates");
+                let differ = c.iter().zip(&k).filter(|(a, b)| a != b).count();
+                let (mut worst_d, mut worst_u) = (0.0f64, 0.0f64);
+                for i in (0..n).filter(|&i| c[i] == k[i] && k[i] < iters as i32) {
+                    let (g, w) = (&d[i * DE_VALUES..(i + 1) * DE_VALUES], &e[i * DE_VALUES..(i + 1) * DE_VALUES]);
+                    if f64::from(w[0]) < NEAR_PIXELS {
+                        // On the boundary at this resolution: both must say so (see NEAR_PIXELS).
+                        assert!(
+                            f64::from(g[0]) < 2.0 * NEAR_PIXELS,
+                            "{label}: pixel {i}: {} px, CPU {} px",
+                            g[0],
+                            w[0]
+                        );
+                        continue;
+                    }
+                    worst_d = worst_d.max(f64::from((g[0] - w[0]).abs() / w[0]));
+                    worst_u = worst_u.max(f64::from((g[1] - w[1]).abs().max((g[2] - w[2]).abs())));
+                }
+                println!(
+                    "wgpu {}, {label}: {differ} of {n} counts differ from the CPU twin; distances within {worst_d:.2e}, normals within {worst_u:.2e}",
+                    mantissa.name()
+                );
+                assert!(
+                    differ as f64 <= mantissa.mismatch_tolerance() * n as f64 + 1.0,
+                    "{label}: {differ} counts differ"
+                );
+                assert!(worst_d <= WGPU_DISTANCE_REL, "{label}: distances {worst_d:e} apart (relative)");
+                assert!(worst_u <= WGPU_NORMAL_ABS, "{label}: normals {worst_u:e} apart");
+            }
+            Err(e) => {
+                let e = e.to_string();
+                println!("wgpu, {label}: refused: {e}");
+                assert!(b.is_software() && e.contains("stopped the deep-zoom loop"), "{label}: {e}");
+            }
+        }
+    }
+}
+
+/// wgpu against the CPU twin: the distance relative, a normal's component absolute. Measured on
+/// lavapipe (f64 deltas, 16x9; the numbers are printed): distances within 2.3e-7 (1e20), 1.9e-7
+/// (5e49), 1.6e-7 (2e533), normals within 1.2e-7; the bounds about 4x.
+const WGPU_DISTANCE_REL: f64 = 1e-6;
+const WGPU_NORMAL_ABS: f64 = 5e-7;
+
+#[test]
+fn wgpu_f32_deep_distances_equal_the_cpu_twin() {
+    // The f32 variant (adapters without f64): f32 mantissas with an i32 exponent for the deltas
+    // and for S, no BLA; against the CPU twin with f32 deltas at 1e20 (extended exponent in
+    // f32 from the first step). Measured on lavapipe (32x18): no count differs, distances within
+    // 3.2e-7, normals within 1.2e-7; the bounds about 3x.
+    let Some(mut b) = crate::common::wgpu_backend() else { return };
+    let (label, view, iters, w, h, _) = views().remove(0);
+    let job = DeepJob::prepare(&view, w, h, iters).unwrap();
+    let n = job.pixels();
+    let (mut c, mut s, mut d) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+    b.mandelbrot_deep_distance_with(Mantissa::F32, &job, &mut c, &mut s, &mut d).unwrap();
+    let (mut k, mut t, mut e) = (vec![-1; n], vec![0.0; n], vec![0.0; n * DE_VALUES]);
+    wavebrot::backend::cpu::mandelbrot_deep::mandelbrot_deep_distance(
+        Threads::All,
+        &job,
+        Mantissa::F32,
+        &mut k,
+        &mut t,
+        &mut e,
+    )
+    .unwrap();
+    let differ = c.iter().zip(&k).filter(|(a, b)| a != b).count();
+    let (mut worst_d, mut worst_u, mut compared) = (0.0f64, 0.0f64, 0);
+    for i in (0..n).filter(|&i| c[i] == k[i] && k[i] < iters as i32 && f64::from(e[i * DE_VALUES]) >= NEAR_PIXELS) {
+        let (g, w) = (&d[i * DE_VALUES..(i + 1) * DE_VALUES], &e[i * DE_VALUES..(i + 1) * DE_VALUES]);
+        worst_d = worst_d.max(f64::from((g[0] - w[0]).abs() / w[0]));
+        worst_u = worst_u.max(f64::from((g[1] - w[1]).abs().max((g[2] - w[2]).abs())));
+        compared += 1;
+    }
+    println!(
+        "wgpu f32, {label}: {differ} of {n} counts differ; {compared} compared, distances within {worst_d:.2e}, normals within {worst_u:.2e}"
+    );
+    assert!(differ as f64 <= Mantissa::F32.mismatch_tolerance() * n as f64, "{label}: {differ} counts differ");
+    assert!(compared > n / 2, "{label}: only {compared} pixels compared");
+    assert!(
+        worst_d <= WGPU_F32_DISTANCE_REL && worst_u <= WGPU_F32_NORMAL_ABS,
+        "{label}: distance {worst_d:e}, normal {worst_u:e}"
+    );
+}
+
+const WGPU_F32_DISTANCE_REL: f64 = 1e-6;
+const WGPU_F32_NORMAL_ABS: f64 = 5e-7;

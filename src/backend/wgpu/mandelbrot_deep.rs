@@ -2,6 +2,8 @@
 //! its delta variant `mandelbrot_deep_f32.wgsl` (every adapter: an `f32` mantissa and an `i32`
 //! exponent) or `mandelbrot_deep_f64.wgsl` (adapters with `SHADER_F64`, used when present).
 //! CPU twin: `src/backend/cpu/mandelbrot_deep.rs` ([`crate::sim::fractal::perturb::perturb_count`]).
+//! With distance estimates, the derivative hooks of `mandelbrot_deep_slope.wgsl` are spliced in
+//! ([`crate::sim::fractal::deep_distance`]'s twin) and a tenth binding takes the distances.
 //!
 //! The reference orbit and the pixel grid are computed on the host ([`DeepJob::prepare`]) and
 //! uploaded with each image; pipelines are compiled the first time a variant is used.
@@ -31,21 +33,31 @@ struct Params {
     bla_n: u32,
 }
 
-/// Compiles the variant with deltas in `mantissa`.
-fn kernel(device: &wgpu::Device, mantissa: Mantissa) -> Result<ComputeKernel, BackendError> {
+/// Compiles the variant with deltas in `mantissa`, with the distance estimate's derivative
+/// where `de`.
+fn kernel(device: &wgpu::Device, mantissa: Mantissa, de: bool) -> Result<ComputeKernel, BackendError> {
     use Binding::{ReadOnly, ReadWrite, Uniform};
-    let file = match mantissa {
-        Mantissa::F32 => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl",
-        Mantissa::F64 => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
+    let file = match (mantissa, de) {
+        (Mantissa::F32, false) => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl",
+        (Mantissa::F64, false) => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl",
+        (Mantissa::F32, true) => "mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl + mandelbrot_deep_slope.wgsl",
+        (Mantissa::F64, true) => "mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl + mandelbrot_deep_slope.wgsl",
     };
-    let source = super::shader::mandelbrot_deep(mantissa);
-    // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii, BLA exponents.
-    let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly];
-    ComputeKernel::new(device, file, &source, "mandelbrot_deep", &kinds)
+    let source =
+        if de { super::shader::mandelbrot_deep_de(mantissa) } else { super::shader::mandelbrot_deep(mantissa) };
+    // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii, BLA exponents
+    // (and the distances).
+    let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly, ReadWrite];
+    ComputeKernel::new(device, file, &source, "mandelbrot_deep", &kinds[..if de { 10 } else { 9 }])
 }
 
-/// The variants compiled so far (by their deltas' precision).
-pub(crate) type Pipelines = PerPrecision<ComputeKernel>;
+/// The variants compiled so far (by their deltas' precision): counts (and smooth values), and
+/// with distance estimates.
+#[derive(Default)]
+pub(crate) struct Pipelines {
+    plain: PerPrecision<ComputeKernel>,
+    de: PerPrecision<ComputeKernel>,
+}
 
 /// Computes the counts of `job` into `counts` with deltas in `mantissa`.
 #[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
@@ -56,14 +68,24 @@ pub(crate) fn run(
     job: &DeepJob,
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
+    de: Option<&mut [f32]>,
 ) -> Result<MandelbrotRun, BackendError> {
+    use crate::sim::fractal::distance::DE_VALUES;
     let n = job.pixels();
     crate::backend::check_image_len(counts, smooth.as_deref(), n)?;
+    if let Some(de) = de.as_deref() {
+        if smooth.is_none() {
+            return Err(BackendError::Invalid("distance estimates need the smooth values' buffer too".to_owned()));
+        }
+        crate::backend::check_de_len(de, n)?;
+    }
     let want_smooth = smooth.is_some();
+    let want_de = de.is_some();
     if mantissa == Mantissa::F64 && gpu.mandelbrot_f64.is_none() {
         return Err(BackendError::Invalid(format!("this adapter has no f64 (no SHADER_F64 on {})", gpu.adapter.name)));
     }
-    let pipeline = pipelines.get_or_make(mantissa.into(), || kernel(&gpu.device, mantissa))?;
+    let cache = if want_de { &mut pipelines.de } else { &mut pipelines.plain };
+    let pipeline = cache.get_or_make(mantissa.into(), || kernel(&gpu.device, mantissa, want_de))?;
     let what = format!("deep mandelbrot {}x{}", job.width, job.height);
     if n > 1 << 30 {
         return Err(BackendError::Invalid(format!("{what} has more than 2^30 pixels, the wgpu backend's limit")));
@@ -136,7 +158,9 @@ pub(crate) fn run(
     let bla_exps_buf = gpu.buffer("deep BLA exponents", bla_exps.len() as u64, U::STORAGE | U::COPY_DST)?;
     let smooth_bytes = if want_smooth { count_bytes } else { 0 };
     let smooth_buf = gpu.buffer("deep smooth values", smooth_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
-    let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 16, U::MAP_READ | U::COPY_DST)?;
+    let de_bytes = if want_de { (4 * DE_VALUES * n) as u64 } else { 0 };
+    let de_buf = gpu.buffer("deep distances", de_bytes.max(4), U::STORAGE | U::COPY_SRC)?;
+    let staging = gpu.buffer("deep readback", count_bytes + smooth_bytes + 16 + de_bytes, U::MAP_READ | U::COPY_DST)?;
     let timer = Timer::new(gpu)?;
     let params = Params {
         width: job.width as u32,
@@ -165,8 +189,9 @@ pub(crate) fn run(
             &bla_ab_buf,
             &bla_r2_buf,
             &bla_exps_buf,
+            &de_buf,
         ];
-        let bind = pipeline.bind_buffers(gpu, "mandelbrot_deep", &buffers);
+        let bind = pipeline.bind_buffers(gpu, "mandelbrot_deep", &buffers[..if want_de { 10 } else { 9 }]);
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot_deep") });
         encoder.clear_buffer(&total_buf, 0, None);
@@ -187,14 +212,21 @@ pub(crate) fn run(
             encoder.copy_buffer_to_buffer(&smooth_buf, 0, &staging, count_bytes, smooth_bytes);
         }
         encoder.copy_buffer_to_buffer(&total_buf, 0, &staging, count_bytes + smooth_bytes, 16);
+        if want_de {
+            encoder.copy_buffer_to_buffer(&de_buf, 0, &staging, count_bytes + smooth_bytes + 16, de_bytes);
+        }
         gpu.queue.submit([encoder.finish()]);
     })?;
-    let (total_iters, executed) = gpu.read_back(&staging, count_bytes + smooth_bytes + 16, |bytes| {
+    let (total_iters, executed) = gpu.read_back(&staging, count_bytes + smooth_bytes + 16 + de_bytes, |bytes| {
         let (c, rest) = bytes.split_at(count_bytes as usize);
         bytemuck::cast_slice_mut::<i32, u8>(counts).copy_from_slice(c);
-        let (s, t) = rest.split_at(smooth_bytes as usize);
+        let (s, rest) = rest.split_at(smooth_bytes as usize);
         if let Some(smooth) = smooth {
             bytemuck::cast_slice_mut::<f32, u8>(smooth).copy_from_slice(s);
+        }
+        let (t, d) = rest.split_at(16);
+        if let Some(de) = de {
+            bytemuck::cast_slice_mut::<f32, u8>(de).copy_from_slice(d);
         }
         let words: &[u32] = bytemuck::cast_slice(t);
         (u64::from(words[0]) | (u64::from(words[1]) << 32), u64::from(words[2]) | (u64::from(words[3]) << 32))

@@ -257,7 +257,7 @@ impl WgpuBackend {
         job: &DeepJob,
         counts: &mut [i32],
     ) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, None)
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, None, None)
     }
 
     /// [`WgpuBackend::mandelbrot_deep_with`] with the smooth values into `smooth`.
@@ -271,7 +271,22 @@ impl WgpuBackend {
         counts: &mut [i32],
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, Some(smooth))
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, Some(smooth), None)
+    }
+
+    /// [`WgpuBackend::mandelbrot_deep_smooth_with`] with the distance estimates into `de`.
+    ///
+    /// # Errors
+    /// As `mandelbrot_deep_smooth_with`; `de` of the wrong length.
+    pub fn mandelbrot_deep_distance_with(
+        &mut self,
+        mantissa: Mantissa,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        mandelbrot_deep::run(&self.gpu, &mut self.deep, mantissa, job, counts, Some(smooth), Some(de))
     }
 
     /// True on a software adapter (llvmpipe/lavapipe, WARP): it runs on the CPU, usually
@@ -383,6 +398,16 @@ impl Backend for WgpuBackend {
         smooth: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
         self.mandelbrot_deep_smooth_with(self.deep_mantissa(), job, counts, smooth)
+    }
+
+    fn mandelbrot_deep_distance(
+        &mut self,
+        job: &DeepJob,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        self.mandelbrot_deep_distance_with(self.deep_mantissa(), job, counts, smooth, de)
     }
 
     fn deep_arith(&self, job: &DeepJob) -> String {

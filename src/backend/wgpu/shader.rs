@@ -52,6 +52,9 @@ const MANDELBROT_DEEP: &str = shader_file!("mandelbrot_deep.wgsl");
 /// The delta variants of the deep body: `real`, `pow2i`, `ilogb_of` and the exponent limits.
 const MANDELBROT_DEEP_F32: &str = shader_file!("mandelbrot_deep_f32.wgsl");
 const MANDELBROT_DEEP_F64: &str = shader_file!("mandelbrot_deep_f64.wgsl");
+/// The deep body's derivative hooks: empty (counts), or the distance estimate's `Slope`.
+const MANDELBROT_DEEP_NOSLOPE: &str = shader_file!("mandelbrot_deep_noslope.wgsl");
+const MANDELBROT_DEEP_SLOPE: &str = shader_file!("mandelbrot_deep_slope.wgsl");
 /// Julia sets (and the Mandelbrot set with smooth values), generic over `real` as the
 /// Mandelbrot body, with its precision variants.
 const JULIA: &str = shader_file!("julia.wgsl");
@@ -219,7 +222,17 @@ pub fn mandelbrot_deep(mantissa: Mantissa) -> String {
         Mantissa::F32 => MANDELBROT_DEEP_F32,
         Mantissa::F64 => MANDELBROT_DEEP_F64,
     };
-    assemble(MANDELBROT_DEEP, &[("DELTA", delta), ("SMOOTH", SMOOTH)])
+    assemble(MANDELBROT_DEEP, &[("DELTA", delta), ("SMOOTH", SMOOTH), ("SLOPE", MANDELBROT_DEEP_NOSLOPE)])
+}
+
+/// [`mandelbrot_deep`] with the distance estimate's derivative (`shaders/mandelbrot_deep_slope.wgsl`).
+#[must_use]
+pub fn mandelbrot_deep_de(mantissa: Mantissa) -> String {
+    let delta = match mantissa {
+        Mantissa::F32 => MANDELBROT_DEEP_F32,
+        Mantissa::F64 => MANDELBROT_DEEP_F64,
+    };
+    assemble(MANDELBROT_DEEP, &[("DELTA", delta), ("SMOOTH", SMOOTH), ("SLOPE", MANDELBROT_DEEP_SLOPE)])
 }
 
 /// `shaders/colormap.wgsl`.
@@ -271,6 +284,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("julia_de.wgsl + mandelbrot_f64.wgsl", Cow::Owned(julia_de(Precision::F64, Order::Vulkan)), F64),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f32.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F32)), PLAIN),
         ("mandelbrot_deep.wgsl + mandelbrot_deep_f64.wgsl", Cow::Owned(mandelbrot_deep(Mantissa::F64)), F64),
+        ("mandelbrot_deep.wgsl + f32 + slope", Cow::Owned(mandelbrot_deep_de(Mantissa::F32)), PLAIN),
+        ("mandelbrot_deep.wgsl + f64 + slope", Cow::Owned(mandelbrot_deep_de(Mantissa::F64)), F64),
         ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),
         ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), PLAIN),
         ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), PLAIN),
