@@ -42,6 +42,8 @@ impl WavebrotApp {
         ui.separator();
         self.record_ui(ui);
         ui.separator();
+        self.movie_ui(ui);
+        ui.separator();
         match export::export_ui(ui, &mut self.mandel.export, self.mandel.window) {
             Some(ExportAction::Start) => self.export_mandelbrot(),
             Some(ExportAction::Cancel) => self.worker.send(Command::CancelExport),
