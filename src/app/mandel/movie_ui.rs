@@ -83,7 +83,7 @@ fn movie_controls_ui(ui: &mut egui::Ui, state: &mut MovieState) -> Option<MovieA
             ui.add(
                 egui::ProgressBar::new(frames as f32 / of.max(1) as f32)
                     .text(format!("{frames}/{of} frames, key {keys}/{of_keys}, {left}"))
-                    .desired_width(220.0),
+                    .desired_width(150.0),
             );
             if ui.button("Cancel movie").clicked() {
                 action = Some(MovieAction::Cancel);
