@@ -16,7 +16,7 @@ use crate::output;
 use crate::sim::fractal::deep::{Arith, DeepJob, Location, ReferenceChoice, View, format_zoom};
 use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct RenderMandelbrot {
     #[arg(long, default_value_t = 1536, value_parser = image_side)]
     pub width: usize,
@@ -93,6 +93,17 @@ fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
 /// A view or flags that cannot run (usage), or a failed run.
 pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     let location = a.location.as_deref().map(read_location).transpose()?;
+    // The location's palette (a custom one too) colours the picture unless --palette says otherwise.
+    let with_palette;
+    let a = match location.as_ref().and_then(|l| l.colour) {
+        Some(c) => {
+            let mut owned = a.clone();
+            owned.colour.location_palette = Some((c.palette, c.stops));
+            with_palette = owned;
+            &with_palette
+        }
+        None => a,
+    };
     if let Some(path) = &a.gif {
         let view = match (&a.center, &a.zoom, &location) {
             (_, _, Some(loc)) => loc.view(),
