@@ -49,7 +49,7 @@ pub struct ColourArgs {
     pub palette: Option<Palette>,
     /// The palette of the --location file (and its custom stops), used when --palette is not given.
     #[arg(skip)]
-    pub location_palette: Option<(Palette, Option<crate::sim::colour::stops::Stops>)>,
+    pub location_palette: Option<Box<(Palette, Option<crate::sim::colour::stops::Stops>)>>,
     /// Colour --png by the continuous escape value, so the bands between counts disappear
     /// (the --npy counts stay the integer counts).
     #[arg(long)]
@@ -91,9 +91,9 @@ impl ColourArgs {
     /// The settings these flags ask for.
     #[must_use]
     pub fn settings(&self) -> ColourSettings {
-        let (palette, stops) = match (self.palette, self.location_palette) {
+        let (palette, stops) = match (self.palette, self.location_palette.as_deref()) {
             (Some(p), _) => (p, None),
-            (None, Some((p, stops))) => (p, stops),
+            (None, Some(&(p, stops))) => (p, stops),
             (None, None) => (Palette::Hot, None),
         };
         ColourSettings {

@@ -3,6 +3,7 @@
 //! movie ([`super::zoom_gif`]), or (`--video`) a zoom movie from keyframes ([`super::movie`]);
 //! pictures larger than the device in strips ([`render_in_tiles`]).
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -87,23 +88,26 @@ fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
     Ok(imported.location)
 }
 
+/// The flags with the location's palette (a custom one too), which colours the picture unless
+/// --palette says otherwise.
+fn with_location_palette<'a>(a: &'a RenderMandelbrot, location: Option<&Location>) -> Cow<'a, RenderMandelbrot> {
+    match location.and_then(|l| l.colour) {
+        Some(c) => {
+            let mut owned = a.clone();
+            owned.colour.location_palette = Some(Box::new((c.palette, c.stops)));
+            Cow::Owned(owned)
+        }
+        None => Cow::Borrowed(a),
+    }
+}
+
 /// `wavebrot render mandelbrot`.
 ///
 /// # Errors
 /// A view or flags that cannot run (usage), or a failed run.
 pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     let location = a.location.as_deref().map(read_location).transpose()?;
-    // The location's palette (a custom one too) colours the picture unless --palette says otherwise.
-    let with_palette;
-    let a = match location.as_ref().and_then(|l| l.colour) {
-        Some(c) => {
-            let mut owned = a.clone();
-            owned.colour.location_palette = Some((c.palette, c.stops));
-            with_palette = owned;
-            &with_palette
-        }
-        None => a,
-    };
+    let a = &*with_location_palette(a, location.as_ref());
     if let Some(path) = &a.gif {
         let view = match (&a.center, &a.zoom, &location) {
             (_, _, Some(loc)) => loc.view(),

@@ -10,30 +10,7 @@ use crate::sim::colour::stops::{MAX_STOPS, Stops};
 /// Palette, "smooth", scale, offset and cycles; true when the user changed any of them.
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
     let before = *c;
-    ui.horizontal_wrapped(|ui| {
-        ui.label("palette");
-        for p in Palette::ALL {
-            let tip = match p {
-                Palette::Hot => "matplotlib's hot: the seed's",
-                Palette::Viridis => "matplotlib's viridis: perceptually uniform",
-                Palette::Magma => "matplotlib's magma: perceptually uniform",
-                Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
-                Palette::Custom => "your own colour stops",
-            };
-            ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
-        }
-        if ui
-            .selectable_label(c.palette == Palette::Custom, "custom")
-            .on_hover_text("your own palette of colour stops (saved in the location file)")
-            .clicked()
-        {
-            c.palette = Palette::Custom;
-            c.stops = c.stops.or(Some(Stops::STARTER));
-        }
-    });
-    if c.palette == Palette::Custom {
-        stops_ui(ui, c.stops.get_or_insert(Stops::STARTER));
-    }
+    palette_row_ui(ui, c);
     // Smooth and the interior colour share a row, the range and the seed's colours another, so
     // the panel keeps its height.
     ui.horizontal(|ui| {
@@ -146,5 +123,33 @@ fn stops_ui(ui: &mut egui::Ui, stops: &mut Stops) {
         .clicked()
     {
         stops.insert_midway();
+    }
+}
+
+/// The palette row (the built-in tables and "custom") and, for a custom palette, its editor.
+fn palette_row_ui(ui: &mut egui::Ui, c: &mut ColourSettings) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("palette");
+        for p in Palette::ALL {
+            let tip = match p {
+                Palette::Hot => "matplotlib's hot: the seed's",
+                Palette::Viridis => "matplotlib's viridis: perceptually uniform",
+                Palette::Magma => "matplotlib's magma: perceptually uniform",
+                Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
+                Palette::Custom => "your own colour stops",
+            };
+            ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
+        }
+        if ui
+            .selectable_label(c.palette == Palette::Custom, "custom")
+            .on_hover_text("your own palette of colour stops (saved in the location file)")
+            .clicked()
+        {
+            c.palette = Palette::Custom;
+            c.stops = c.stops.or(Some(Stops::STARTER));
+        }
+    });
+    if c.palette == Palette::Custom {
+        stops_ui(ui, c.stops.get_or_insert(Stops::STARTER));
     }
 }

@@ -134,7 +134,7 @@ impl Stops {
     /// [`MAX_STOPS`]); returns its index.
     pub fn insert_midway(&mut self) -> Option<usize> {
         let n = self.len();
-        if n >= MAX_STOPS || n < 2 {
+        if !(2..MAX_STOPS).contains(&n) {
             return None;
         }
         let gap = (1..n).max_by(|&i, &j| (self.at[i] - self.at[i - 1]).total_cmp(&(self.at[j] - self.at[j - 1])))?;
