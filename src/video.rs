@@ -290,6 +290,26 @@ mod tests {
     }
 
     #[test]
+    fn an_abandoned_png_sequence_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let frames = dir.path().join("dive-frames");
+        let target = VideoTarget::Pngs { dir: frames.clone() };
+        let mut w = VideoWriter::open(&target, &dir.path().join("dive.mp4"), 2, 2, 10).unwrap();
+        w.push(0, &[vec![255u8; 16], vec![0u8; 16]]).unwrap();
+        assert_eq!(std::fs::read_dir(&frames).unwrap().count(), 2, "two frames written");
+        w.abandon();
+        assert!(!frames.exists(), "the frames and their folder are removed");
+        // A folder that was there before stays, without the frames.
+        std::fs::create_dir(&frames).unwrap();
+        std::fs::write(frames.join("mine.txt"), "keep").unwrap();
+        let mut w = VideoWriter::open(&target, &dir.path().join("dive.mp4"), 2, 2, 10).unwrap();
+        w.push(0, &[vec![255u8; 16]]).unwrap();
+        w.abandon();
+        let left: Vec<_> = std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("mine.txt")]);
+    }
+
+    #[test]
     fn the_printed_command_quotes_odd_paths() {
         let c = ffmpeg_command(Path::new("my dir/z-frames"), 30, Path::new("z.mp4"));
         assert_eq!(c, "ffmpeg -framerate 30 -i 'my dir/z-frames'/frame-%06d.png -c:v libx264 -pix_fmt yuv420p z.mp4");
