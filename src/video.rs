@@ -103,9 +103,22 @@ pub struct VideoWriter {
 }
 
 enum Sink {
-    Ffmpeg { child: Child, stdin: Option<ChildStdin>, tmp: TempFile, target: PathBuf },
-    Pngs { dir: PathBuf },
-    RawFile { out: std::io::BufWriter<std::fs::File>, tmp: Option<(TempFile, PathBuf)> },
+    Ffmpeg {
+        child: Child,
+        stdin: Option<ChildStdin>,
+        tmp: TempFile,
+        target: PathBuf,
+    },
+    /// `created`: the folder was made for this movie; `written`: frames `0..written` are in it.
+    Pngs {
+        dir: PathBuf,
+        created: bool,
+        written: u32,
+    },
+    RawFile {
+        out: std::io::BufWriter<std::fs::File>,
+        tmp: Option<(TempFile, PathBuf)>,
+    },
 }
 
 impl VideoWriter {
@@ -135,8 +148,9 @@ impl VideoWriter {
                 Sink::Ffmpeg { child, stdin, tmp, target: path.to_path_buf() }
             }
             VideoTarget::Pngs { dir } => {
+                let created = !dir.exists();
                 std::fs::create_dir_all(dir).with_context(|| format!("cannot make the folder {}", dir.display()))?;
-                Sink::Pngs { dir: dir.clone() }
+                Sink::Pngs { dir: dir.clone(), created, written: 0 }
             }
             VideoTarget::Raw => {
                 let stream = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
@@ -164,8 +178,9 @@ impl VideoWriter {
             bail!("a frame of {} bytes for a {w}x{h} movie", f.len());
         }
         match &mut self.sink {
-            Sink::Pngs { dir } => {
+            Sink::Pngs { dir, written, .. } => {
                 use rayon::prelude::*;
+                *written = (*written).max(first + frames.len() as u32);
                 frames.par_iter().enumerate().try_for_each(|(i, f)| {
                     output::write_png(&dir.join(format!("frame-{:06}.png", first as usize + i)), f, w, h)
                 })?;
@@ -188,6 +203,33 @@ impl VideoWriter {
             }
         }
         Ok(())
+    }
+
+    /// Gives the movie up and leaves nothing of it: ffmpeg stopped and its temporary file
+    /// removed, the PNG frames written so far removed (and their folder, when it was made for
+    /// them and is empty), the raw temporary file removed (a stream keeps what it was sent).
+    pub fn abandon(self) {
+        match self.sink {
+            Sink::Ffmpeg { mut child, stdin, tmp, .. } => {
+                drop(stdin);
+                // Stopped before its file goes: else ffmpeg could create it again after the removal.
+                let _ = child.kill();
+                let _ = child.wait();
+                drop(tmp);
+            }
+            Sink::Pngs { dir, created, written } => {
+                for j in 0..written {
+                    let _ = std::fs::remove_file(dir.join(format!("frame-{j:06}.png")));
+                }
+                if created {
+                    let _ = std::fs::remove_dir(&dir);
+                }
+            }
+            Sink::RawFile { out, tmp } => {
+                drop(out);
+                drop(tmp);
+            }
+        }
     }
 
     /// Ends the movie: waits for ffmpeg and renames its file onto the target, or closes the raw
@@ -245,6 +287,26 @@ mod tests {
         assert_eq!(choose(Path::new("z.rgb"), None), Ok(VideoTarget::Raw));
         assert_eq!(choose(Path::new("/dev/null"), None), Ok(VideoTarget::Raw));
         assert!(matches!(choose(Path::new("z.gif"), ff), Err(VideoError::Extension(_))));
+    }
+
+    #[test]
+    fn an_abandoned_png_sequence_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let frames = dir.path().join("dive-frames");
+        let target = VideoTarget::Pngs { dir: frames.clone() };
+        let mut w = VideoWriter::open(&target, &dir.path().join("dive.mp4"), 2, 2, 10).unwrap();
+        w.push(0, &[vec![255u8; 16], vec![0u8; 16]]).unwrap();
+        assert_eq!(std::fs::read_dir(&frames).unwrap().count(), 2, "two frames written");
+        w.abandon();
+        assert!(!frames.exists(), "the frames and their folder are removed");
+        // A folder that was there before stays, without the frames.
+        std::fs::create_dir(&frames).unwrap();
+        std::fs::write(frames.join("mine.txt"), "keep").unwrap();
+        let mut w = VideoWriter::open(&target, &dir.path().join("dive.mp4"), 2, 2, 10).unwrap();
+        w.push(0, &[vec![255u8; 16]]).unwrap();
+        w.abandon();
+        let left: Vec<_> = std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("mine.txt")]);
     }
 
     #[test]

@@ -72,6 +72,17 @@ impl BackendChoice {
             Self::Cpu1 => Some(BackendKind::Cpu1),
         }
     }
+
+    /// The choice of exactly `kind`.
+    #[must_use]
+    pub fn of(kind: BackendKind) -> Self {
+        match kind {
+            BackendKind::Cuda => Self::Cuda,
+            BackendKind::Wgpu => Self::Wgpu,
+            BackendKind::Cpu => Self::Cpu,
+            BackendKind::Cpu1 => Self::Cpu1,
+        }
+    }
 }
 
 /// Which wave kernel a GPU backend runs: `wavebrot bench --variant`, listed by `info`.

@@ -8,9 +8,11 @@ use std::time::{Duration, Instant};
 
 use super::tiles::{DEFAULT_TILE_PIXELS, Picture, render_tiled};
 use super::{Backend, BackendError};
+use crate::sim::ParamsError;
 use crate::sim::colour::palette::{ColourSettings, colour_rgba};
-use crate::sim::fractal::deep::{DeepJob, View, ViewError};
+use crate::sim::fractal::deep::{Arith, DeepJob, View, ViewError};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::reference::ReferenceChoice;
 use crate::sim::fractal::zoom_movie::{Keyframe, Schedule, keyframe_iters, resample, shallower_job};
 
 /// Why a movie stopped.
@@ -28,6 +30,15 @@ pub enum MovieError {
     /// The caller's progress asked to stop (Ctrl-C in the app, its Cancel).
     #[error("cancelled")]
     Cancelled,
+}
+
+/// Why a movie's final view cannot be prepared (the request's fault, not a device's).
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    View(#[from] ViewError),
+    #[error(transparent)]
+    Params(#[from] ParamsError),
 }
 
 /// What a movie is: its size, frames, colours, and the view it ends on, prepared as
@@ -61,6 +72,53 @@ pub enum KeyframeJob {
 }
 
 impl MoviePlan {
+    /// The movie of `frames` frames from the whole set to `view` at `width x height`, its last
+    /// frame prepared as `render --png` prepares the view: in `arith` (`None`: `f64` where it
+    /// resolves the pixels, else perturbation about the `reference` chosen).
+    ///
+    /// # Errors
+    /// The arithmetic cannot show the view, or its bounds or reference orbit cannot be made.
+    #[expect(clippy::too_many_arguments, reason = "the movie's size, length, view and colours")]
+    pub fn prepare(
+        view: &View,
+        width: usize,
+        height: usize,
+        frames: u32,
+        iters: u32,
+        arith: Option<Arith>,
+        settings: ColourSettings,
+        reference: ReferenceChoice,
+    ) -> Result<Self, PlanError> {
+        let (w, h) = (width, height);
+        let arith = arith.unwrap_or_else(|| view.auto_arith(w, h, iters));
+        view.check_arith(arith, w, h, iters)?;
+        let last = match arith.direct() {
+            Some(precision) => {
+                let bounds = view.bounds_f64(w, h)?;
+                let p = MandelbrotParams { width: w, height: h, iters, bounds, precision };
+                p.validate()?;
+                LastView::Direct(p)
+            }
+            None => LastView::Deep(Box::new(DeepJob::prepare_with(
+                view,
+                w,
+                h,
+                iters,
+                reference,
+                Some(super::monotonic_millis),
+            )?)),
+        };
+        Ok(Self {
+            width: w,
+            height: h,
+            schedule: Schedule::new(view.zoom_log10(), frames),
+            settings,
+            view: view.clone(),
+            iters,
+            last,
+        })
+    }
+
     /// Keyframe `k`'s picture: the view itself for `k = 0`; else the view at zoom `Z / 2^k` by the
     /// seed's rule in `f64` where that resolves its pixels, by perturbation on the shared orbit
     /// beyond.

@@ -43,9 +43,13 @@ pub struct PictureFiles {
 /// from 0) is the seed's 0..iters, byte for byte; `--npy` always holds the integer counts.
 #[derive(Debug, Clone, Args)]
 pub struct ColourArgs {
-    /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight (cyclic).
-    #[arg(long, value_enum, value_name = "NAME", default_value_t = Palette::Hot)]
-    pub palette: Palette,
+    /// Palette of --png: hot (the seed's), viridis or magma (perceptually uniform), twilight
+    /// (cyclic) [default: the --location's palette (a custom one of colour stops too), else hot].
+    #[arg(long, value_enum, value_name = "NAME")]
+    pub palette: Option<Palette>,
+    /// The palette of the --location file (and its custom stops), used when --palette is not given.
+    #[arg(skip)]
+    pub location_palette: Option<Box<(Palette, Option<crate::sim::colour::stops::Stops>)>>,
     /// Colour --png by the continuous escape value, so the bands between counts disappear
     /// (the --npy counts stay the integer counts).
     #[arg(long)]
@@ -87,8 +91,14 @@ impl ColourArgs {
     /// The settings these flags ask for.
     #[must_use]
     pub fn settings(&self) -> ColourSettings {
+        let (palette, stops) = match (self.palette, self.location_palette.as_deref()) {
+            (Some(p), _) => (p, None),
+            (None, Some(&(p, stops))) => (p, stops),
+            (None, None) => (Palette::Hot, None),
+        };
         ColourSettings {
-            palette: self.palette,
+            palette,
+            stops,
             smooth: self.smooth,
             scale: self.scale,
             range: self.colour_range,

@@ -3,6 +3,7 @@
 //! movie ([`super::zoom_gif`]), or (`--video`) a zoom movie from keyframes ([`super::movie`]);
 //! pictures larger than the device in strips ([`render_in_tiles`]).
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -16,7 +17,7 @@ use crate::output;
 use crate::sim::fractal::deep::{Arith, DeepJob, Location, ReferenceChoice, View, format_zoom};
 use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct RenderMandelbrot {
     #[arg(long, default_value_t = 1536, value_parser = image_side)]
     pub width: usize,
@@ -87,12 +88,26 @@ fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
     Ok(imported.location)
 }
 
+/// The flags with the location's palette (a custom one too), which colours the picture unless
+/// --palette says otherwise.
+fn with_location_palette<'a>(a: &'a RenderMandelbrot, location: Option<&Location>) -> Cow<'a, RenderMandelbrot> {
+    match location.and_then(|l| l.colour) {
+        Some(c) => {
+            let mut owned = a.clone();
+            owned.colour.location_palette = Some(Box::new((c.palette, c.stops)));
+            Cow::Owned(owned)
+        }
+        None => Cow::Borrowed(a),
+    }
+}
+
 /// `wavebrot render mandelbrot`.
 ///
 /// # Errors
 /// A view or flags that cannot run (usage), or a failed run.
 pub fn render_mandelbrot(a: &RenderMandelbrot) -> Result<(), CliError> {
     let location = a.location.as_deref().map(read_location).transpose()?;
+    let a = &*with_location_palette(a, location.as_ref());
     if let Some(path) = &a.gif {
         let view = match (&a.center, &a.zoom, &location) {
             (_, _, Some(loc)) => loc.view(),

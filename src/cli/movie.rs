@@ -12,11 +12,9 @@ use clap::Args;
 use super::args::positive_f64;
 use super::{CliError, RenderMandelbrot, open_backend};
 use crate::app::mandel::nav::auto_iters;
-use crate::backend::zoom_movie::{LastView, MovieError, MoviePlan, MovieTimes, make_movie};
+use crate::backend::zoom_movie::{MovieError, MoviePlan, MovieTimes, make_movie};
 use crate::progress::Progress;
-use crate::sim::fractal::deep::{DeepJob, View};
-use crate::sim::fractal::mandelbrot::MandelbrotParams;
-use crate::sim::fractal::zoom_movie::Schedule;
+use crate::sim::fractal::deep::View;
 use crate::video::{self, VideoTarget, VideoWriter};
 
 /// The movie flags of `render mandelbrot`.
@@ -78,30 +76,8 @@ pub fn render_movie(a: &RenderMandelbrot, view: &View, iters: Option<u32>, path:
         eprintln!("warning: {w}");
     }
     // The view as `render --png` prepares it.
-    let arith = a.precision.unwrap_or_else(|| view.auto_arith(w, h, iters));
-    view.check_arith(arith, w, h, iters).map_err(CliError::usage)?;
-    let last = match arith.direct() {
-        Some(precision) => {
-            let bounds = view.bounds_f64(w, h).map_err(CliError::usage)?;
-            let p = MandelbrotParams { width: w, height: h, iters, bounds, precision };
-            p.validate().map_err(CliError::usage)?;
-            LastView::Direct(p)
-        }
-        None => {
-            let job = DeepJob::prepare_with(view, w, h, iters, a.reference, Some(crate::backend::monotonic_millis))
-                .map_err(CliError::usage)?;
-            LastView::Deep(Box::new(job))
-        }
-    };
-    let plan = MoviePlan {
-        width: w,
-        height: h,
-        schedule: Schedule::new(zoom_log10, frames as u32),
-        settings,
-        view: view.clone(),
-        iters,
-        last,
-    };
+    let plan = MoviePlan::prepare(view, w, h, frames as u32, iters, a.precision, settings, a.reference)
+        .map_err(CliError::usage)?;
     let first = open_backend(a.backend.backend)?;
     let kind = first.kind();
     let (devices, notes) = crate::backend::probe::every_device(first);

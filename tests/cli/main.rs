@@ -2,7 +2,7 @@
 //! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
 //! the app's window process (window), GIF output (gif), the screen's CSV (screen), the
 //! community's location files (locations), find-minibrot against mpmath (minibrot) and zoom
-//! movies (movie).
+//! movies (movie), custom palettes in location files (palette).
 //!
 //! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
 //! crates build much faster. Run one file's tests with its module as a filter:
@@ -22,5 +22,6 @@ mod gif;
 mod locations;
 mod minibrot;
 mod movie;
+mod palette;
 mod screen;
 mod window;

@@ -251,3 +251,38 @@ fn interior_pixels_take_exactly_the_chosen_colour_on_wgpu() {
     let Some(mut b) = crate::common::wgpu_backend() else { return };
     interior_colour_on(&mut b);
 }
+
+/// A custom palette survives a location file's round trip, stop for stop, and its table is the
+/// rule's (`src/sim/colour/stops.rs`), computed here by hand at three entries.
+#[test]
+fn a_custom_palette_round_trips_through_a_location_file() {
+    use wavebrot::sim::colour::stops::Stops;
+    use wavebrot::sim::fractal::location::Location;
+    let stops = Stops::new(&[(0.0, [0, 0, 0]), (0.3, [200, 100, 50]), (1.0, [0, 255, 10])]).unwrap();
+    let colour = ColourSettings { palette: Palette::Custom, stops: Some(stops), ..ColourSettings::DEFAULT };
+    let loc = Location {
+        name: "stops".into(),
+        re: "-0.75".into(),
+        im: "0.1".into(),
+        zoom: "100".into(),
+        iters: 300,
+        colour: Some(colour),
+    };
+    let text = loc.to_toml();
+    assert!(text.contains("c86432"), "the colours are written as RRGGBB: {text}");
+    let back = Location::from_toml(&text).unwrap();
+    assert_eq!(back, loc, "{text}");
+    let t = back.colour.unwrap().lut();
+    // Entry 51: x = 0.2, 2/3 of the way from black to (200, 100, 50): 133.3, 66.7, 33.3.
+    assert_eq!(t[51], [133, 67, 33, 255]);
+    // Entry 153: x = 0.6, (0.6 - 0.3) / 0.7 = 3/7 of the way to (0, 255, 10): 114.3, 166.4, 32.9.
+    assert_eq!(t[153], [114, 166, 33, 255]);
+    assert_eq!(t[255], [0, 255, 10, 255]);
+    // A file whose stops go backwards is refused, naming the stop.
+    let bad = "re = \"0\"\nim = \"0\"\nzoom = \"1\"\niters = 20\n[colour]\npalette = \"Custom\"\nsmooth = false\n\
+               scale = \"Linear\"\noffset = 0.0\ncycles = 1.0\n\
+               stops = [{ at = 0.0, colour = \"000000\" }, { at = 0.8, colour = \"ffffff\" }, { at = 0.4, colour = \"ff0000\" }]\n";
+    let e = Location::from_toml(bad).map(|_| ()).unwrap_err().to_string();
+    assert!(e.contains("stop 3") && e.contains("increasing"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+}

@@ -1,10 +1,11 @@
 //! The Mandelbrot explorer: the camera in arbitrary precision, its moves, panels and keys,
-//! bookmarks, picture export and finding minibrots.
+//! bookmarks, picture export, the zoom movie of the dive and finding minibrots.
 
 pub mod bookmarks_ui;
 pub mod export;
 pub mod find;
 pub mod goto_ui;
+pub mod movie_ui;
 pub mod nav;
 mod panel;
 pub mod state;

@@ -42,6 +42,8 @@ impl WavebrotApp {
         ui.separator();
         self.record_ui(ui);
         ui.separator();
+        self.movie_ui(ui);
+        ui.separator();
         match export::export_ui(ui, &mut self.mandel.export, self.mandel.window) {
             Some(ExportAction::Start) => self.export_mandelbrot(),
             Some(ExportAction::Cancel) => self.worker.send(Command::CancelExport),
@@ -105,8 +107,15 @@ impl WavebrotApp {
         }
         let aspect = self.mandel.aspect();
         let view = self.settings.mandelbrot.current(aspect);
-        // Enough steps for the periods of minibrots a picture at this depth shows.
-        let iters = self.settings.mandelbrot.iters_for(&view).saturating_mul(100).clamp(10_000, 10_000_000);
+        // Enough steps for the periods of minibrots a picture at this depth shows: of the depth
+        // rule's iterations at least, so a low fixed count does not starve the search.
+        let iters = self
+            .settings
+            .mandelbrot
+            .iters_for(&view)
+            .max(crate::app::mandel::nav::auto_iters(view.zoom_log10()))
+            .saturating_mul(100)
+            .clamp(10_000, 10_000_000);
         let at = self.mandel.hover.unwrap_or([0.5, 0.5]);
         if let Err(e) = self.mandel.find.start(&view, at, aspect, iters) {
             self.say(e.to_string());
@@ -122,12 +131,21 @@ impl WavebrotApp {
             Some(Ok(f)) => {
                 let m = &mut self.settings.mandelbrot;
                 let mut said = format!("minibrot of period {} (size {}): framed", f.period, f.size);
-                // Its inside needs several periods of iterations to show; the user's own count wins.
+                // Its inside needs several periods of iterations to show: fewer (automatic or the
+                // user's fixed count) are raised to that, and the status bar says so.
                 let need = f.period.saturating_mul(10);
-                if m.auto_iters && m.iters_for(&f.view) < need {
+                let had = m.iters_for(&f.view);
+                if had < need {
+                    let fixed = !m.auto_iters;
                     m.auto_iters = false;
                     m.iters = need;
-                    said.push_str(&format!("; iterations {need} (10 periods) to show it"));
+                    if fixed {
+                        said.push_str(&format!(
+                            "; fixed iterations raised from {had} to {need} (10 periods): at {had} it would not show"
+                        ));
+                    } else {
+                        said.push_str(&format!("; iterations {need} (10 periods) to show it"));
+                    }
                 }
                 m.view = Some(f.view);
                 self.say(said);
@@ -172,6 +190,12 @@ impl WavebrotApp {
         self.mandel.export.running = true;
         self.mandel.export.progress = Some((0, job.request.height));
         self.worker.send(Command::Export(job));
+    }
+
+    /// True while Find minibrot (N) searches.
+    #[must_use]
+    pub fn finding_minibrot(&self) -> bool {
+        self.mandel.find.running()
     }
 
     /// The typed centre, zoom and iterations of the explorer (tests type into it as a user does).

@@ -40,6 +40,8 @@ pub struct MandelUi {
     pub check_rx: Option<Receiver<MandelCheck>>,
     /// Find minibrot (key N): the search running and the last one found.
     pub find: FindMinibrot,
+    /// Record dive: the zoom movie's settings and the one being made.
+    pub movie: crate::app::mandel::movie_ui::MovieState,
 }
 
 impl MandelUi {

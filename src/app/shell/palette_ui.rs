@@ -1,25 +1,16 @@
-//! The colour settings of the Mandelbrot and Julia views as a widget: palette, smooth colouring,
+//! The colour settings of the Mandelbrot and Julia views as a widget: palette (and the custom
+//! palette's stop editor), smooth colouring,
 //! scaling, range, offset, cycles, the interior colour, distance colouring and slope lighting
 //! ([`crate::sim::colour::palette::ColourSettings`]). Self-contained: the
 //! view places it and recolours when it says something changed.
 
 use crate::sim::colour::palette::{ColourBy, ColourSettings, CountRange, Light, Palette, Scale};
+use crate::sim::colour::stops::{MAX_STOPS, Stops};
 
 /// Palette, "smooth", scale, offset and cycles; true when the user changed any of them.
 pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
     let before = *c;
-    ui.horizontal_wrapped(|ui| {
-        ui.label("palette");
-        for p in Palette::ALL {
-            let tip = match p {
-                Palette::Hot => "matplotlib's hot: the seed's",
-                Palette::Viridis => "matplotlib's viridis: perceptually uniform",
-                Palette::Magma => "matplotlib's magma: perceptually uniform",
-                Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
-            };
-            ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
-        }
-    });
+    palette_row_ui(ui, c);
     // Smooth and the interior colour share a row, the range and the seed's colours another, so
     // the panel keeps its height.
     ui.horizontal(|ui| {
@@ -98,4 +89,67 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
         }
     });
     *c != before
+}
+
+/// The custom palette's editor: each stop's position (kept between its neighbours) and colour,
+/// a button to remove it (2 stay), and one to add a stop in the widest gap.
+fn stops_ui(ui: &mut egui::Ui, stops: &mut Stops) {
+    let mut remove = None;
+    for i in 0..stops.len() {
+        ui.horizontal(|ui| {
+            let label = ui.label(format!("stop {}", i + 1));
+            let (lo, hi) = stops.room(i);
+            let mut at = stops.at(i);
+            if ui
+                .add(egui::DragValue::new(&mut at).range(lo..=hi).speed(0.005).max_decimals(3))
+                .labelled_by(label.id)
+                .on_hover_text("where the stop sits along the palette (0: lowest values, 1: highest)")
+                .changed()
+            {
+                stops.set_at(i, at);
+            }
+            ui.color_edit_button_srgb(stops.colour_mut(i)).on_hover_text("the stop's colour");
+            if ui.add_enabled(stops.len() > 2, egui::Button::new("remove").small()).clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        stops.remove(i);
+    }
+    if ui
+        .add_enabled(stops.len() < MAX_STOPS, egui::Button::new("add stop"))
+        .on_hover_text("a stop in the middle of the widest gap, of the colour there")
+        .clicked()
+    {
+        stops.insert_midway();
+    }
+}
+
+/// The palette row (the built-in tables and "custom") and, for a custom palette, its editor.
+fn palette_row_ui(ui: &mut egui::Ui, c: &mut ColourSettings) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("palette");
+        for p in Palette::ALL {
+            let tip = match p {
+                Palette::Hot => "matplotlib's hot: the seed's",
+                Palette::Viridis => "matplotlib's viridis: perceptually uniform",
+                Palette::Magma => "matplotlib's magma: perceptually uniform",
+                Palette::Twilight => "matplotlib's twilight: cyclic, for repeating colours",
+                Palette::Custom => "your own colour stops",
+            };
+            ui.selectable_value(&mut c.palette, p, p.name()).on_hover_text(tip);
+        }
+        if ui
+            .selectable_label(c.palette == Palette::Custom, "custom")
+            .on_hover_text("your own palette of colour stops (saved in the location file)")
+            .clicked()
+        {
+            c.palette = Palette::Custom;
+            c.stops = c.stops.or(Some(Stops::STARTER));
+        }
+    });
+    if c.palette == Palette::Custom {
+        stops_ui(ui, c.stops.get_or_insert(Stops::STARTER));
+    }
 }

@@ -15,6 +15,8 @@ use crate::app::worker::messages::Command;
 
 impl WavebrotApp {
     pub(crate) fn keyboard(&mut self, ctx: &egui::Context) {
+        // The movie runs on in any view.
+        self.poll_movie(ctx);
         if ctx.egui_wants_keyboard_input() {
             return;
         }

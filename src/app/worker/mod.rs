@@ -1,5 +1,5 @@
 //! Everything off the UI thread: the simulation loop, how frames reach the screen, the
-//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, the probe's sound
+//! Mandelbrot passes, the CPU comparison, the meters, the GIF recorder, the zoom movie, the probe's sound
 //! stream, and the messages the threads send each other. Nothing here draws on screen
 //! (`wave_picture` draws a saved picture's overlay into a bitmap).
 
@@ -9,6 +9,7 @@ pub mod mandel;
 mod mandel_loop;
 pub mod messages;
 pub mod meter;
+pub mod movie;
 pub mod recorder;
 pub mod simulation;
 pub mod sound;

@@ -1,6 +1,7 @@
 //! Colour: matplotlib's `hot`, exactly, and the palettes and scalings of counts and smooth
-//! values (tables from matplotlib).
+//! values (tables from matplotlib), and custom palettes of colour stops.
 
 pub mod colormap;
 pub mod palette;
 pub mod palette_tables;
+pub mod stops;

@@ -37,6 +37,7 @@
 //!   above the picture), `L = (cos e cos a, cos e sin a, sin e)`, and the shade is
 //!   `AMBIENT + (1 - AMBIENT) max(0, N·L)` ([`LIGHT_AMBIENT`]). The interior is not shaded.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::sim::ParamsError;
 use crate::sim::colour::colormap::HOT_LUT;
 use crate::sim::colour::palette_tables::{MAGMA, TWILIGHT, VIRIDIS};
+use crate::sim::colour::stops::Stops;
 
 /// The palettes offered. Tables are matplotlib's, exactly (see [`crate::sim::colour::palette_tables`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
@@ -57,6 +59,10 @@ pub enum Palette {
     Magma,
     /// matplotlib's `twilight` (510 entries): cyclic (its two ends meet), perceptually uniform.
     Twilight,
+    /// The user's own stops ([`ColourSettings::stops`], [`crate::sim::colour::stops`]): from a
+    /// location file or the app's editor, not a `--palette` value.
+    #[value(skip)]
+    Custom,
 }
 
 impl Palette {
@@ -71,6 +77,7 @@ impl Palette {
             Self::Viridis => "viridis",
             Self::Magma => "magma",
             Self::Twilight => "twilight",
+            Self::Custom => "custom",
         }
     }
 
@@ -80,14 +87,15 @@ impl Palette {
         matches!(self, Self::Twilight)
     }
 
-    /// The table as RGBA bytes (alpha 255).
+    /// The table as RGBA bytes (alpha 255); [`Palette::Custom`]'s is made from its stops
+    /// ([`ColourSettings::lut`]), `hot`'s stands in here.
     #[must_use]
     pub fn lut(self) -> &'static [[u8; 4]] {
         static VIRIDIS_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&VIRIDIS));
         static MAGMA_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&MAGMA));
         static TWILIGHT_LUT: LazyLock<Vec<[u8; 4]>> = LazyLock::new(|| to_bytes(&TWILIGHT));
         match self {
-            Self::Hot => &HOT_LUT[..],
+            Self::Hot | Self::Custom => &HOT_LUT[..],
             Self::Viridis => &VIRIDIS_LUT,
             Self::Magma => &MAGMA_LUT,
             Self::Twilight => &TWILIGHT_LUT,
@@ -277,6 +285,10 @@ pub struct ColourSettings {
     /// distance estimate's normal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub light: Option<Light>,
+    /// The stops of [`Palette::Custom`] (kept while another palette is chosen, so the user's
+    /// palette comes back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stops: Option<Stops>,
 }
 
 impl Default for ColourSettings {
@@ -297,6 +309,7 @@ impl ColourSettings {
         interior: None,
         by: ColourBy::Escape,
         light: None,
+        stops: None,
     };
 
     /// The app's and `render`'s default: the seed's over the picture's own counts
@@ -327,6 +340,12 @@ impl ColourSettings {
         if let Some(light) = &self.light {
             light.validate()?;
         }
+        if self.palette == Palette::Custom && self.stops.is_none() {
+            return Err(ParamsError::Value(
+                "palette custom needs its stops (stops = [{ at = 0.0, colour = \"000000\" }, …] in the location's [colour])"
+                    .to_owned(),
+            ));
+        }
         Ok(())
     }
 
@@ -341,13 +360,22 @@ impl ColourSettings {
     /// colour after it when it is not in the table (a GIF's palette is made of these).
     #[must_use]
     pub fn picture_table(&self) -> Vec<[u8; 4]> {
-        let mut t = self.palette.lut().to_vec();
+        let mut t = self.lut().into_owned();
         if let Some([r, g, b]) = self.interior
             && !t.contains(&[r, g, b, 255])
         {
             t.push([r, g, b, 255]);
         }
         t
+    }
+
+    /// The palette's table: a built-in one, or the custom stops' ([`Stops::table`]).
+    #[must_use]
+    pub fn lut(&self) -> Cow<'static, [[u8; 4]]> {
+        match (self.palette, &self.stops) {
+            (Palette::Custom, Some(s)) => Cow::Owned(s.table()),
+            (p, _) => Cow::Borrowed(p.lut()),
+        }
     }
 
     /// True when positions wrap around the palette (more than one cycle, or an offset).
@@ -366,7 +394,7 @@ pub struct Colouring {
     /// The range `[lo, hi]` the linear and log scales spread over the palette.
     lo: f64,
     hi: f64,
-    lut: &'static [[u8; 4]],
+    lut: Cow<'static, [[u8; 4]]>,
     /// Histogram scale: `cum[n]` = escaped pixels with count below `n` (`iters + 1` entries).
     cum: Vec<u64>,
 }
@@ -400,7 +428,7 @@ impl Colouring {
                 cum.push(sum);
             }
         }
-        Self { settings: *settings, iters, lo, hi, lut: settings.palette.lut(), cum }
+        Self { settings: *settings, iters, lo, hi, lut: settings.lut(), cum }
     }
 
     /// The settings this colouring follows.
