@@ -472,14 +472,23 @@ fn opening_a_scene_file_starts_from_rest_even_the_one_running() {
     h.state_mut().lab_mut().path = path.display().to_string();
     h.get_by_label("Step").click();
     settle(&mut h);
-    assert_eq!(tstep(&h), 120);
+    // The step's picture may come late on a loaded machine: wait for it.
+    assert!(run_until(&mut h, 30, |a| a.wave_running().is_some_and(|(_, t)| t == 120)), "t = {}", tstep(&h));
     h.get_by_label("Save").click();
     settle(&mut h);
     assert!(path.exists(), "{:?}", h.state().message());
     h.get_by_label("Open").click();
     settle(&mut h);
-    assert!(h.state().message().unwrap_or_default().starts_with("opened"), "{:?}", h.state().message());
-    assert_eq!(tstep(&h), 0, "a file opened starts from rest, even the scene running");
+    assert!(
+        run_until(&mut h, 30, |a| a.message().unwrap_or_default().starts_with("opened")),
+        "{:?}",
+        h.state().message()
+    );
+    assert!(
+        run_until(&mut h, 30, |a| a.wave_running().is_some_and(|(_, t)| t == 0)),
+        "a file opened starts from rest, even the scene running: t = {}",
+        tstep(&h)
+    );
 }
 
 #[test]
