@@ -43,12 +43,12 @@ pub fn wave_tsteps_blocked(
             g_row[sj] = source_value(freq, t);
         }
     };
-    let rules = Rules { row: &row, edge: None::<&EdgeRowFn>, sources: &sources };
+    let rules = Rules { row: &row, layer: None::<&LayerRowFn>, edge: None::<&EdgeRowFn>, sources: &sources };
     let band = blocked_band_rows(p.nx);
     let mut done = 0;
     while done < steps {
         let d = depth.max(1).min(steps - done);
-        blocked_tsteps(p.nx, p.ny, f, g, scratch, band, first + done, d, &rules);
+        blocked_tsteps(p.nx, p.ny, f, g, scratch, band, first + done, d, &rules, None);
         done += d;
     }
 }
@@ -108,6 +108,9 @@ pub fn wave_tstep(threads: Threads, p: &WaveParams, f: &mut [f32], g: &mut [f32]
 
 /// The type of an edge-row rule (see [`banded_tstep`]).
 pub(crate) type EdgeRowFn = fn(usize, &mut [f32], &[f32], &[f32], &[f32]);
+
+/// The type of an absent matched-layer rule ([`super::wave_blocked::Rules`]' `layer`).
+pub(crate) type LayerRowFn = fn(usize, &mut [f32], &mut [f32], &[f32], &[f32], &[f32]);
 
 /// The banded pass of [`wave_tstep`] with any row rule: `row(i, x_row, y_up, y_mid, y_down)` updates
 /// interior row `i` of `x` (all of it; the rule keeps the first and last cells) from rows

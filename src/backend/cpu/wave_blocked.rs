@@ -79,6 +79,48 @@ impl Rows<'_> {
     }
 }
 
+/// A matched layer's auxiliary values as one band sees them (as [`Rows`]): private copies of the
+/// ghost rows' values above and below, its own rows' in place. Row `i`'s values are
+/// `starts[i]..starts[i + 1]` of the whole field ([`crate::sim::wave::pml::LayerFields`]).
+struct AuxRows<'a> {
+    segs: [&'a mut [f32]; 3],
+    /// The first row of each segment.
+    first: [usize; 3],
+    starts: &'a [usize],
+}
+
+impl AuxRows<'_> {
+    /// Row `i`'s values (empty without a layer).
+    fn row_mut(&mut self, i: usize) -> &mut [f32] {
+        if self.starts.is_empty() {
+            return &mut [];
+        }
+        let s = if i >= self.first[2] {
+            2
+        } else if i >= self.first[1] {
+            1
+        } else {
+            0
+        };
+        let base = self.starts[self.first[s]];
+        &mut self.segs[s][self.starts[i] - base..self.starts[i + 1] - base]
+    }
+}
+
+/// A matched layer's auxiliary values for [`blocked_tsteps`]: `values[starts[i]..starts[i + 1]]`
+/// are row `i`'s (`starts` has `nx + 1` entries).
+pub(crate) struct AuxField<'a> {
+    pub starts: &'a [usize],
+    pub values: &'a mut [f32],
+}
+
+/// One band's share of an [`AuxField`]: its own rows' values and copies of its ghost rows'.
+struct BandAux<'a> {
+    own: &'a mut [f32],
+    above: Vec<f32>,
+    below: Vec<f32>,
+}
+
 /// The L2 cache one thread may fill, in bytes (Linux's sysfs: cpu0's L2 divided among the
 /// logical CPUs that share it, so two hyper-threads of a core do not each plan for all of it);
 /// 1 MiB where it cannot be read.
@@ -141,9 +183,12 @@ pub fn blocked_band_rows(nx: usize) -> usize {
 }
 
 /// The rules a blocked run applies, as [`super::wave::banded_tstep`] takes them.
-pub(crate) struct Rules<'r, R, E, S> {
+pub(crate) struct Rules<'r, R, L, E, S> {
     /// `row(i, x_row, y_up, y_mid, y_down)`: interior row `i` of `x` from rows `i-1..=i+1` of `y`.
     pub row: &'r R,
+    /// `layer(i, aux_row, x_row, y_up, y_mid, y_down)`: a matched layer's cells of row `i` (before
+    /// `row`), with row `i`'s auxiliary values, or `None` for a grid without a layer.
+    pub layer: Option<&'r L>,
     /// `edge(i, x_row, x_in, y_row, y_in)`: the absorbing-edge rows 1 and `nx-2` of `x` from the
     /// new row `x_in` they look at, or `None` for a grid without them.
     pub edge: Option<&'r E>,
@@ -154,9 +199,10 @@ pub(crate) struct Rules<'r, R, E, S> {
 /// Time steps `first ..= first + depth - 1` of the rules on the `nx x ny` fields `f`, `g` in one
 /// block: each step writes its sources into `g`, then `update(f, g)`, `update(g, f)`. Bands of
 /// `band` rows run in parallel on the current rayon pool. `scratch` holds the ghost rows,
-/// resized as needed.
+/// resized as needed. `aux`: a matched layer's auxiliary values (each band copies its ghost rows'
+/// values as it copies their fields, so every row's values are updated once per level).
 #[expect(clippy::too_many_arguments, reason = "the grid, its two fields, scratch, the steps and the rules")]
-pub(crate) fn blocked_tsteps<R, E, S>(
+pub(crate) fn blocked_tsteps<R, L, E, S>(
     nx: usize,
     ny: usize,
     f: &mut [f32],
@@ -165,9 +211,11 @@ pub(crate) fn blocked_tsteps<R, E, S>(
     band: usize,
     first: u32,
     depth: u32,
-    rules: &Rules<'_, R, E, S>,
+    rules: &Rules<'_, R, L, E, S>,
+    aux: Option<AuxField<'_>>,
 ) where
     R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]) + Sync,
+    L: Fn(usize, &mut [f32], &mut [f32], &[f32], &[f32], &[f32]) + Sync,
     E: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]) + Sync,
     S: Fn(u32, usize, &mut [f32]) + Sync,
 {
@@ -191,9 +239,32 @@ pub(crate) fn blocked_tsteps<R, E, S>(
         fb[..hb * ny].copy_from_slice(&f[r1 * ny..(r1 + hb) * ny]);
         gb[..hb * ny].copy_from_slice(&g[r1 * ny..(r1 + hb) * ny]);
     });
+    // The layer's values of each band: copies of the ghost rows' first, then its own in place.
+    let (aux_starts, parts): (&[usize], Vec<BandAux<'_>>) = match aux {
+        Some(AuxField { starts, values }) => {
+            let copies: Vec<(Vec<f32>, Vec<f32>)> = (0..bands)
+                .map(|b| {
+                    let (r0, r1) = (b * band, ((b + 1) * band).min(nx));
+                    let (ht, hb) = (levels.min(r0), levels.min(nx - r1));
+                    (values[starts[r0 - ht]..starts[r0]].to_vec(), values[starts[r1]..starts[r1 + hb]].to_vec())
+                })
+                .collect();
+            let mut rest = values;
+            let mut parts = Vec::with_capacity(bands);
+            for (b, (above, below)) in copies.into_iter().enumerate() {
+                let (r0, r1) = (b * band, ((b + 1) * band).min(nx));
+                let (own, tail) = std::mem::take(&mut rest).split_at_mut(starts[r1] - starts[r0]);
+                rest = tail;
+                parts.push(BandAux { own, above, below });
+            }
+            (starts, parts)
+        }
+        None => (&[], (0..bands).map(|_| BandAux { own: &mut [], above: Vec::new(), below: Vec::new() }).collect()),
+    };
     let bands_f = f.par_chunks_mut(band * ny);
     let bands_g = g.par_chunks_mut(band * ny);
-    bands_f.zip(bands_g).zip(scratch.par_chunks_exact_mut(4 * ghost)).enumerate().for_each(|(b, ((fo, go), s))| {
+    let per_band = bands_f.zip(bands_g).zip(scratch.par_chunks_exact_mut(4 * ghost)).zip(parts.into_par_iter());
+    per_band.enumerate().for_each(|(b, (((fo, go), s), mut a))| {
         let (r0, r1) = (b * band, ((b + 1) * band).min(nx));
         let (ht, hb) = (levels.min(r0), levels.min(nx - r1));
         let (above, below) = s.split_at_mut(2 * ghost);
@@ -202,23 +273,26 @@ pub(crate) fn blocked_tsteps<R, E, S>(
         let starts = [r0 - ht, r0, r1];
         let fr = Rows { segs: [&mut fa[..ht * ny], fo, &mut fb[..hb * ny]], starts, ny };
         let gr = Rows { segs: [&mut ga[..ht * ny], go, &mut gb[..hb * ny]], starts, ny };
-        wavefront(nx, r0, r1, levels, first, rules, fr, gr);
+        let ar = AuxRows { segs: [&mut a.above, a.own, &mut a.below], first: starts, starts: aux_starts };
+        wavefront(nx, r0, r1, levels, first, rules, fr, gr, ar);
     });
 }
 
 /// One band's block (see the module's doc): rows `r0..r1` are the band's own.
-#[expect(clippy::too_many_arguments, reason = "the band, the block and the two fields")]
-fn wavefront<'a, R, E, S>(
+#[expect(clippy::too_many_arguments, reason = "the band, the block, the two fields and the layer's values")]
+fn wavefront<'a, R, L, E, S>(
     nx: usize,
     r0: usize,
     r1: usize,
     levels: usize,
     first: u32,
-    rules: &Rules<'_, R, E, S>,
+    rules: &Rules<'_, R, L, E, S>,
     mut fr: Rows<'a>,
     mut gr: Rows<'a>,
+    mut ar: AuxRows<'a>,
 ) where
     R: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]),
+    L: Fn(usize, &mut [f32], &mut [f32], &[f32], &[f32], &[f32]),
     E: Fn(usize, &mut [f32], &[f32], &[f32], &[f32]),
     S: Fn(u32, usize, &mut [f32]),
 {
@@ -239,7 +313,12 @@ fn wavefront<'a, R, E, S>(
                     let (x_row, x_in) = x.row_mut_and(i, i - 1);
                     edge(i, x_row, x_in, y.row(i), y.row(i - 1));
                 }
-                _ => (rules.row)(i, x.row_mut(i), y.row(i - 1), y.row(i), y.row(i + 1)),
+                _ => {
+                    if let Some(layer) = rules.layer {
+                        layer(i, ar.row_mut(i), x.row_mut(i), y.row(i - 1), y.row(i), y.row(i + 1));
+                    }
+                    (rules.row)(i, x.row_mut(i), y.row(i - 1), y.row(i), y.row(i + 1));
+                }
             }
             let row_1_now = i == 2 && lo(l) == 1;
             if let Some(edge) = rules.edge.filter(|_| row_1_now) {

@@ -13,7 +13,7 @@ use std::time::Instant;
 use super::Threads;
 use super::fields::HostFields;
 use super::wave::banded_tstep;
-use super::wave_blocked::{Rules, block_depth, blocked_band_rows, blocked_tsteps};
+use super::wave_blocked::{AuxField, Rules, block_depth, blocked_band_rows, blocked_tsteps};
 use crate::backend::{BackendError, ByteSink, Timing, WaveSim};
 use crate::sim::wave::pml::{LayerFields, pml_row};
 use crate::sim::wave::scene::{Scene, Source, SourceCell};
@@ -152,6 +152,25 @@ impl AuxRows {
             row.get_mut().unwrap_or_else(PoisonError::into_inner).fill(0.0);
         }
     }
+
+    /// The rows' values one after the other, as [`LayerFields`] holds them.
+    fn gather(&mut self, out: &mut Vec<f32>) {
+        out.clear();
+        for row in &mut self.0 {
+            out.extend_from_slice(row.get_mut().unwrap_or_else(PoisonError::into_inner));
+        }
+    }
+
+    /// Back from [`AuxRows::gather`]'s layout.
+    fn scatter(&mut self, values: &[f32]) {
+        let mut at = 0;
+        for row in &mut self.0 {
+            let row = row.get_mut().unwrap_or_else(PoisonError::into_inner);
+            let n = row.len();
+            row.copy_from_slice(&values[at..at + n]);
+            at += n;
+        }
+    }
 }
 
 /// One whole time step of a scene's update rule (`update(f, g)` then `update(g, f)`, no source
@@ -184,7 +203,8 @@ pub(crate) fn wave_scene_tstep(
 /// `update(g, f)`) on the current rayon pool, `depth` steps per trip over memory (temporal
 /// blocking, [`super::wave_blocked`]); bit-identical to [`write_sources`] then
 /// [`wave_scene_tstep`] step by step. `source_cells` are sorted by cell, as
-/// [`Scene::source_cells`] gives them; `scratch` holds ghost rows, resized as needed.
+/// [`Scene::source_cells`] gives them; `scratch` holds ghost rows, resized as needed; `aux` a matched
+/// layer's auxiliary values ([`LayerFields`]' layout; its `starts` with them).
 #[expect(clippy::too_many_arguments, reason = "the scene, its two fields, scratch and the steps")]
 pub(crate) fn wave_scene_tsteps_blocked(
     scene: &Scene,
@@ -197,6 +217,7 @@ pub(crate) fn wave_scene_tsteps_blocked(
     first: u32,
     steps: u32,
     depth: u32,
+    mut aux: Option<AuxField<'_>>,
 ) {
     debug_assert!(source_cells.is_sorted_by_key(|c| c.cell));
     let (nx, ny, materials) = (cells.nx, cells.ny, &cells.materials);
@@ -205,6 +226,11 @@ pub(crate) fn wave_scene_tsteps_blocked(
     };
     let edge = |i, x_row: &mut [f32], x_in: &[f32], y_row: &[f32], y_in: &[f32]| {
         edge_row(cells, i, x_row, x_in, y_row, y_in);
+    };
+    let layer = |i, a: &mut [f32], f_row: &mut [f32], up: &[f32], mid: &[f32], down: &[f32]| {
+        if let Some(l) = &cells.layer {
+            pml_row(cells, l, i, a, f_row, up, mid, down);
+        }
     };
     let band = blocked_band_rows(nx);
     let mut done = 0;
@@ -221,8 +247,14 @@ pub(crate) fn wave_scene_tsteps_blocked(
                 }
             }
         };
-        let rules = Rules { row: &row, edge: runs.edge_rows.then_some(&edge), sources: &sources };
-        blocked_tsteps(nx, ny, f, g, scratch, band, t0, d, &rules);
+        let rules = Rules {
+            row: &row,
+            layer: cells.layer.is_some().then_some(&layer),
+            edge: runs.edge_rows.then_some(&edge),
+            sources: &sources,
+        };
+        let aux = aux.as_mut().map(|a| AuxField { starts: a.starts, values: &mut *a.values });
+        blocked_tsteps(nx, ny, f, g, scratch, band, t0, d, &rules, aux);
         done += d;
     }
 }
@@ -246,6 +278,10 @@ pub(crate) struct CpuSceneWave {
     runs: RowRuns,
     /// A matched layer's auxiliary fields (no rows without one).
     aux: AuxRows,
+    /// [`LayerFields`]' row starts of the layer (empty without one) and its values in one piece,
+    /// for the temporally blocked path.
+    aux_starts: Vec<usize>,
+    aux_values: Vec<f32>,
     source_cells: Vec<SourceCell>,
     fields: HostFields,
     /// Time steps per block on `cpu` ([`block_depth`] when `None`; tests set others).
@@ -258,8 +294,11 @@ impl CpuSceneWave {
         let cells = SceneCells::new(&scene);
         let runs = RowRuns::new(&cells);
         let aux = AuxRows::new(&cells);
+        let aux_starts = if cells.layer.is_some() { LayerFields::new(&cells).starts } else { Vec::new() };
         Self {
             aux,
+            aux_starts,
+            aux_values: Vec::new(),
             params: scene.summary_params(),
             source_cells: scene.source_cells(),
             scene,
@@ -295,11 +334,8 @@ impl WaveSim for CpuSceneWave {
 
     fn advance(&mut self, tsteps: u32) -> Result<Timing, BackendError> {
         let start = Instant::now();
-        // A matched layer's auxiliary fields have no ghost copies in the temporally blocked
-        // path: its scenes run one time step per trip on all cores.
-        let layered = self.cells.layer.is_some();
         match self.threads {
-            threads if threads == Threads::One || layered => {
+            threads if threads == Threads::One => {
                 let HostFields { f, g, halo, tstep } = &mut self.fields;
                 for _ in 0..tsteps {
                     *tstep += 1;
@@ -312,6 +348,12 @@ impl WaveSim for CpuSceneWave {
                 let (cells, runs) = (&self.cells, &self.runs);
                 let HostFields { f, g, halo, tstep } = &mut self.fields;
                 let first = *tstep + 1;
+                // A matched layer's values in one piece for the bands (and back after).
+                let layered = !self.aux_starts.is_empty();
+                if layered {
+                    self.aux.gather(&mut self.aux_values);
+                }
+                let aux = layered.then(|| AuxField { starts: &self.aux_starts, values: &mut self.aux_values });
                 wave_scene_tsteps_blocked(
                     &self.scene,
                     cells,
@@ -323,7 +365,11 @@ impl WaveSim for CpuSceneWave {
                     first,
                     tsteps,
                     depth,
+                    aux,
                 );
+                if layered {
+                    self.aux.scatter(&self.aux_values);
+                }
                 *tstep += tsteps;
             }
         }
