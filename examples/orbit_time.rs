@@ -2,7 +2,10 @@
 //! on 1, 2 and 3 threads (the fixed-point orbit's squares shared, `sim::fractal::orbit_fixed`),
 //! and (`--nucleus`) the render's reference, forced to the nucleus and chosen (`auto`):
 //! the minimum of `--repeats` runs each (the machine may be loaded), in ms, with the steps and
-//! bits.
+//! bits. First, one square at 5 and 59 limbs (256 and 3712 bits): the portable one, the
+//! fastest this CPU has (`mulx`/`adcx`/`adox` on x86-64 with BMI2 and ADX) and astro-float's
+//! multiply at those bits, each the minimum over 300 batches. `WAVEBROT_NO_ADX=1` times the
+//! orbit with the portable square.
 //!
 //! ```text
 //! cargo run --release --example orbit_time -- [--locations 1e50,1e1086] [--threads 1,2,3]
@@ -15,9 +18,11 @@
 
 use std::time::Instant;
 
+use astro_float::BigFloat;
 use wavebrot::sim::fractal::bla::FloatExp;
 use wavebrot::sim::fractal::deep::Location;
-use wavebrot::sim::fractal::perturb::ReferenceOrbit;
+use wavebrot::sim::fractal::orbit_fixed::{Fixed, Square};
+use wavebrot::sim::fractal::perturb::{RM, ReferenceOrbit};
 use wavebrot::sim::fractal::reference::{ReferenceChoice, reference_orbit};
 
 fn main() {
@@ -32,7 +37,8 @@ fn main() {
     let width = height * 16 / 9;
     let nucleus = args.iter().any(|a| a == "--nucleus");
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    println!("{cores} hardware threads; minimum of {repeats} runs");
+    println!("{cores} hardware threads; minimum of {repeats} runs; square: {:?}", Square::best());
+    squares();
     for name in locations.split(',') {
         // From the working folder (a binary carried to another machine), else the source tree.
         let file = format!("assets/locations/rfc-{name}.toml");
@@ -83,5 +89,51 @@ fn main() {
                 println!("{name}: reference {choice:?}: {best:.1} ms: {said}");
             }
         }
+    }
+}
+
+/// The minimum over 300 batches of `reps` calls, in ns a call.
+fn time_min(reps: usize, f: &mut dyn FnMut()) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..300 {
+        let start = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        best = best.min(start.elapsed().as_secs_f64() * 1e9 / reps as f64);
+    }
+    best
+}
+
+/// One square at 5 and 59 limbs, portable and best, and astro-float's multiply at the same bits.
+fn squares() {
+    for bits in [256, 3712] {
+        let n = Fixed::limbs_for(bits);
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut mag: Vec<u64> = (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            })
+            .collect();
+        mag[n - 1] >>= 9; // |x| < 1, as the orbit's values
+        let a = Fixed { neg: false, mag };
+        let (mut out, mut wide) = (Fixed::zero(n), vec![0; 2 * n]);
+        let reps = 20_000 / (n * n) + 1;
+        let mut time = |square| {
+            time_min(reps, &mut || Fixed::square_into(&mut out, std::hint::black_box(&a), &mut wide, square))
+        };
+        let (portable, best) = (time(Square::Portable), time(Square::best()));
+        let x = BigFloat::from_f64(0.7, bits).div(&BigFloat::from_f64(3.0, bits), bits, RM);
+        let y = BigFloat::from_f64(-0.3, bits).div(&BigFloat::from_f64(7.0, bits), bits, RM);
+        let astro = time_min(reps, &mut || {
+            std::hint::black_box(std::hint::black_box(&x).mul(std::hint::black_box(&y), bits, RM));
+        });
+        println!(
+            "square at {bits} bits ({n} limbs): portable {portable:.1} ns, best {best:.1} ns ({:.2}x); astro-float multiply {astro:.1} ns",
+            portable / best
+        );
     }
 }

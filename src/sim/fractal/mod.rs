@@ -7,6 +7,8 @@ pub mod decimal;
 pub mod deep;
 pub mod distance;
 pub mod julia;
+#[cfg(target_arch = "x86_64")]
+pub mod limbs_x86;
 pub mod location;
 pub mod location_formats;
 pub mod mandelbrot;
