@@ -122,9 +122,8 @@ fn squares() {
         let a = Fixed { neg: false, mag };
         let (mut out, mut wide) = (Fixed::zero(n), vec![0; 2 * n]);
         let reps = 20_000 / (n * n) + 1;
-        let mut time = |square| {
-            time_min(reps, &mut || Fixed::square_into(&mut out, std::hint::black_box(&a), &mut wide, square))
-        };
+        let mut time =
+            |square| time_min(reps, &mut || Fixed::square_into(&mut out, std::hint::black_box(&a), &mut wide, square));
         let (portable, best) = (time(Square::Portable), time(Square::best()));
         let x = BigFloat::from_f64(0.7, bits).div(&BigFloat::from_f64(3.0, bits), bits, RM);
         let y = BigFloat::from_f64(-0.3, bits).div(&BigFloat::from_f64(7.0, bits), bits, RM);
