@@ -21,7 +21,7 @@ use std::time::Instant;
 use astro_float::BigFloat;
 use wavebrot::sim::fractal::bla::FloatExp;
 use wavebrot::sim::fractal::deep::Location;
-use wavebrot::sim::fractal::orbit_fixed::{Fixed, Square};
+use wavebrot::sim::fractal::orbit_fixed::{Fixed, Square, iterate_with};
 use wavebrot::sim::fractal::perturb::{RM, ReferenceOrbit};
 use wavebrot::sim::fractal::reference::{ReferenceChoice, reference_orbit};
 
@@ -52,6 +52,7 @@ fn main() {
         let view = loc.view();
         let bits = view.bits(height);
         let b = view.bounds_big(width, height, bits).unwrap();
+        steps_alone(&b.re, &b.im, bits);
         for &t in &threads {
             let mut best = f64::INFINITY;
             let mut steps = 0;
@@ -135,4 +136,51 @@ fn squares() {
             portable / best
         );
     }
+}
+
+/// The first steps of the orbit of `c`, the arithmetic alone (nothing stored): astro-float
+/// (three multiplies a step, as `ReferenceOrbit` did before the fixed point) against the fixed
+/// point with the portable square and with the best; each the minimum over 200 runs of about
+/// 1 ms (`steps` chosen from the limbs), which a loaded machine's scheduler rarely cuts.
+fn steps_alone(cr: &BigFloat, ci: &BigFloat, bits: usize) {
+    let p = bits;
+    let n = Fixed::limbs_for(bits);
+    let steps = (40_000 / (n * n)).clamp(60, 2000) as u32;
+    let min_of = |steps: u32, f: &mut dyn FnMut(u32)| {
+        let mut best = f64::INFINITY;
+        for _ in 0..200 {
+            let start = Instant::now();
+            f(steps);
+            best = best.min(start.elapsed().as_secs_f64() * 1e6 / f64::from(steps));
+        }
+        best
+    };
+    let astro = min_of((steps / 4).max(30), &mut |steps| {
+        let zero = BigFloat::from_u64(0, p);
+        let (mut zr, mut zi, mut zr2, mut zi2) = (zero.clone(), zero.clone(), zero.clone(), zero);
+        for _ in 0..steps {
+            let prod = zr.mul(&zi, p, RM);
+            zr = zr2.sub(&zi2, p, RM).add(cr, p, RM);
+            zi = prod.add(&prod, p, RM).add(ci, p, RM);
+            zr2 = zr.mul(&zr, p, RM);
+            zi2 = zi.mul(&zi, p, RM);
+            std::hint::black_box(zr2.add(&zi2, p, RM));
+        }
+    });
+    let (fr, fi) = (Fixed::from_big(cr, n).unwrap(), Fixed::from_big(ci, n).unwrap());
+    let fixed = |square| {
+        min_of(steps, &mut |steps| {
+            iterate_with(square, &fr, &fi, steps, usize::MAX, 1, &mut |a, _, _| {
+                std::hint::black_box(a);
+                true
+            })
+            .unwrap();
+        })
+    };
+    let (portable, best) = (fixed(Square::Portable), fixed(Square::best()));
+    println!(
+        "  a step at {bits} bits, arithmetic alone: astro-float {astro:.3} us, fixed point portable {portable:.3} ({:.2}x astro), best {best:.3} ({:.2}x astro)",
+        astro / portable,
+        astro / best
+    );
 }
