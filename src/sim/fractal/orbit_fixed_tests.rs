@@ -90,7 +90,7 @@ fn the_x86_square_gives_the_portable_orbit_bit_for_bit_on_the_deep_locations() {
         eprintln!("skip: this CPU has no BMI2/ADX (or WAVEBROT_NO_ADX is set): one square only");
         return;
     }
-    // rust-fractal's benchmark locations at the bits a 1080-row render takes (5, 20, 30 and
+    // rust-fractal's benchmark locations at the bits a 1080-row render takes (5, 9, 30 and
     // 59 limbs), 3000 steps each (a debug build: seconds).
     for (name, text) in [
         ("1e50", include_str!("../../../assets/locations/rfc-1e50.toml")),
