@@ -241,8 +241,8 @@ mod tests {
                 let carry = adx.addmul_row(&mut r, &u, v);
                 // Schoolbook in u128, one carry chain.
                 let (mut want, mut c) = (Vec::with_capacity(m), 0u128);
-                for j in 0..m {
-                    let t = u128::from(u[j]) * u128::from(v) + u128::from(r0[j]) + c;
+                for (&uj, &rj) in u.iter().zip(&r0) {
+                    let t = u128::from(uj) * u128::from(v) + u128::from(rj) + c;
                     want.push(t as u64);
                     c = t >> 64;
                 }
