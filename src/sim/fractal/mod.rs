@@ -8,6 +8,8 @@ pub mod deep;
 pub mod deep_distance;
 pub mod distance;
 pub mod julia;
+#[cfg(target_arch = "x86_64")]
+pub mod limbs_x86;
 pub mod location;
 pub mod location_formats;
 pub mod mandelbrot;

@@ -133,30 +133,13 @@ impl Fixed {
 
     /// `out = a^2` (non-negative), with `wide` (2 n limbs) as scratch: the square's limbs from
     /// `n - 2` on (the columns below are left out: they move the result by less than `n 2^-56`
-    /// of its last bit), then those from `n - 1` on, shifted by the 8 integer bits.
-    pub fn square_into(out: &mut Self, a: &Self, wide: &mut [u64]) {
+    /// of its last bit), then those from `n - 1` on, shifted by the 8 integer bits. `square`
+    /// says how ([`Square::best`]: `mulx`/`adcx`/`adox` where the CPU has them); every kind
+    /// gives the same limbs.
+    pub fn square_into(out: &mut Self, a: &Self, wide: &mut [u64], square: Square) {
         let n = a.mag.len();
-        let x = &a.mag[..];
         let low = n.saturating_sub(2);
-        // Column by column (Comba): the products of a column are independent, so the multiplies
-        // overlap instead of waiting on a carry chain; the off-diagonal sum doubled, the
-        // diagonal square and the carry added once a column.
-        let mut carry = 0u128;
-        for k in low..2 * n - 1 {
-            let (mut lo, mut hi) = (0u128, 0u64);
-            for i in k.saturating_sub(n - 1)..k.div_ceil(2) {
-                let (sum, c) = lo.overflowing_add(u128::from(x[i]) * u128::from(x[k - i]));
-                lo = sum;
-                hi += u64::from(c);
-            }
-            let (hi2, lo2) = ((hi << 1) | (lo >> 127) as u64, lo << 1);
-            let d = if k % 2 == 0 { u128::from(x[k / 2]) * u128::from(x[k / 2]) } else { 0 };
-            let (sum, c1) = lo2.overflowing_add(d);
-            let (sum, c2) = sum.overflowing_add(carry);
-            wide[k] = sum as u64;
-            carry = (sum >> 64) + ((u128::from(hi2) + u128::from(c1) + u128::from(c2)) << 64);
-        }
-        wide[2 * n - 1] = carry as u64;
+        square.columns(&a.mag, low, wide);
         // value^2 = W / 2^(2(64n - 8)); out = W / 2^(64n - 8): W >> (64 n - 8).
         let s = (64 * n as i64 - INT_BITS) as usize;
         let (limb, off) = (s / 64, (s % 64) as u32);
@@ -211,6 +194,61 @@ impl Fixed {
     }
 }
 
+/// The columns `low..2 n` of `x^2` (`n = x.len()`; the products `x_i x_j` with `i + j >= low`
+/// only) into `wide[low..2 n]`, column by column (Comba): the products of a column are
+/// independent, so the multiplies overlap instead of waiting on a carry chain; the
+/// off-diagonal sum doubled, the diagonal square and the carry added once a column. The
+/// portable square, and the twin of the x86-64 one (`limbs_x86`).
+pub fn portable_columns(x: &[u64], low: usize, wide: &mut [u64]) {
+    let n = x.len();
+    let mut carry = 0u128;
+    for k in low..2 * n - 1 {
+        let (mut lo, mut hi) = (0u128, 0u64);
+        for i in k.saturating_sub(n - 1)..k.div_ceil(2) {
+            let (sum, c) = lo.overflowing_add(u128::from(x[i]) * u128::from(x[k - i]));
+            lo = sum;
+            hi += u64::from(c);
+        }
+        let (hi2, lo2) = ((hi << 1) | (lo >> 127) as u64, lo << 1);
+        let d = if k % 2 == 0 { u128::from(x[k / 2]) * u128::from(x[k / 2]) } else { 0 };
+        let (sum, c1) = lo2.overflowing_add(d);
+        let (sum, c2) = sum.overflowing_add(carry);
+        wide[k] = sum as u64;
+        carry = (sum >> 64) + ((u128::from(hi2) + u128::from(c1) + u128::from(c2)) << 64);
+    }
+    wide[2 * n - 1] = carry as u64;
+}
+
+/// How the orbit squares: the portable column-wise square, or (x86-64 with BMI2 and ADX) the
+/// row-wise one with two carry chains. The same limbs either way.
+#[derive(Clone, Copy, Debug)]
+pub enum Square {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Adx(super::limbs_x86::Adx),
+}
+
+impl Square {
+    /// The fastest this CPU has (`WAVEBROT_NO_ADX` set: the portable one).
+    #[must_use]
+    pub fn best() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(adx) = super::limbs_x86::Adx::detect() {
+            return Self::Adx(adx);
+        }
+        Self::Portable
+    }
+
+    /// The columns `low..2 n` of `x^2` into `wide[low..2 n]` (see [`portable_columns`]).
+    pub fn columns(self, x: &[u64], low: usize, wide: &mut [u64]) {
+        match self {
+            Self::Portable => portable_columns(x, low, wide),
+            #[cfg(target_arch = "x86_64")]
+            Self::Adx(adx) => adx.square_columns(x, low, wide),
+        }
+    }
+}
+
 /// Fewest limbs at which the orbit's squares are spread over threads. A square of `n` limbs
 /// takes about `0.35 n^2` ns on one core here (1.2 µs at 59 limbs, 35 ns at 5), a barrier
 /// about 0.1 to 0.3 µs: from 16 limbs (~90 ns a square) the threads pay. Measured in
@@ -243,9 +281,25 @@ pub fn iterate(
     threads: usize,
     push: &mut dyn FnMut(&Fixed, &Fixed, &Fixed) -> bool,
 ) -> Result<(), TooLong> {
+    iterate_with(Square::best(), cr, ci, iters, max_steps, threads, push)
+}
+
+/// [`iterate`] with the square chosen (the tests compare the kinds; the values are the same).
+///
+/// # Errors
+/// [`TooLong`] when the orbit would need more than `max_steps` steps.
+pub fn iterate_with(
+    square: Square,
+    cr: &Fixed,
+    ci: &Fixed,
+    iters: u32,
+    max_steps: usize,
+    threads: usize,
+    push: &mut dyn FnMut(&Fixed, &Fixed, &Fixed) -> bool,
+) -> Result<(), TooLong> {
     let helpers = threads.clamp(1, 3) - 1;
     if helpers == 0 {
-        return Steps::new(cr, ci).run(iters, max_steps, &mut Vec::new(), push);
+        return Steps::new(cr, ci, square).run(iters, max_steps, &mut Vec::new(), push);
     }
     let n = cr.mag.len();
     let slots: Vec<Slot> = (0..helpers).map(|_| Slot::new(n)).collect();
@@ -254,12 +308,12 @@ pub fn iterate(
         for (k, slot) in slots.iter().enumerate() {
             let spawned = std::thread::Builder::new()
                 .name(format!("wavebrot-orbit-{}", k + 1))
-                .spawn_scoped(scope, move || slot.serve());
+                .spawn_scoped(scope, move || slot.serve(square));
             // A helper that cannot start leaves its square to the caller's thread.
             workers.push(spawned.ok().map(|h| Helper { slot, handle: h }));
         }
         let mut live: Vec<Helper<'_, '_>> = workers.into_iter().flatten().collect();
-        let result = Steps::new(cr, ci).run(iters, max_steps, &mut live, push);
+        let result = Steps::new(cr, ci, square).run(iters, max_steps, &mut live, push);
         for slot in &slots {
             slot.stop.store(true, Ordering::Release);
         }
@@ -293,7 +347,7 @@ impl Slot {
     }
 
     /// The helper's loop: square each posted value until told to stop.
-    fn serve(&self) {
+    fn serve(&self, square: Square) {
         let mut seen = 0;
         loop {
             let mut spins = 0u32;
@@ -310,7 +364,7 @@ impl Slot {
             {
                 let mut d = self.data.lock().unwrap_or_else(PoisonError::into_inner);
                 let SlotData { input, output, wide } = &mut *d;
-                Fixed::square_into(output, input, wide);
+                Fixed::square_into(output, input, wide, square);
             }
             seen = next;
             self.done.store(next, Ordering::Release);
@@ -378,12 +432,13 @@ struct Steps<'a> {
     v: Fixed,
     mag4: Fixed,
     wide: Vec<u64>,
+    square: Square,
     /// Helper squares that came late (see [`Self::squares`]).
     late: u64,
 }
 
 impl<'a> Steps<'a> {
-    fn new(cr: &'a Fixed, ci: &'a Fixed) -> Self {
+    fn new(cr: &'a Fixed, ci: &'a Fixed, square: Square) -> Self {
         let n = cr.mag.len();
         let mut four = Fixed::zero(n);
         // 4 = 2^2: bit 2 of the integer part.
@@ -404,6 +459,7 @@ impl<'a> Steps<'a> {
             v: z(),
             mag4: z(),
             wide: vec![0; 2 * n],
+            square,
             late: 0,
         }
     }
@@ -418,19 +474,19 @@ impl<'a> Steps<'a> {
         if let Some(h) = helpers.get(1) {
             h.post(&self.zi, seq);
         }
-        Fixed::square_into(&mut self.t, &self.sum, &mut self.wide);
+        Fixed::square_into(&mut self.t, &self.sum, &mut self.wide, self.square);
         if helpers.len() < 2 {
-            Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide);
+            Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide, self.square);
         }
         if helpers.is_empty() {
-            Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide);
+            Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide, self.square);
         }
         let mut lost = false;
         if let Some(h) = helpers.get(1) {
             match h.take(&mut self.zi2, seq) {
                 Some(late) => self.late += u64::from(late),
                 None => {
-                    Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide);
+                    Fixed::square_into(&mut self.zi2, &self.zi, &mut self.wide, self.square);
                     lost = true;
                 }
             }
@@ -439,7 +495,7 @@ impl<'a> Steps<'a> {
             match h.take(&mut self.zr2, seq) {
                 Some(late) => self.late += u64::from(late),
                 None => {
-                    Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide);
+                    Fixed::square_into(&mut self.zr2, &self.zr, &mut self.wide, self.square);
                     lost = true;
                 }
             }
@@ -486,86 +542,5 @@ impl<'a> Steps<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sim::fractal::perturb::RM;
-
-    fn big(s: &str, p: usize) -> BigFloat {
-        crate::sim::fractal::deep::parse_decimal(s, "x", p).unwrap()
-    }
-
-    #[test]
-    fn conversions_and_squares_are_exact_to_the_last_bits() {
-        let p = 256;
-        let n = Fixed::limbs_for(p);
-        let mut wide = vec![0; 2 * n];
-        for s in ["0.75", "-1.3", "1.999999999999999999999999999", "3e-50", "-0.1234567890123456789012345678901"] {
-            let v = big(s, p);
-            let f = Fixed::from_big(&v, n).unwrap();
-            let (hi, lo) = f.split(0);
-            let want = crate::sim::fractal::perturb::to_f64(&v);
-            assert!((hi - want).abs() <= want.abs() * 1e-15, "{s}: {hi} against {want}");
-            let rest = crate::sim::fractal::perturb::to_f64(&v.sub(&BigFloat::from_f64(hi, p), p, RM));
-            assert!((lo - rest).abs() <= rest.abs() * 1e-10 + 1e-300, "{s}: lo {lo} against {rest}");
-            let mut sq = Fixed::zero(n);
-            Fixed::square_into(&mut sq, &f, &mut wide);
-            let want = crate::sim::fractal::perturb::to_f64(&v.mul(&v, p, RM));
-            // Relative to the value, or absolute to the fixed point's last bits (3e-50 squared).
-            let tol = (want.abs() * 1e-15).max(2f64.powi(-(64 * n as i32 - 16)));
-            assert!((sq.to_f64() - want).abs() <= tol, "{s}^2: {} against {want}", sq.to_f64());
-        }
-        let (a, b) = (Fixed::from_big(&big("0.5", p), n).unwrap(), Fixed::from_big(&big("-0.75", p), n).unwrap());
-        let mut c = Fixed::zero(n);
-        Fixed::add_into(&mut c, &a, &b, false);
-        assert_eq!(c.to_f64(), -0.25);
-        Fixed::add_into(&mut c, &a, &b, true);
-        assert_eq!(c.to_f64(), 1.25);
-        assert_eq!(Fixed::from_big(&big("3e-50", p), n).unwrap().ilogb(), Some(-165));
-    }
-
-    /// The orbit of `c` at `bits` on `threads` threads: every pushed value's limbs.
-    fn orbit(c: (&str, &str), bits: usize, iters: u32, threads: usize) -> Vec<(Fixed, Fixed, Fixed)> {
-        let n = Fixed::limbs_for(bits);
-        let (cr, ci) = (Fixed::from_big(&big(c.0, bits), n).unwrap(), Fixed::from_big(&big(c.1, bits), n).unwrap());
-        let mut out = Vec::new();
-        iterate(&cr, &ci, iters, usize::MAX, threads, &mut |a, b, m| {
-            out.push((a.clone(), b.clone(), m.clone()));
-            true
-        })
-        .unwrap();
-        out
-    }
-
-    #[test]
-    fn threads_give_the_same_orbit_bit_for_bit_and_it_follows_astro_float() {
-        // The 2e533 location's centre to 100 digits: 2000 steps at 1856 bits (30 limbs, threaded).
-        let c = (
-            "-1.769108330407477280892306243557778483560063911862340065077878834041892971598590808442346019908868202",
-            "-0.009020688057072617600360935984947620112305584674123866889727919817129110000273070325734652748577260",
-        );
-        let one = orbit(c, 1856, 2000, 1);
-        assert_eq!(one.len(), 2001, "the point stays bounded for 2000 steps");
-        for threads in [2, 3] {
-            let many = orbit(c, 1856, 2000, threads);
-            let first = one.iter().zip(&many).position(|(a, b)| a != b);
-            assert_eq!(first, None, "{threads} threads differ from 1 at step {first:?}");
-        }
-        // Against astro-float's own iteration (the first 40 steps, where 1856 bits keep every
-        // digit that f64 shows): the values agree to f64's rounding.
-        let p = 1856;
-        let (cr, ci) = (big(c.0, p), big(c.1, p));
-        let (mut zr, mut zi) = (BigFloat::from_u64(0, p), BigFloat::from_u64(0, p));
-        for (k, (fr, fi, _)) in one.iter().enumerate().take(40) {
-            let (wr, wi) = (crate::sim::fractal::perturb::to_f64(&zr), crate::sim::fractal::perturb::to_f64(&zi));
-            assert!((fr.to_f64() - wr).abs() <= wr.abs() * 1e-15, "step {k}: re {} against {wr}", fr.to_f64());
-            assert!((fi.to_f64() - wi).abs() <= wi.abs() * 1e-15 + 1e-300, "step {k}: im {} against {wi}", fi.to_f64());
-            let re = zr.mul(&zr, p, RM).sub(&zi.mul(&zi, p, RM), p, RM).add(&cr, p, RM);
-            let t = zr.mul(&zi, p, RM);
-            zi = t.add(&t, p, RM).add(&ci, p, RM);
-            zr = re;
-        }
-        assert_eq!(orbit_threads(Fixed::limbs_for(256), 16), 1);
-        assert_eq!(orbit_threads(Fixed::limbs_for(3712), 16), 3);
-        assert_eq!(orbit_threads(Fixed::limbs_for(3712), 2), 2);
-    }
-}
+#[path = "orbit_fixed_tests.rs"]
+mod tests;
