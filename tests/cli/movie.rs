@@ -184,6 +184,7 @@ fn a_distance_coloured_frame_between_keyframes_is_close_to_a_direct_render() {
     // Measured here: a mean of 8.9 levels (the largest channel's difference: the set's edge and
     // the filaments, where interpolating cannot follow); the neighbouring frames (zooms 2^7 and
     // 2^8) differ from it by 48 and 64. Budgets: 14 (as the escape-coloured test's) and 30.
+    // The distance left in the keyframes' pixels (not rescaled) measured 16.0: caught.
     assert!(mean < 14.0, "resampled distance-coloured frame against a direct render: mean {mean:.2} levels");
     for j in [14, 16] {
         let wrong = compare(j);
@@ -261,4 +262,40 @@ fn bad_movies_are_usage_errors_of_one_line() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--video needs the view"), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
+
+/// The other colour options reach the movie: a custom palette from a `--location` file, the
+/// interior colour and `--scale log` colour its last frame as `render --png` colours the view.
+#[test]
+fn location_palettes_interior_and_scale_colour_the_movie() {
+    let dir = tempfile::tempdir().unwrap();
+    let loc = dir.path().join("place.toml");
+    let stops = r##"stops = [{ at = 0.0, colour = "ff0000" }, { at = 1.0, colour = "#0000FF" }]"##;
+    let text = format!(
+        "re = \"-0.743643887037151\"\nim = \"0.131825904205330\"\nzoom = \"1024\"\niters = 100\n[colour]\npalette = \"Custom\"\nsmooth = false\nscale = \"Linear\"\noffset = 0.0\ncycles = 1.0\n{stops}\n"
+    );
+    std::fs::write(&loc, text).unwrap();
+    let loc = loc.to_string_lossy().into_owned();
+    let colours =
+        ["--location", &loc, "--interior-colour", "00ff00", "--scale", "log", SIZE[0], SIZE[1], SIZE[2], SIZE[3]];
+    let run = |file: &str, extra: &[&str]| {
+        let out = Command::new(bin())
+            .args(["render", "mandelbrot"])
+            .args(COMMON)
+            .args(colours)
+            .args(extra)
+            .arg(dir.path().join(file))
+            .env("PATH", "")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    run("zoom.mp4", &["--seconds", "1.1", "--fps", "10", "--video"]);
+    run("view.png", &["--png"]);
+    let last = image::open(dir.path().join("zoom-frames/frame-000010.png")).unwrap().to_rgba8();
+    let view = image::open(dir.path().join("view.png")).unwrap().to_rgba8();
+    assert!(last == view, "the last frame differs from render --png of the view with the same colours");
+    // Those colours are in it: pure green inside, no green channel outside (red to blue stops).
+    assert!(last.pixels().any(|p| p.0 == [0, 255, 0, 255]), "no interior-coloured pixel");
+    assert!(last.pixels().all(|p| p.0 == [0, 255, 0, 255] || p.0[1] == 0), "a colour outside the red-blue palette");
 }
