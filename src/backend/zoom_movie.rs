@@ -6,14 +6,15 @@
 
 use std::time::{Duration, Instant};
 
-use super::tiles::{DEFAULT_TILE_PIXELS, Picture, render_tiled};
+use super::tiles::{DEFAULT_TILE_PIXELS, Picture, render_tiled_de};
 use super::{Backend, BackendError};
 use crate::sim::ParamsError;
-use crate::sim::colour::palette::{ColourSettings, colour_rgba};
+use crate::sim::colour::palette::{ColourSettings, colour_rgba_de};
 use crate::sim::fractal::deep::{Arith, DeepJob, View, ViewError};
+use crate::sim::fractal::distance::DE_VALUES;
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::fractal::reference::ReferenceChoice;
-use crate::sim::fractal::zoom_movie::{Keyframe, Schedule, keyframe_iters, resample, shallower_job};
+use crate::sim::fractal::zoom_movie::{FrameBuffers, Keyframe, Schedule, keyframe_iters, resample, shallower_job};
 
 /// Why a movie stopped.
 #[derive(Debug, thiserror::Error)]
@@ -153,13 +154,18 @@ impl MoviePlan {
         let job = self.keyframe_job(k)?;
         let pixels = self.width * self.height;
         let mut counts = vec![0i32; pixels];
-        let mut smooth = self.settings.smooth.then(|| vec![0.0f32; pixels]);
+        // Distance colouring and lighting need the distance estimates, and with them the
+        // smooth values (as `render --png` computes them).
+        let want_de = self.settings.needs_distance();
+        let mut smooth = (self.settings.smooth || want_de).then(|| vec![0.0f32; pixels]);
+        let mut de = want_de.then(|| vec![0.0f32; pixels * DE_VALUES]);
         let (picture, iters) = match &job {
             KeyframeJob::Direct(p) => (Picture::Direct(p), p.iters),
             KeyframeJob::Deep(j) => (Picture::Deep(j), j.iters),
         };
-        render_tiled(backend, picture, DEFAULT_TILE_PIXELS, &mut counts, smooth.as_deref_mut(), &mut |_, _| true)?;
-        Ok(Keyframe { iters, counts, smooth })
+        let (sm, dd) = (smooth.as_deref_mut(), de.as_deref_mut());
+        render_tiled_de(backend, picture, DEFAULT_TILE_PIXELS, &mut counts, sm, dd, &mut |_, _| true)?;
+        Ok(Keyframe { iters, counts, smooth, de })
     }
 }
 
@@ -221,7 +227,9 @@ pub fn make_movie(
     let mut times = MovieTimes { keyframe_count: last + 1, ..MovieTimes::default() };
     let mut shallower: Option<Keyframe> = None;
     let mut counts = vec![0i32; w * h];
-    let mut smooth = plan.settings.smooth.then(|| vec![0.0f32; w * h]);
+    let want_de = plan.settings.needs_distance();
+    let mut smooth = (plan.settings.smooth || want_de).then(|| vec![0.0f32; w * h]);
+    let mut de = want_de.then(|| vec![0.0f32; w * h * DE_VALUES]);
     let mut waited_since = Instant::now();
     let mut done = 0;
     let spread = super::spread::spread(devices, last as usize + 1, window, &render, &mut |i, deep, _| {
@@ -234,9 +242,12 @@ pub fn make_movie(
             let batch: Vec<Vec<u8>> = (j..range.end.min(j + BATCH as u32))
                 .map(|f| {
                     let pair = s.pair(f);
-                    resample(pair, &deep, shallower.as_ref(), (w, h), &mut counts, smooth.as_deref_mut());
+                    let out =
+                        FrameBuffers { counts: &mut counts, smooth: smooth.as_deref_mut(), de: de.as_deref_mut() };
+                    resample(pair, &deep, shallower.as_ref(), (w, h), out);
                     let mut rgba = vec![0u8; w * h * 4];
-                    colour_rgba(&counts, smooth.as_deref(), w, h, deep.iters, &plan.settings, &mut rgba);
+                    let (sm, dd) = (smooth.as_deref(), de.as_deref());
+                    colour_rgba_de(&counts, sm, dd, w, h, deep.iters, &plan.settings, &mut rgba);
                     rgba
                 })
                 .collect();

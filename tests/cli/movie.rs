@@ -114,6 +114,84 @@ fn without_ffmpeg_frames_are_pngs_from_the_whole_set_to_the_view() {
     assert!(frame(0) == whole, "the first frame differs from render --png at zoom 1");
 }
 
+/// Distance colouring and slope lighting (issue 25): the keyframes carry the distance estimate
+/// and its normal, so the last frame is `render --png --colour distance --light` of the view
+/// and the first of the whole set, byte for byte (PNG frames: no encoder's loss). Before, the
+/// movie silently coloured by escape counts: its last frame differed from this picture by a
+/// mean of 194 levels a channel.
+#[test]
+fn distance_coloured_and_lit_movies_end_on_the_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let colours =
+        ["--colour", "distance", "--light", "135,45", "--palette", "magma", SIZE[0], SIZE[1], SIZE[2], SIZE[3]];
+    let mut extra = vec!["--seconds", "2.1", "--fps", "10"];
+    extra.extend(colours);
+    let out = movie(dir.path(), "zoom.mp4", &extra, Some(""));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let frame = |j: usize| image::open(dir.path().join(format!("zoom-frames/frame-{j:06}.png"))).unwrap().to_rgba8();
+    let mean_diff = |a: &image::RgbaImage, b: &image::RgbaImage| {
+        let sum: u64 = a
+            .pixels()
+            .zip(b.pixels())
+            .map(|(p, q)| (0..3).map(|c| u64::from(p.0[c].abs_diff(q.0[c]))).sum::<u64>())
+            .sum();
+        sum as f64 / (3 * a.width() * a.height()) as f64
+    };
+    let view = png_of(dir.path(), "view.png", "1024", &colours);
+    let last = frame(20);
+    assert!(
+        last == view,
+        "the last frame differs from render --png of the view: mean {:.2} levels",
+        mean_diff(&last, &view)
+    );
+    let whole = png_of(dir.path(), "whole.png", "1", &colours);
+    let first = frame(0);
+    assert!(
+        first == whole,
+        "the first frame differs from render --png at zoom 1: mean {:.2} levels",
+        mean_diff(&first, &whole)
+    );
+    // The check sees the escape colouring the movie used to give: the view without
+    // `--colour distance --light` differs from it (measured: 59.9 levels a channel; budget: above 20).
+    let escape = png_of(dir.path(), "escape.png", "1024", &["--palette", "magma", SIZE[0], SIZE[1], SIZE[2], SIZE[3]]);
+    let wrong = mean_diff(&escape, &view);
+    assert!(wrong > 20.0, "escape colouring passed as distance colouring: mean {wrong:.2} levels");
+}
+
+/// A frame between keyframes with distance colouring and lighting against a direct render of
+/// its zoom: the distance must be rescaled to the frame's pixels (a keyframe's pixel is
+/// `1/scale` of the frame's) and the normals blended.
+#[test]
+fn a_distance_coloured_frame_between_keyframes_is_close_to_a_direct_render() {
+    let dir = tempfile::tempdir().unwrap();
+    let colours =
+        ["--colour", "distance", "--light", "135,45", "--palette", "viridis", "--width", "128", "--height", "96"];
+    let mut extra = vec!["--seconds", "2.1", "--fps", "10"];
+    extra.extend(colours);
+    let out = movie(dir.path(), "zoom.mp4", &extra, Some(""));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let direct = png_of(dir.path(), "direct.png", &format!("{}", 2f64.powf(7.5)), &colours);
+    let compare = |j: usize| {
+        let frame = image::open(dir.path().join(format!("zoom-frames/frame-{j:06}.png"))).unwrap().to_rgba8();
+        let sum: u64 = frame
+            .pixels()
+            .zip(direct.pixels())
+            .map(|(a, b)| u64::from((0..3).map(|c| a.0[c].abs_diff(b.0[c])).max().unwrap_or(0)))
+            .sum();
+        sum as f64 / f64::from(frame.width() * frame.height())
+    };
+    let mean = compare(15);
+    // Measured here: a mean of 8.9 levels (the largest channel's difference: the set's edge and
+    // the filaments, where interpolating cannot follow); the neighbouring frames (zooms 2^7 and
+    // 2^8) differ from it by 48 and 64. Budgets: 14 (as the escape-coloured test's) and 30.
+    // The distance left in the keyframes' pixels (not rescaled) measured 16.0: caught.
+    assert!(mean < 14.0, "resampled distance-coloured frame against a direct render: mean {mean:.2} levels");
+    for j in [14, 16] {
+        let wrong = compare(j);
+        assert!(wrong > 30.0, "frame {j}, of another zoom, passed the check: mean {wrong:.2}");
+    }
+}
+
 #[test]
 fn a_frame_between_keyframes_is_close_to_a_direct_render_of_its_zoom() {
     let dir = tempfile::tempdir().unwrap();
@@ -184,4 +262,40 @@ fn bad_movies_are_usage_errors_of_one_line() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("--video needs the view"), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
+
+/// The other colour options reach the movie: a custom palette from a `--location` file, the
+/// interior colour and `--scale log` colour its last frame as `render --png` colours the view.
+#[test]
+fn location_palettes_interior_and_scale_colour_the_movie() {
+    let dir = tempfile::tempdir().unwrap();
+    let loc = dir.path().join("place.toml");
+    let stops = r##"stops = [{ at = 0.0, colour = "ff0000" }, { at = 1.0, colour = "#0000FF" }]"##;
+    let text = format!(
+        "re = \"-0.743643887037151\"\nim = \"0.131825904205330\"\nzoom = \"1024\"\niters = 100\n[colour]\npalette = \"Custom\"\nsmooth = false\nscale = \"Linear\"\noffset = 0.0\ncycles = 1.0\n{stops}\n"
+    );
+    std::fs::write(&loc, text).unwrap();
+    let loc = loc.to_string_lossy().into_owned();
+    let colours =
+        ["--location", &loc, "--interior-colour", "00ff00", "--scale", "log", SIZE[0], SIZE[1], SIZE[2], SIZE[3]];
+    let run = |file: &str, extra: &[&str]| {
+        let out = Command::new(bin())
+            .args(["render", "mandelbrot"])
+            .args(COMMON)
+            .args(colours)
+            .args(extra)
+            .arg(dir.path().join(file))
+            .env("PATH", "")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    };
+    run("zoom.mp4", &["--seconds", "1.1", "--fps", "10", "--video"]);
+    run("view.png", &["--png"]);
+    let last = image::open(dir.path().join("zoom-frames/frame-000010.png")).unwrap().to_rgba8();
+    let view = image::open(dir.path().join("view.png")).unwrap().to_rgba8();
+    assert!(last == view, "the last frame differs from render --png of the view with the same colours");
+    // Those colours are in it: pure green inside, no green channel outside (red to blue stops).
+    assert!(last.pixels().any(|p| p.0 == [0, 255, 0, 255]), "no interior-coloured pixel");
+    assert!(last.pixels().all(|p| p.0 == [0, 255, 0, 255] || p.0[1] == 0), "a colour outside the red-blue palette");
 }

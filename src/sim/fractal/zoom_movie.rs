@@ -11,7 +11,9 @@
 //! ([`shallower_job`]: the final view's [`DeepJob`] with its pixel grid scaled and a BLA table for
 //! the new pixel size).
 //!
-//! What is resampled is the escape value (count and smooth value), not colours: each frame is
+//! What is resampled is the escape value (count and smooth value) and, for distance colouring
+//! and lighting, the distance estimate (rescaled to the frame's pixels) and its normal, not
+//! colours: each frame is
 //! then coloured as one picture with the colour settings, so the automatic colour range moves
 //! smoothly from frame to frame and the last frame, which is keyframe 0 itself (`r = 1`, no
 //! resampling), has exactly the bytes `render --png` gives that view at that size.
@@ -19,6 +21,7 @@
 use std::sync::Arc;
 
 use super::deep::DeepJob;
+use super::distance::DE_VALUES;
 
 /// `log10(2)`.
 const LOG10_2: f64 = std::f64::consts::LOG10_2;
@@ -133,27 +136,37 @@ pub fn shallower_job(job: &DeepJob, k: u32, iters: u32) -> DeepJob {
 }
 
 /// One rendered keyframe: its counts (row 0 at the bottom) and, when the colours want them,
-/// smooth values.
+/// smooth values and distance estimates ([`DE_VALUES`] numbers a pixel: the distance in the
+/// keyframe's pixels and the unit normal, as [`crate::sim::fractal::distance`] gives them).
 #[derive(Clone, Debug, Default)]
 pub struct Keyframe {
     pub iters: u32,
     pub counts: Vec<i32>,
     pub smooth: Option<Vec<f32>>,
+    pub de: Option<Vec<f32>>,
 }
 
-/// A value read from a keyframe: the count and the smooth value (the count where there is
+/// A value read from a keyframe: the count, the smooth value (the count where there is none)
+/// and the distance estimate (distance in the *frame's* pixels, normal; zero where there is
 /// none), or inside the set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Sample {
     Inside,
-    Outside { count: f64, smooth: f64 },
+    Outside { count: f64, smooth: f64, de: [f64; 3] },
+}
+
+/// The normal `(ux, uy)` made a unit vector again after blending (zero stays zero).
+fn unit(ux: f64, uy: f64) -> (f64, f64) {
+    let n = ux.hypot(uy);
+    if n > 0.0 { (ux / n, uy / n) } else { (0.0, 0.0) }
 }
 
 impl Keyframe {
     /// The value at the fractional pixel `(fx, fy)` (inside `0..=width-1`, `0..=height-1`):
-    /// bilinear between the four pixels around it where all four escaped, else the nearest
-    /// pixel's (the set's edge stays sharp).
-    fn sample(&self, width: usize, height: usize, fx: f64, fy: f64) -> Sample {
+    /// bilinear between the four pixels around it where all four escaped (the normal then
+    /// renormalised), else the nearest pixel's (the set's edge stays sharp). `px`: the frame's
+    /// pixels in one of this keyframe's pixels (the distance is given in the frame's pixels).
+    fn sample(&self, width: usize, height: usize, fx: f64, fy: f64, px: f64) -> Sample {
         let x0 = (fx.floor().max(0.0) as usize).min(width - 1);
         let y0 = (fy.floor().max(0.0) as usize).min(height - 1);
         let (x1, y1) = ((x0 + 1).min(width - 1), (y0 + 1).min(height - 1));
@@ -163,26 +176,35 @@ impl Keyframe {
         let inside = |i: usize| i64::from(self.counts[i]) >= i64::from(self.iters);
         let value = |i: usize| {
             let c = f64::from(self.counts[i]);
-            (c, self.smooth.as_ref().map_or(c, |s| f64::from(s[i])))
+            let de = self.de.as_ref().map_or([0.0; 3], |d| {
+                let j = DE_VALUES * i;
+                [f64::from(d[j]) * px, f64::from(d[j + 1]), f64::from(d[j + 2])]
+            });
+            (c, self.smooth.as_ref().map_or(c, |s| f64::from(s[i])), de)
         };
-        if idx.iter().any(|&i| inside(i)) {
+        let weights = [(1.0 - tx) * (1.0 - ty), tx * (1.0 - ty), (1.0 - tx) * ty, tx * ty];
+        let single = weights.iter().filter(|&&w| w != 0.0).count() == 1;
+        if idx.iter().any(|&i| inside(i)) || single {
             let i = at(if tx < 0.5 { x0 } else { x1 }, if ty < 0.5 { y0 } else { y1 });
             if inside(i) {
                 return Sample::Inside;
             }
-            let (count, smooth) = value(i);
-            return Sample::Outside { count, smooth };
+            let (count, smooth, de) = value(i);
+            return Sample::Outside { count, smooth, de };
         }
-        let wts = [(1.0 - tx) * (1.0 - ty), tx * (1.0 - ty), (1.0 - tx) * ty, tx * ty];
-        let (mut count, mut smooth) = (0.0, 0.0);
-        for (&i, &wt) in idx.iter().zip(&wts) {
+        let (mut count, mut smooth, mut de) = (0.0, 0.0, [0.0; 3]);
+        for (&i, &wt) in idx.iter().zip(&weights) {
             if wt != 0.0 {
-                let (c, s) = value(i);
+                let (c, s, d) = value(i);
                 count += wt * c;
                 smooth += wt * s;
+                for (a, b) in de.iter_mut().zip(d) {
+                    *a += wt * b;
+                }
             }
         }
-        Sample::Outside { count, smooth }
+        let (ux, uy) = unit(de[1], de[2]);
+        Sample::Outside { count, smooth, de: [de[0], ux, uy] }
     }
 }
 
@@ -191,17 +213,25 @@ impl Keyframe {
 /// `scale` goes to 1, where the deeper keyframe fills the frame alone).
 const BLEND_BAND: f64 = 1.0 / 8.0;
 
+/// The buffers of one resampled frame: counts, and smooth values and distance estimates
+/// ([`DE_VALUES`] numbers a pixel, distance in the frame's pixels) where given.
+pub struct FrameBuffers<'a> {
+    pub counts: &'a mut [i32],
+    pub smooth: Option<&'a mut [f32]>,
+    pub de: Option<&'a mut [f32]>,
+}
+
 /// Frame `pair` of a `width x height` movie from its keyframes `deep` and `shallow`
-/// (`pair.deep + 1`; needed where `pair.scale > 1`) into `counts` and `smooth` (when given),
-/// with `deep.iters` iterations (a pixel inside the set in either keyframe gets that count).
-/// At `scale = 1` the frame is `deep`'s values exactly.
+/// (`pair.deep + 1`; needed where `pair.scale > 1`) into `out`, with `deep.iters` iterations
+/// (a pixel inside the set in either keyframe gets that count). Distances are rescaled to the
+/// frame's pixels (one pixel of `deep` is `1/scale` of the frame's, one of `shallow` `2/scale`),
+/// normals blended and renormalised. At `scale = 1` the frame is `deep`'s values exactly.
 pub fn resample(
     pair: FramePair,
     deep: &Keyframe,
     shallow: Option<&Keyframe>,
     (width, height): (usize, usize),
-    counts: &mut [i32],
-    smooth: Option<&mut [f32]>,
+    out: FrameBuffers<'_>,
 ) {
     use rayon::prelude::*;
     let iters = deep.iters;
@@ -209,7 +239,7 @@ pub fn resample(
     let r = pair.scale;
     let band = BLEND_BAND * width.max(height) as f64 * (r - 1.0);
     let (wmax, hmax) = ((width - 1) as f64, (height - 1) as f64);
-    let pixel = |x: usize, y: usize| -> (i32, f32) {
+    let pixel = |x: usize, y: usize| -> (i32, f32, [f32; 3]) {
         let (dx, dy) = (x as f64 - cx, y as f64 - cy);
         let (fx, fy) = (cx + dx * r, cy + dy * r);
         let edge = fx.min(wmax - fx).min(fy).min(hmax - fy);
@@ -222,16 +252,21 @@ pub fn resample(
                 t * t * (3.0 - 2.0 * t)
             }
         };
-        let d = (weight > 0.0).then(|| deep.sample(width, height, fx, fy));
+        let d = (weight > 0.0).then(|| deep.sample(width, height, fx, fy, 1.0 / r));
         let s = match shallow {
-            Some(s) if weight < 1.0 => Some(s.sample(width, height, cx + dx * r / 2.0, cy + dy * r / 2.0)),
+            Some(s) if weight < 1.0 => Some(s.sample(width, height, cx + dx * r / 2.0, cy + dy * r / 2.0, 2.0 / r)),
             _ => None,
         };
         let v = match (d, s) {
             (Some(a), None) => a,
             (None, Some(b)) => b,
-            (Some(Sample::Outside { count: c1, smooth: s1 }), Some(Sample::Outside { count: c2, smooth: s2 })) => {
-                Sample::Outside { count: weight * c1 + (1.0 - weight) * c2, smooth: weight * s1 + (1.0 - weight) * s2 }
+            (
+                Some(Sample::Outside { count: c1, smooth: s1, de: d1 }),
+                Some(Sample::Outside { count: c2, smooth: s2, de: d2 }),
+            ) => {
+                let mix = |a: f64, b: f64| weight * a + (1.0 - weight) * b;
+                let (ux, uy) = unit(mix(d1[1], d2[1]), mix(d1[2], d2[2]));
+                Sample::Outside { count: mix(c1, c2), smooth: mix(s1, s2), de: [mix(d1[0], d2[0]), ux, uy] }
             }
             (Some(a), Some(b)) => {
                 if weight >= 0.5 {
@@ -242,27 +277,43 @@ pub fn resample(
             }
             // Outside the deeper keyframe with no shallower one: cannot happen (scale 1 covers
             // the frame); the nearest edge pixel of the deeper one.
-            (None, None) => deep.sample(width, height, fx.clamp(0.0, wmax), fy.clamp(0.0, hmax)),
+            (None, None) => deep.sample(width, height, fx.clamp(0.0, wmax), fy.clamp(0.0, hmax), 1.0 / r),
         };
         match v {
-            Sample::Inside => (iters as i32, iters as f32),
-            Sample::Outside { count, smooth } => ((count.round() as i32).min(iters as i32 - 1), smooth as f32),
+            Sample::Inside => (iters as i32, iters as f32, [0.0; 3]),
+            Sample::Outside { count, smooth, de } => (
+                (count.round() as i32).min(iters as i32 - 1),
+                smooth as f32,
+                [de[0] as f32, de[1] as f32, de[2] as f32],
+            ),
         }
     };
-    match smooth {
-        Some(sm) => counts.par_chunks_exact_mut(width).zip(sm.par_chunks_exact_mut(width)).enumerate().for_each(
-            |(y, (row, srow))| {
-                for (x, (c, s)) in row.iter_mut().zip(srow.iter_mut()).enumerate() {
-                    (*c, *s) = pixel(x, y);
-                }
-            },
-        ),
-        None => counts.par_chunks_exact_mut(width).enumerate().for_each(|(y, row)| {
+    let FrameBuffers { counts, smooth, de } = out;
+    let smooth_rows: Vec<Option<&mut [f32]>> = match smooth {
+        Some(s) => s.chunks_exact_mut(width).map(Some).collect(),
+        None => (0..height).map(|_| None).collect(),
+    };
+    let de_rows: Vec<Option<&mut [f32]>> = match de {
+        Some(d) => d.chunks_exact_mut(width * DE_VALUES).map(Some).collect(),
+        None => (0..height).map(|_| None).collect(),
+    };
+    counts
+        .par_chunks_exact_mut(width)
+        .zip(smooth_rows.into_par_iter())
+        .zip(de_rows.into_par_iter())
+        .enumerate()
+        .for_each(|(y, ((row, mut srow), mut drow))| {
             for (x, c) in row.iter_mut().enumerate() {
-                *c = pixel(x, y).0;
+                let (n, s, d) = pixel(x, y);
+                *c = n;
+                if let Some(sr) = srow.as_deref_mut() {
+                    sr[x] = s;
+                }
+                if let Some(dr) = drow.as_deref_mut() {
+                    dr[DE_VALUES * x..DE_VALUES * (x + 1)].copy_from_slice(&d);
+                }
             }
-        }),
-    }
+        });
 }
 
 #[cfg(test)]

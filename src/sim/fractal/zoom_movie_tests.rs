@@ -76,13 +76,19 @@ fn field_keyframe(w: usize, h: usize, zoom_log2: f64) -> Keyframe {
             smooth[y * w + x] = field((x as f64 - w as f64 / 2.0) * px, (y as f64 - h as f64 / 2.0) * px) as f32;
         }
     }
-    Keyframe { iters: 1000, counts: smooth.iter().map(|&v| v.floor() as i32).collect(), smooth: Some(smooth) }
+    Keyframe { iters: 1000, counts: smooth.iter().map(|&v| v.floor() as i32).collect(), smooth: Some(smooth), de: None }
 }
 
 /// The largest difference between the resampled frame at `log2` zoom `z` and `field` itself.
 fn worst_error(pair: FramePair, w: usize, h: usize, deep: &Keyframe, shallow: &Keyframe, z: f64) -> f64 {
     let (mut counts, mut smooth) = (vec![0; w * h], vec![0.0f32; w * h]);
-    resample(pair, deep, Some(shallow), (w, h), &mut counts, Some(&mut smooth));
+    resample(
+        pair,
+        deep,
+        Some(shallow),
+        (w, h),
+        FrameBuffers { counts: &mut counts, smooth: Some(&mut smooth), de: None },
+    );
     let px = 2.0 / (z.exp2() * h as f64);
     let mut worst: f64 = 0.0;
     for y in 0..h {
@@ -117,7 +123,8 @@ fn at_scale_one_a_frame_is_its_keyframe_exactly() {
     k.counts[17] = 1000; // one pixel inside the set
     let mut counts = vec![0; w * h];
     let mut smooth = vec![0.0f32; w * h];
-    resample(FramePair { deep: 0, scale: 1.0 }, &k, None, (w, h), &mut counts, Some(&mut smooth));
+    let out = FrameBuffers { counts: &mut counts, smooth: Some(&mut smooth), de: None };
+    resample(FramePair { deep: 0, scale: 1.0 }, &k, None, (w, h), out);
     assert_eq!(counts, k.counts);
     let want = k.smooth.unwrap_or_default();
     assert!(smooth.iter().zip(&want).enumerate().all(|(i, (a, b))| i == 17 || a == b));
