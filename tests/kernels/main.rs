@@ -26,6 +26,7 @@ mod pml;
 mod reduction;
 mod saxpy;
 mod scene;
+mod scene_blocked;
 mod screen;
 mod shader_validation;
 mod sources;
