@@ -55,7 +55,12 @@ fn compare(b: &dyn Backend, what: &str, s: &Scene, chunks: &[u32]) -> f64 {
             s.nx,
             s.ny
         );
-        assert!(d <= f64::from(WAVE_TOLERANCE), "{what} {}x{} after {t} steps: max|diff| {d:e} against cpu1", s.nx, s.ny);
+        assert!(
+            d <= f64::from(WAVE_TOLERANCE),
+            "{what} {}x{} after {t} steps: max|diff| {d:e} against cpu1",
+            s.nx,
+            s.ny
+        );
         worst = worst.max(d);
     }
     assert!(f.iter().any(|&v| v != 0.0), "{what}: the sources put a wave in");
@@ -71,6 +76,10 @@ fn blocked_scenes_equal_the_one_update_kernel_on_every_preset() {
         // A quarter of the size (CI's time), until the waves have reached every wall and medium,
         // in advances of odd lengths.
         let small = full.resized(full.nx / 4, full.ny / 4);
+        if small.plain_params().is_some() {
+            // The seed's rule: the plain wave kernels run it (tests/kernels/wave.rs).
+            continue;
+        }
         let steps = reach_steps(&small);
         let chunks = [steps / 3, 1, steps - steps / 3 - 1];
         compare(&b, preset.name, &small, &chunks);
@@ -109,7 +118,7 @@ fn blocked_scenes_hold_at_odd_sizes_tile_edges_and_odd_step_counts() {
     let Some(b) = common::wgpu_backend() else { return };
     // 50 and 98: the edge line nx-2 (ny-2) is a tile's first output row (column), where Mur's edge
     // cells would reach past a 4-step dispatch's halo: 3 steps per dispatch there.
-    let sizes = [(50, 50), (98, 145), (97, 53), (146, 98), (8, 8), (7, 130), (131, 9)];
+    let sizes = [(50, 50), (98, 145), (97, 53), (146, 98), (8, 8), (9, 130), (131, 9)];
     let mut worst = 0.0f64;
     for (nx, ny) in sizes {
         for boundary in [Boundary::Absorbing, Boundary::Matched, Boundary::Reflecting] {

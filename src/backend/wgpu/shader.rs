@@ -36,6 +36,8 @@ const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
 const SCENE_RULES: &str = shader_file!("parts/scene_rules.wgsl");
 /// The temporally blocked scene kernel: plain, general and layer tiles.
 const WAVE_SCENE_BLOCKED: &str = shader_file!("wave_scene_blocked.wgsl");
+/// Its layer tiles (the matched layer's cells with their auxiliary values in registers).
+const SCENE_LAYER_TILES: &str = shader_file!("parts/scene_layer_tiles.wgsl");
 /// The wave's cell rule, shared by the wave kernels.
 const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
 /// `ordered` for the cell rule's sums: the value itself on Vulkan, fenced elsewhere.
@@ -192,7 +194,12 @@ pub fn wave_scene() -> String {
 pub fn wave_scene_blocked(order: Order) -> String {
     assemble(
         WAVE_SCENE_BLOCKED,
-        &[("wave_cell.wgsl", WAVE_CELL), order.part(), ("scene_rules.wgsl", SCENE_RULES)],
+        &[
+            ("wave_cell.wgsl", WAVE_CELL),
+            order.part(),
+            ("scene_rules.wgsl", SCENE_RULES),
+            ("scene_layer_tiles.wgsl", SCENE_LAYER_TILES),
+        ],
     )
 }
 

@@ -187,7 +187,7 @@ impl SceneGpu {
         out.set_sources(gpu, scene.clone())?;
         if blocked {
             let room = gpu.device.limits().max_compute_workgroup_storage_size;
-            out.refusal = blocked_refusal(scene, &out.cells, room);
+            out.refusal = blocked_refusal(scene, room);
             if out.refusal.is_none() {
                 let shared = Shared { fields: &out.fields, ids: &out.ids, aux: &out.aux };
                 out.blocked = Some(SceneBlocked::new(gpu, &shared, scene, &out.cells, steps_per_submit)?);
@@ -245,11 +245,6 @@ impl SceneGpu {
             (None, Some(why)) => format!("wave_scene, one update per dispatch ({why})"),
             (None, None) => "wave_scene, one update per dispatch".to_owned(),
         }
-    }
-
-    /// Whether advances of two steps or more run the blocked kernel.
-    pub fn is_blocked(&self) -> bool {
-        self.blocked.is_some()
     }
 
     /// Runs time steps `tstep0 + 1 ..= tstep0 + tsteps` on the fields: by the blocked kernel where

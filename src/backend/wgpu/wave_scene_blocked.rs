@@ -10,8 +10,8 @@
 //! path keeps it.
 //!
 //! Scenes it cannot run keep the one-update path ([`blocked_refusal`] names them): a device with
-//! less workgroup memory than [`WORKGROUP_BYTES`], more source channels than a tile entry holds
-//! (65 536), and Mur's edge on a grid under 6 cells (its edge cells would look at each other).
+//! less workgroup memory than [`WORKGROUP_BYTES`] and more source channels than a tile entry holds
+//! (65 536).
 
 use std::sync::Arc;
 
@@ -106,14 +106,13 @@ impl Pipeline {
 /// Why `scene` keeps the one-update path on a device with `workgroup_bytes` of workgroup memory,
 /// or `None` where the blocked kernel runs it.
 #[must_use]
-pub fn blocked_refusal(scene: &Scene, cells: &SceneCells, workgroup_bytes: u32) -> Option<&'static str> {
-    let mur = cells.materials.iter().any(|m| m.edge != EDGE_NONE);
+pub fn blocked_refusal(scene: &Scene, workgroup_bytes: u32) -> Option<&'static str> {
+    // (An absorbing edge needs 8 cells a side, `Scene::validate`, so its edge cells never look at
+    // each other.)
     if workgroup_bytes < WORKGROUP_BYTES {
         Some("the device has too little workgroup memory for the blocked scene kernel")
     } else if scene.channels() > 1 << 16 {
         Some("more than 65536 source channels")
-    } else if mur && scene.nx.min(scene.ny) < 6 {
-        Some("an absorbing edge on a grid under 6 cells")
     } else {
         None
     }
@@ -170,7 +169,9 @@ impl TileKinds {
                     Kind::Layer
                 } else {
                     let first = cells.ids.get(rows.start * ny + cols.start).copied().unwrap_or(WALL);
-                    let uniform = rows.clone().all(|i| cells.ids[i * ny + cols.start..i * ny + cols.end].iter().all(|&v| v == first));
+                    let uniform = rows
+                        .clone()
+                        .all(|i| cells.ids[i * ny + cols.start..i * ny + cols.end].iter().all(|&v| v == first));
                     let plain = uniform && first != WALL && {
                         let m = cells.material(first);
                         m.edge == EDGE_NONE && m.is_undamped() && power_of_two(m.c2)
@@ -366,10 +367,10 @@ impl SceneBlocked {
     ) -> (Vec<u32>, SceneSteps, u32) {
         let mut words: Vec<u32> = bytemuck::cast_slice(&cells.materials).to_vec();
         let axes_at = words.len() as u32;
-        let axes: Vec<Axis> = cells.layer.as_ref().map_or_else(
-            || vec![bytemuck::Zeroable::zeroed()],
-            |l| l.low.iter().chain(&l.high).copied().collect(),
-        );
+        let axes: Vec<Axis> = cells
+            .layer
+            .as_ref()
+            .map_or_else(|| vec![bytemuck::Zeroable::zeroed()], |l| l.low.iter().chain(&l.high).copied().collect());
         words.extend_from_slice(bytemuck::cast_slice(&axes));
         let lists = Lists::new(kinds, &scene.source_cells(), scene.ny, words.len() as u32);
         words.extend_from_slice(&lists.words);
@@ -460,8 +461,7 @@ impl SceneBlocked {
                     }
                 }
                 next_step += c;
-                let record =
-                    SceneSteps { nsteps: c, value_base: self.values_at + (d * slot) as u32, ..self.base };
+                let record = SceneSteps { nsteps: c, value_base: self.values_at + (d * slot) as u32, ..self.base };
                 records[d * stride..d * stride + size_of::<SceneSteps>()].copy_from_slice(bytemuck::bytes_of(&record));
             }
             gpu.scoped("advancing the scene", || {
