@@ -17,8 +17,7 @@
 //   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in registers,
 //   read from `aux_in` and written to `aux_out` (the host alternates two buffers like the fields).
 //
-// CPU twin: `scene_update` / `scene_reference_run` in src/sim/wave/scene_cells.rs; the one-update
-// twin shaders/wave_scene.wgsl (the cell rules shared: shaders/parts/scene_rules.wgsl).
+// CPU twin: `scene_reference_run` in src/sim/wave/scene_cells.rs; one-update twin: wave_scene.wgsl.
 //
 // A 64x4 workgroup owns a TJ x TI = 64 x 64 tile of both fields: each invocation keeps a column of
 // R = 16 cells of each in registers; the tile is the output block (OJ x OI = 48 x 48) plus a halo
@@ -647,6 +646,4 @@ fn scene_general(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocatio
     }
     store_column(i0, ti0, tx, j, f, g);
 }
-// ---- Layer tiles: shaders/parts/scene_layer_tiles.wgsl ----
-
 //#include scene_layer_tiles.wgsl
