@@ -309,7 +309,7 @@ impl SceneBlocked {
         let kinds = TileKinds::new(cells);
         let capacity = (steps_per_submit.max(2) / 2) * 2;
         let mur = cells.materials.iter().any(|m| m.edge != EDGE_NONE);
-        let first_out = |n: usize| (n - 2) % OUT == 0;
+        let first_out = |n: usize| (n - 2).is_multiple_of(OUT);
         let max_steps =
             if mur && (first_out(nx) || first_out(ny)) { STEPS_PER_DISPATCH - 1 } else { STEPS_PER_DISPATCH };
         let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
