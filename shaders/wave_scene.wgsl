@@ -47,94 +47,36 @@ fn opaque() -> u32 {
 
 //#include wave_cell.wgsl
 
-const WALL: u32 = 0xffffu;
-const MAT: u32 = 5u;
+//#include scene_rules.wgsl
 
 fn material_id(idx: u32) -> u32 {
     let w = ids[idx >> 1u];
     return select(w & 0xffffu, w >> 16u, (idx & 1u) == 1u);
 }
 
-// One interior cell with material (c2, a, b), in the CPU's order, each operation rounded on its
-// own: s = ((up + down) + left) + right; t = s - 4g; b * ((c2*t + 2g) - a*old), every product
-// rounded once as the CPU rounds it (`grid_product`). With a = b = 1 and c2 = 0.25 this is
-// `update_cell` bit for bit.
-fn scene_cell(c2: f32, a: f32, b: f32, old: f32, mid: f32, up: f32, down: f32, left: f32, right: f32) -> f32 {
-    let sum = exact(exact(exact(up + down) + left) + right);
-    let t = exact(sum - exact(4.0 * mid));
-    let x = exact(exact(grid_product(c2, t) + exact(2.0 * mid)) - grid_product(a, old));
-    return grid_product(b, x);
+fn coef(k: u32) -> Coef {
+    return Coef(layer[k], layer[k + 1u], layer[k + 2u], layer[k + 3u], layer[k + 4u], layer[k + 5u], layer[k + 6u]);
 }
 
-const AUX: u32 = 6u;
-const AXIS: u32 = 7u;
-
-// Where the `Axis` of index k of an axis of n cells starts in `layer` (`Layer::axis_at`).
-fn axis_base(k: u32, n: u32, w: u32) -> u32 {
-    if k <= w {
-        return AXIS * (w + 1u - k);
-    }
-    if k + 1u + w >= n {
-        return AXIS * (w + 1u + (w + 2u + k - n));
-    }
-    return 0u;
-}
-
-// One cell of the matched layer (`pml_cell` in src/sim/wave/pml.rs, the same operations in the same
-// order, every product rounded as the CPU rounds it).
+// One cell of the matched layer (`pml_rule`), its auxiliary values read and written in place.
 fn layer_cell(i: u32, j: u32, idx: u32, c2: f32) {
     let nx = step.nx;
     let ny = step.ny;
     let w = step.layer_w;
-    let full = i <= w || i + 1u + w >= nx;
-    var start: u32;
-    if i <= w {
-        start = (i - 1u) * (ny - 2u);
-    } else if i + 1u + w < nx {
-        start = w * (ny - 2u) + (i - 1u - w) * 2u * w;
-    } else {
-        start = w * (ny - 2u) + (nx - 2u - 2u * w) * 2u * w + (i - (nx - 1u - w)) * (ny - 2u);
-    }
-    var len = 2u * w;
-    var slot = 2u * w + j + 1u - ny;
-    if full {
-        len = ny - 2u;
-    }
-    if full || j <= w {
-        slot = j - 1u;
-    }
-    let base = AUX * start + slot;
-    let xb = axis_base(i, nx, w);
-    let yb = axis_base(j, ny, w);
-    let pu = aux[base];
-    let cu = aux[base + len];
-    let px0 = aux[base + 2u * len];
-    let py0 = aux[base + 3u * len];
-    let gx0 = aux[base + 4u * len];
-    let gy0 = aux[base + 5u * len];
-    let old = f[idx];
-    let mid = g[idx];
-    let up = g[idx - ny];
-    let down = g[idx + ny];
-    let left = g[idx - 1u];
-    let right = g[idx + 1u];
-    let gx = grid_product(0.5, exact(down - up));
-    let gy = grid_product(0.5, exact(right - left));
-    let px = exact(grid_product(layer[xb + 4u], px0) + exact(grid_product(layer[xb + 5u], gx) + grid_product(layer[xb + 6u], gx0)));
-    let py = exact(grid_product(layer[yb + 4u], py0) + exact(grid_product(layer[yb + 5u], gy) + grid_product(layer[yb + 6u], gy0)));
-    let dxx = exact(exact(up + down) - exact(2.0 * mid));
-    let dyy = exact(exact(left + right) - exact(2.0 * mid));
-    let tx = exact(exact(grid_product(c2, exact(dxx - grid_product(layer[xb + 3u], px))) + grid_product(layer[xb + 2u], cu)) - grid_product(layer[xb], pu));
-    let ux = grid_product(layer[xb + 1u], tx);
-    let ty = exact(exact(grid_product(c2, exact(dyy - grid_product(layer[yb + 3u], py))) + grid_product(layer[yb + 2u], exact(mid - cu))) - grid_product(layer[yb], exact(old - pu)));
-    let uy = grid_product(layer[yb + 1u], ty);
-    aux[base] = cu;
-    aux[base + len] = ux;
-    aux[base + 2u * len] = px;
-    aux[base + 3u * len] = py;
-    aux[base + 4u * len] = gx;
-    aux[base + 5u * len] = gy;
-    f[idx] = exact(ux + uy);
+    let at = aux_at(i, j, nx, ny, w);
+    let base = at.x;
+    let len = at.y;
+    let q = Aux(aux[base], aux[base + len], aux[base + 2u * len], aux[base + 3u * len], aux[base + 4u * len], aux[base + 5u * len]);
+    let x = coef(axis_base(i, nx, w));
+    let y = coef(axis_base(j, ny, w));
+    let out = pml_rule(c2, x, y, q, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1u], g[idx + 1u]);
+    aux[base] = out.aux.pu;
+    aux[base + len] = out.aux.cu;
+    aux[base + 2u * len] = out.aux.px;
+    aux[base + 3u * len] = out.aux.py;
+    aux[base + 4u * len] = out.aux.gx;
+    aux[base + 5u * len] = out.aux.gy;
+    f[idx] = out.v;
 }
 
 @compute @workgroup_size(32, 8, 1)

@@ -136,6 +136,12 @@ pub trait WaveSim: Send + AsAny {
         None
     }
 
+    /// The kernel this problem's advances run, in words, where the variant alone does not say it
+    /// (the wgpu scene kernel: blocked with its tile counts, or one update per dispatch and why).
+    fn kernel_note(&self) -> Option<String> {
+        None
+    }
+
     /// The bytes the kernel moves to and from device memory per cell update, from its design,
     /// when one call advances `tsteps` time steps ([`BlockedDesign`] for temporal blocking).
     /// `None` where no model is given (scenes: materials and edges add traffic that is not

@@ -214,6 +214,11 @@ wave2d scene  nx={nx}, ny={ny}, tmax={tmax}: {} ({} updates; time includes the f
                     continue;
                 }
             };
+            // The row says the variant it ran, `auto` resolved (wgpu's blocked scene kernel).
+            let name = match sim.variant() {
+                Some(v) if !name.contains('/') => format!("{name}/{}", v.name()),
+                _ => name,
+            };
             let case = Timed {
                 kernel: "wave_scene",
                 name: &name,
@@ -277,6 +282,9 @@ fn time_and_report(r: &mut Report, opts: &Options, sim: &mut dyn WaveSim, case: 
     ));
     if let Some(n) = &note {
         r.say(format!("        ({n})"));
+    }
+    if let Some(k) = sim.kernel_note() {
+        r.say(format!("        (kernel: {k})"));
     }
     if !ok {
         r.fail(format!("{} {nx}x{ny} tmax={tmax} on {name}: max|diff| {diff:.3e} > {WAVE_TOLERANCE:e}", case.kernel));

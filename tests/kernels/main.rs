@@ -1,7 +1,7 @@
 //! The kernels and their backends, one module per file: every kernel family on the CPU, wgpu and
 //! CUDA compared with `cpu1` (wave, mandelbrot, mandelbrot_deep, julia, colormap, saxpy,
 //! reduction; distance: julia's distance variant), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
-//! seed's numpy program (golden), the palettes, the scene physics, the matched layer (pml), the screen (its maxima at the theory's angles) and
+//! seed's numpy program (golden), the palettes, the scene physics, the blocked wgpu scene kernel (scene_blocked), the matched layer (pml), the screen (its maxima at the theory's angles) and
 //! `wavebrot sweep`.
 //!
 //! One test crate instead of one per file: each crate links eframe, wgpu and cudarc, so fewer
@@ -28,6 +28,7 @@ mod pml_cuda;
 mod reduction;
 mod saxpy;
 mod scene;
+mod scene_blocked;
 mod screen;
 mod shader_validation;
 mod sources;

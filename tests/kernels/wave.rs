@@ -464,6 +464,14 @@ fn wgpu_scenes_equal_the_scene_reference() {
     scenes_match_the_reference_on(&b, WaveVariant::Auto, 60, 0.0);
 }
 
+#[test]
+fn wgpu_blocked_scenes_equal_the_scene_reference() {
+    let Some(b) = common::wgpu_backend() else { return };
+    // The temporally blocked scene kernel (shaders/wave_scene_blocked.wgsl): the same bits, through
+    // a frequency change, a moved source, carried fields and swapped sources.
+    scenes_match_the_reference_on(&b, WaveVariant::Blocked, 60, 0.0);
+}
+
 /// The small scene of every feature with a matched layer (walls, a medium and a line source
 /// reach into it) on `b` against the scalar reference, long enough for the waves to cross the
 /// layer many times: both fields within `tolerance` (0: the same bits).

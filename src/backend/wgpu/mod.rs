@@ -29,6 +29,7 @@ pub mod shader;
 pub mod wave;
 pub mod wave_blocked;
 mod wave_scene;
+mod wave_scene_blocked;
 
 use std::sync::Arc;
 
@@ -338,8 +339,14 @@ impl Backend for WgpuBackend {
         &WaveVariant::WGPU
     }
 
-    fn scene_kernel(&self, scene: &Scene, _variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
-        Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene)?))
+    fn scene_kernel(&self, scene: &Scene, variant: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+        Ok(Box::new(WgpuWave::new_scene(Arc::clone(&self.gpu), scene, variant)?))
+    }
+
+    /// `blocked` (`shaders/wave_scene_blocked.wgsl`, temporal blocking; `auto` on GPUs) and
+    /// `simple` (`shaders/wave_scene.wgsl`, one update per dispatch; `auto` on software adapters).
+    fn scene_variants(&self) -> &'static [WaveVariant] {
+        &WaveVariant::CONCRETE
     }
 
     fn mandelbrot(&mut self, params: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {

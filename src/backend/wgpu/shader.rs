@@ -32,6 +32,12 @@ const WAVE_BLOCKED_WORKGROUP: &str = shader_file!("wave_blocked_workgroup.wgsl")
 const WAVE_STEPS_BINDINGS: &str = shader_file!("parts/wave_steps_bindings.wgsl");
 /// The scene wave kernel: a material per cell, walls, forced cells.
 const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
+/// The scene kernels' cell rules (the scene rule, the matched layer), shared by both scene kernels.
+const SCENE_RULES: &str = shader_file!("parts/scene_rules.wgsl");
+/// The temporally blocked scene kernel: plain, general and layer tiles.
+const WAVE_SCENE_BLOCKED: &str = shader_file!("wave_scene_blocked.wgsl");
+/// Its layer tiles (the matched layer's cells with their auxiliary values in registers).
+const SCENE_LAYER_TILES: &str = shader_file!("parts/scene_layer_tiles.wgsl");
 /// The wave's cell rule, shared by the wave kernels.
 const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
 /// `ordered` for the cell rule's sums: the value itself on Vulkan, fenced elsewhere.
@@ -182,7 +188,22 @@ pub fn wave_blocked_workgroup(order: Order) -> String {
 /// `shaders/wave_scene.wgsl` as compiled (its own rule; the shared part's sums fenced).
 #[must_use]
 pub fn wave_scene() -> String {
-    assemble(WAVE_SCENE, &[("wave_cell.wgsl", WAVE_CELL), Order::Fenced.part()])
+    assemble(WAVE_SCENE, &[("wave_cell.wgsl", WAVE_CELL), Order::Fenced.part(), ("scene_rules.wgsl", SCENE_RULES)])
+}
+
+/// The temporally blocked scene kernel, `shaders/wave_scene_blocked.wgsl`: its plain tiles run
+/// `update_cell` with the device's `order`, its other tiles the scene rules (every sum fenced).
+#[must_use]
+pub fn wave_scene_blocked(order: Order) -> String {
+    assemble(
+        WAVE_SCENE_BLOCKED,
+        &[
+            ("wave_cell.wgsl", WAVE_CELL),
+            order.part(),
+            ("scene_rules.wgsl", SCENE_RULES),
+            ("scene_layer_tiles.wgsl", SCENE_LAYER_TILES),
+        ],
+    )
 }
 
 /// `shaders/mandelbrot.wgsl` with the variant of `precision`.
@@ -265,6 +286,8 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("wave_blocked.wgsl (fenced order)", Cow::Owned(wave_blocked(Order::Fenced, false)), PLAIN),
         ("wave_blocked_workgroup.wgsl", Cow::Owned(wave_blocked_workgroup(Order::Vulkan)), PLAIN),
         ("wave_scene.wgsl", Cow::Owned(wave_scene()), PLAIN),
+        ("wave_scene_blocked.wgsl", Cow::Owned(wave_scene_blocked(Order::Vulkan)), PLAIN),
+        ("wave_scene_blocked.wgsl (fenced order)", Cow::Owned(wave_scene_blocked(Order::Fenced)), PLAIN),
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32, Order::Vulkan)), PLAIN),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64, Order::Vulkan)), F64),
         (

@@ -26,6 +26,7 @@ use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::wave_blocked::{self, Blocked};
 use super::wave_scene::{self, SceneGpu};
+use super::wave_scene_blocked;
 use super::{Gpu, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
 use crate::sim::wave::scene::{Scene, Source};
@@ -79,6 +80,9 @@ pub(crate) struct Pipeline {
     simple: wgpu::ComputePipeline,
     pub(super) blocked: wave_blocked::Pipeline,
     pub(super) scene: wave_scene::Pipeline,
+    /// The blocked scene kernel's pipelines, compiled on a scene's first blocked advance.
+    scene_blocked: std::sync::OnceLock<wave_scene_blocked::Pipeline>,
+    order: super::shader::Order,
 }
 
 impl Pipeline {
@@ -95,7 +99,18 @@ impl Pipeline {
             simple,
             blocked: wave_blocked::Pipeline::new(device, order)?,
             scene: wave_scene::Pipeline::new(device)?,
+            scene_blocked: std::sync::OnceLock::new(),
+            order,
         })
+    }
+
+    /// The blocked scene kernel's pipelines, compiled on first use.
+    pub(super) fn scene_blocked(&self, device: &wgpu::Device) -> Result<&wave_scene_blocked::Pipeline, BackendError> {
+        if let Some(p) = self.scene_blocked.get() {
+            return Ok(p);
+        }
+        let p = wave_scene_blocked::Pipeline::new(device, self.order)?;
+        Ok(self.scene_blocked.get_or_init(|| p))
     }
 }
 
@@ -200,11 +215,21 @@ impl WgpuWave {
         Ok(wave)
     }
 
-    /// A scene that is not the seed's rule (zero fields): the scene kernel, in the `simple` shape.
-    pub(crate) fn new_scene(gpu: Arc<Gpu>, scene: &Scene) -> Result<Self, BackendError> {
+    /// A scene that is not the seed's rule (zero fields): the scene kernel, `blocked`
+    /// (`shaders/wave_scene_blocked.wgsl`: `auto` on GPUs, and for `blocked-workgroup`, the plain
+    /// variant a wave of another `c2` asks for) or `simple` (one update per dispatch: `auto` on
+    /// software adapters, where a blocked kernel's recomputed halo costs more than it saves).
+    pub(crate) fn new_scene(gpu: Arc<Gpu>, scene: &Scene, variant: WaveVariant) -> Result<Self, BackendError> {
         scene.validate()?;
+        let variant = match variant {
+            WaveVariant::Auto if gpu.adapter.device_type == wgpu::DeviceType::Cpu => WaveVariant::Simple,
+            WaveVariant::Simple => WaveVariant::Simple,
+            WaveVariant::Auto | WaveVariant::Blocked | WaveVariant::BlockedWorkgroup => WaveVariant::Blocked,
+        };
         let mut wave = Self::new(gpu, &scene.summary_params(), WaveVariant::Simple)?;
-        wave.scene = Some(SceneGpu::new(&wave.gpu, &wave.fields, scene, wave.steps_per_submit)?);
+        let blocked = variant == WaveVariant::Blocked;
+        wave.scene = Some(SceneGpu::new(&wave.gpu, &wave.fields, scene, wave.steps_per_submit, blocked)?);
+        wave.variant = variant;
         Ok(wave)
     }
 
@@ -605,6 +630,10 @@ impl WaveSim for WgpuWave {
 
     fn variant(&self) -> Option<WaveVariant> {
         Some(self.variant)
+    }
+
+    fn kernel_note(&self) -> Option<String> {
+        self.scene.as_ref().map(SceneGpu::kernel_name)
     }
 
     fn dram_bytes_per_update(&self, tsteps: u32) -> Option<f64> {

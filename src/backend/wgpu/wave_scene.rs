@@ -16,6 +16,8 @@ use crate::sim::wave::pml::{Axis, LayerFields};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells};
 
+use super::wave_scene_blocked::{SceneBlocked, Shared, blocked_refusal};
+
 /// "This source does not force at this step", as the bits of a value.
 const NOT_FORCING: u32 = u32::MAX;
 /// Workgroup of the update: 32 cells along `j` by 8 rows along `i`.
@@ -96,15 +98,28 @@ pub(crate) struct SceneGpu {
     /// The matched layer's auxiliary values (one unused word without a layer) and its width.
     aux: wgpu::Buffer,
     layer_w: u32,
+    /// The scene rasterised, the fields and the ids, for the blocked kernel.
+    cells: SceneCells,
+    fields: [wgpu::Buffer; 2],
+    ids: wgpu::Buffer,
+    /// The temporally blocked kernel (`shaders/wave_scene_blocked.wgsl`) for advances of two steps
+    /// or more, where asked for and the scene allows ([`blocked_refusal`]); else every step runs
+    /// the one-update path here.
+    blocked: Option<SceneBlocked>,
+    /// Why a scene asked to run blocked does not.
+    refusal: Option<&'static str>,
+    steps_per_submit: u32,
 }
 
 impl SceneGpu {
-    /// Uploads `scene` for the fields `[f, g]`, for submissions of up to `steps_per_submit` steps.
+    /// Uploads `scene` for the fields `[f, g]`, for submissions of up to `steps_per_submit` steps;
+    /// with `blocked`, advances of two steps or more run the blocked kernel where it can.
     pub fn new(
         gpu: &Gpu,
         fields: &[wgpu::Buffer; 2],
         scene: &Scene,
         steps_per_submit: u32,
+        blocked: bool,
     ) -> Result<Self, BackendError> {
         let raster = SceneCells::new(scene);
         let mut words = vec![0u32; raster.ids.len().div_ceil(2)];
@@ -162,8 +177,22 @@ impl SceneGpu {
             bind_groups,
             aux,
             layer_w,
+            cells: raster,
+            fields: fields.clone(),
+            ids,
+            blocked: None,
+            refusal: None,
+            steps_per_submit,
         };
         out.set_sources(gpu, scene.clone())?;
+        if blocked {
+            let room = gpu.device.limits().max_compute_workgroup_storage_size;
+            out.refusal = blocked_refusal(scene, room);
+            if out.refusal.is_none() {
+                let shared = Shared { fields: &out.fields, ids: &out.ids, aux: &out.aux };
+                out.blocked = Some(SceneBlocked::new(gpu, &shared, scene, &out.cells, steps_per_submit)?);
+            }
+        }
         Ok(out)
     }
 
@@ -193,6 +222,10 @@ impl SceneGpu {
             })?;
         }
         self.n_forced = forced_cells.len() as u32;
+        if let Some(b) = self.blocked.as_mut() {
+            let shared = Shared { fields: &self.fields, ids: &self.ids, aux: &self.aux };
+            b.set_sources(gpu, &shared, &scene, &self.cells, self.steps_per_submit)?;
+        }
         self.scene = scene;
         Ok(())
     }
@@ -202,9 +235,27 @@ impl SceneGpu {
         self.scene = self.scene.with_freq(freq);
     }
 
-    /// Runs time steps `tstep0 + 1 ..= tstep0 + tsteps` on the fields, `capacity` steps per
-    /// submission.
+    /// The kernel advances of two steps or more run, for the bench's table and `info`.
+    pub fn kernel_name(&self) -> String {
+        match (&self.blocked, self.refusal) {
+            (Some(b), _) => {
+                let [plain, general, layer] = b.tile_counts();
+                format!("wave_scene_blocked ({plain} plain, {general} general, {layer} layer tiles)")
+            }
+            (None, Some(why)) => format!("wave_scene, one update per dispatch ({why})"),
+            (None, None) => "wave_scene, one update per dispatch".to_owned(),
+        }
+    }
+
+    /// Runs time steps `tstep0 + 1 ..= tstep0 + tsteps` on the fields: by the blocked kernel where
+    /// it runs and `tsteps >= 2` (an even number of dispatches cannot make one step), else one
+    /// update per dispatch, `capacity` steps per submission.
     pub fn run(&self, gpu: &Arc<Gpu>, tstep0: u32, tsteps: u32, timer: Option<&Timer>) -> Result<(), BackendError> {
+        if let Some(b) = &self.blocked
+            && tsteps >= 2
+        {
+            return b.run(gpu, &self.scene, tstep0, tsteps, timer);
+        }
         let (nx, ny) = (self.scene.nx, self.scene.ny);
         let groups = (ny.div_ceil(TILE_J as usize) as u32, nx.div_ceil(TILE_I as usize) as u32);
         let source_groups = self.n_forced.div_ceil(SOURCES_GROUP);

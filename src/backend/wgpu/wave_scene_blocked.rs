@@ -1,0 +1,562 @@
+//! Scenes by temporal blocking (`shaders/wave_scene_blocked.wgsl`, the WGSL twin of CUDA's
+//! `wave_scene_steps` in `kernels/wave.cu`): up to [`STEPS_PER_DISPATCH`] time steps per dispatch
+//! on the 64x64 tiles (48x48 output) of `shaders/wave_blocked_workgroup.wgsl`. The host sorts the
+//! tiles by what they hold ([`TileKinds`]) and each dispatch runs three entry points over their
+//! lists: plain tiles (one undamped material with a power-of-two `c2`, no forced cell: the plain
+//! kernel's code), general tiles (walls, media, damping, forced cells, Mur's edge) and layer tiles
+//! (the matched layer's cells with their auxiliary values). Like the plain blocked kernel it reads
+//! one pair of fields (and of the layer's auxiliary values) and writes a second, an even number of
+//! dispatches per advance, so the state ends where [`super::wave_scene::SceneGpu`]'s one-update
+//! path keeps it.
+//!
+//! Scenes it cannot run keep the one-update path ([`blocked_refusal`] names them): a device with
+//! less workgroup memory than [`WORKGROUP_BYTES`] and more source channels than a tile entry holds
+//! (65 536).
+
+use std::sync::Arc;
+
+use super::field::FIELD_SCALE;
+use super::layout::{Binding, bind_group, bind_group_layout, record};
+use super::shader::Order;
+use super::{Gpu, Timer, runtime};
+use crate::backend::BackendError;
+use crate::sim::wave::pml::Axis;
+use crate::sim::wave::scene::{Scene, SourceCell};
+use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
+
+/// Most time steps one dispatch runs (`K / 2` in the shader).
+pub const STEPS_PER_DISPATCH: u32 = 4;
+/// The tile (halo included), its output block and the halo, in cells.
+const TILE: usize = 64;
+const OUT: usize = 48;
+const HALO: usize = 8;
+/// Workgroups along x of a dispatch at most (`ROW` in the shader).
+const ROW: u32 = 32768;
+/// Workgroup memory of the general tiles: the tile (16 KiB) and Mur's lines (1 KiB).
+pub const WORKGROUP_BYTES: u32 = 16 * 1024 + 1024;
+/// "This source does not force at this step", as the bits of a value.
+const NOT_FORCING: u32 = u32::MAX;
+
+/// One dispatch's parameters (`SceneSteps` in the shader); offsets are words of the table.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+struct SceneSteps {
+    nx: u32,
+    ny: u32,
+    /// Always 0 (lets the shader's `exact` keep every rounding step).
+    opaque: u32,
+    nsteps: u32,
+    value_base: u32,
+    sources: u32,
+    tiles_x: u32,
+    offsets: u32,
+    plain: u32,
+    n_plain: u32,
+    general: u32,
+    n_general: u32,
+    layered: u32,
+    n_layered: u32,
+    axes: u32,
+    layer_w: u32,
+    mur: u32,
+    pad: [u32; 3],
+}
+
+/// The three pipelines, compiled on a scene's first blocked advance.
+pub(crate) struct Pipeline {
+    layout: wgpu::BindGroupLayout,
+    plain: wgpu::ComputePipeline,
+    general: wgpu::ComputePipeline,
+    layer: wgpu::ComputePipeline,
+}
+
+impl Pipeline {
+    pub fn new(device: &wgpu::Device, order: Order) -> Result<Self, BackendError> {
+        use Binding::{DynamicUniform, ReadOnly, ReadWrite};
+        // The record, f and g in, f and g out, ids, the table, the layer's values in and out.
+        let kinds = [
+            DynamicUniform(size_of::<SceneSteps>()),
+            ReadOnly,
+            ReadOnly,
+            ReadWrite,
+            ReadWrite,
+            ReadOnly,
+            ReadOnly,
+            ReadOnly,
+            ReadWrite,
+        ];
+        let layout = bind_group_layout(device, "wave scene blocked", &kinds);
+        let source = super::shader::wave_scene_blocked(order);
+        // Every workgroup-memory read follows a write of the same update (a Mur line read past the
+        // tile feeds only cells that are never right), so the memory is not zeroed.
+        let mut p = super::compute_pipeline_with(
+            device,
+            "wave_scene_blocked.wgsl",
+            &source,
+            &[("scene_plain", &layout), ("scene_general", &layout), ("scene_layer", &layout)],
+            false,
+        )?;
+        let layer = p.pop().ok_or_else(|| runtime("no scene layer pipeline"))?;
+        let general = p.pop().ok_or_else(|| runtime("no scene general pipeline"))?;
+        let plain = p.pop().ok_or_else(|| runtime("no scene plain pipeline"))?;
+        Ok(Self { layout, plain, general, layer })
+    }
+}
+
+/// Why `scene` keeps the one-update path on a device with `workgroup_bytes` of workgroup memory,
+/// or `None` where the blocked kernel runs it.
+#[must_use]
+pub fn blocked_refusal(scene: &Scene, workgroup_bytes: u32) -> Option<&'static str> {
+    // (An absorbing edge needs 8 cells a side, `Scene::validate`, so its edge cells never look at
+    // each other.)
+    if workgroup_bytes < WORKGROUP_BYTES {
+        Some("the device has too little workgroup memory for the blocked scene kernel")
+    } else if scene.channels() > 1 << 16 {
+        Some("more than 65536 source channels")
+    } else {
+        None
+    }
+}
+
+/// What a tile needs, from its cells alone (halo included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// One material, undamped, power-of-two `c2`, no edge or layer cell: the plain rule.
+    Plain(u16),
+    /// Walls, several media, damping, Mur's edge.
+    General,
+    /// Cells of the matched layer.
+    Layer,
+}
+
+/// `c2` values for which `update_cell`'s `cpu_product` is exact: powers of two.
+fn power_of_two(c2: f32) -> bool {
+    c2.is_normal() && c2 > 0.0 && c2.to_bits() & 0x007f_ffff == 0
+}
+
+/// Tiles of an `n`-cell axis, and the cells of tile `t` that are interior (`1..n-1`).
+fn tiles(n: usize) -> usize {
+    n.div_ceil(OUT)
+}
+
+fn interior(t: usize, n: usize) -> std::ops::Range<usize> {
+    let lo = (t * OUT).saturating_sub(HALO).max(1);
+    let hi = (t * OUT + OUT + HALO).min(n - 1);
+    lo..hi.max(lo)
+}
+
+/// The tiles of a scene sorted by kind, with the forced cells of each.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TileKinds {
+    pub tiles_x: usize,
+    pub tiles_y: usize,
+    /// Per tile (row-major by tile row `i`, then column `j`), from the cells alone.
+    pub kinds: Vec<Kind>,
+}
+
+impl TileKinds {
+    /// Sorts the tiles of `cells` (tile `(ti, tj)` covers rows `48 ti - 8 .. 48 ti + 56`).
+    pub fn new(cells: &SceneCells) -> Self {
+        let (nx, ny) = (cells.nx, cells.ny);
+        let (tiles_y, tiles_x) = (tiles(nx), tiles(ny));
+        let mut kinds = Vec::with_capacity(tiles_x * tiles_y);
+        for ti in 0..tiles_y {
+            let rows = interior(ti, nx);
+            for tj in 0..tiles_x {
+                let cols = interior(tj, ny);
+                let layered = rows.clone().any(|i| cols.clone().any(|j| cells.in_layer(i, j)));
+                let kind = if layered {
+                    Kind::Layer
+                } else {
+                    let first = cells.ids.get(rows.start * ny + cols.start).copied().unwrap_or(WALL);
+                    let uniform = rows
+                        .clone()
+                        .all(|i| cells.ids[i * ny + cols.start..i * ny + cols.end].iter().all(|&v| v == first));
+                    let plain = uniform && first != WALL && {
+                        let m = cells.material(first);
+                        m.edge == EDGE_NONE && m.is_undamped() && power_of_two(m.c2)
+                    };
+                    if plain { Kind::Plain(first) } else { Kind::General }
+                };
+                kinds.push(kind);
+            }
+        }
+        Self { tiles_x, tiles_y, kinds }
+    }
+
+    /// The tiles (row-major) whose 64x64 region holds cell `(i, j)`, with its place in each.
+    fn holding(&self, i: usize, j: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let span = |k: usize, n: usize| {
+            // Tiles t with 48 t - 8 <= k < 48 t + 56.
+            let lo = (k + HALO).saturating_sub(TILE - 1).div_ceil(OUT);
+            let hi = ((k + HALO) / OUT).min(n - 1);
+            lo..=hi
+        };
+        let (ri, rj) = (span(i, self.tiles_y), span(j, self.tiles_x));
+        ri.flat_map(move |ti| {
+            rj.clone().map(move |tj| {
+                let place = (i + HALO - ti * OUT) * TILE + (j + HALO - tj * OUT);
+                (ti * self.tiles_x + tj, place as u32)
+            })
+        })
+    }
+}
+
+/// The table's parts after the material and axis tables: the tile lists, the forced-cell ranges
+/// and entries (word offsets from `start`), for the forced cells `source_cells`.
+struct Lists {
+    words: Vec<u32>,
+    plain: (u32, u32),
+    general: (u32, u32),
+    layered: (u32, u32),
+    offsets: u32,
+}
+
+impl Lists {
+    fn new(kinds: &TileKinds, source_cells: &[SourceCell], ny: usize, start: u32) -> Self {
+        let n = kinds.kinds.len();
+        let mut per_tile: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for sc in source_cells {
+            for (t, place) in kinds.holding(sc.cell / ny, sc.cell % ny) {
+                per_tile[t].push(place << 16 | sc.source as u32);
+            }
+        }
+        let mut lists: [Vec<u32>; 3] = Default::default();
+        for (t, kind) in kinds.kinds.iter().enumerate() {
+            let word = ((t / kinds.tiles_x) << 16 | (t % kinds.tiles_x)) as u32;
+            match kind {
+                Kind::Plain(id) if per_tile[t].is_empty() => lists[0].extend([word, u32::from(*id)]),
+                Kind::Plain(_) | Kind::General => lists[1].extend([word, 0]),
+                Kind::Layer => lists[2].extend([word, 0]),
+            }
+        }
+        let mut words = Vec::new();
+        let at = |list: &Vec<u32>, words: &mut Vec<u32>| {
+            let base = start + words.len() as u32;
+            words.extend_from_slice(list);
+            (base, list.len() as u32 / 2)
+        };
+        let plain = at(&lists[0], &mut words);
+        let general = at(&lists[1], &mut words);
+        let layered = at(&lists[2], &mut words);
+        let offsets = start + words.len() as u32;
+        let mut next = offsets + n as u32 + 1;
+        for entries in &per_tile {
+            words.push(next);
+            next += entries.len() as u32;
+        }
+        words.push(next);
+        words.extend(per_tile.iter().flatten());
+        Self { words, plain, general, layered, offsets }
+    }
+}
+
+/// Dispatches [`SceneBlocked::run`] makes for `tsteps >= 2` time steps of at most `max` each: an
+/// even count.
+#[must_use]
+pub fn dispatches(tsteps: u32, max: u32) -> u32 {
+    let n = tsteps.div_ceil(max);
+    n + n % 2
+}
+
+/// What the blocked scene kernel needs besides the one-update path's buffers: a second pair of
+/// fields and of auxiliary values, the table, the records and the bind groups
+/// `[pair 0 -> pair 1, pair 1 -> pair 0]`.
+pub(crate) struct SceneBlocked {
+    _second: [wgpu::Buffer; 3],
+    table: wgpu::Buffer,
+    steps: wgpu::Buffer,
+    stride: u64,
+    /// Dispatches one submission holds (even).
+    capacity: u32,
+    bind_groups: [wgpu::BindGroup; 2],
+    kinds: TileKinds,
+    /// The record's constant part.
+    base: SceneSteps,
+    /// Where the source values start in the table.
+    values_at: u32,
+    /// Time steps per dispatch: [`STEPS_PER_DISPATCH`], or one less where a Mur edge line is a
+    /// tile's first output row or column.
+    max_steps: u32,
+}
+
+/// The buffers a [`SceneBlocked`] binds besides its own: the first pair of fields, the material
+/// ids and the one-update path's auxiliary values.
+pub(crate) struct Shared<'a> {
+    pub fields: &'a [wgpu::Buffer; 2],
+    pub ids: &'a wgpu::Buffer,
+    pub aux: &'a wgpu::Buffer,
+}
+
+impl SceneBlocked {
+    /// The blocked state of `scene` (rasterised as `cells`) for submissions of up to
+    /// `steps_per_submit` dispatches.
+    pub fn new(
+        gpu: &Gpu,
+        shared: &Shared<'_>,
+        scene: &Scene,
+        cells: &SceneCells,
+        steps_per_submit: u32,
+    ) -> Result<Self, BackendError> {
+        let pipeline = gpu.wave.scene_blocked(&gpu.device)?;
+        let (nx, ny) = (scene.nx, scene.ny);
+        let what = format!("scene {nx}x{ny}");
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let bytes = 4 * scene.cells() as u64;
+        let f = gpu.buffer(&format!("{what} field f (blocked pair)"), bytes, storage)?;
+        let g = gpu.buffer(&format!("{what} field g (blocked pair)"), bytes, storage)?;
+        let aux = gpu.buffer(&format!("{what} layer values (blocked pair)"), shared.aux.size(), storage)?;
+        let kinds = TileKinds::new(cells);
+        let capacity = (steps_per_submit.max(2) / 2) * 2;
+        let mur = cells.materials.iter().any(|m| m.edge != EDGE_NONE);
+        let first_out = |n: usize| (n - 2).is_multiple_of(OUT);
+        let max_steps =
+            if mur && (first_out(nx) || first_out(ny)) { STEPS_PER_DISPATCH - 1 } else { STEPS_PER_DISPATCH };
+        let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
+        let stride = (size_of::<SceneSteps>() as u64).div_ceil(align) * align;
+        let steps = gpu.buffer(
+            "scene blocked steps",
+            u64::from(capacity) * stride,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        )?;
+        let table_words = Self::table(scene, cells, &kinds, capacity, max_steps);
+        let table = gpu.buffer(&format!("{what} blocked table"), 4 * table_words.0.len() as u64, storage)?;
+        let second = [f, g, aux];
+        let bind = |input: [&wgpu::Buffer; 3], out: [&wgpu::Buffer; 3]| {
+            let resources = vec![
+                Some(record(&steps, size_of::<SceneSteps>())),
+                Some(input[0].as_entire_binding()),
+                Some(input[1].as_entire_binding()),
+                Some(out[0].as_entire_binding()),
+                Some(out[1].as_entire_binding()),
+                Some(shared.ids.as_entire_binding()),
+                Some(table.as_entire_binding()),
+                Some(input[2].as_entire_binding()),
+                Some(out[2].as_entire_binding()),
+            ];
+            bind_group(&gpu.device, "wave scene blocked", &pipeline.layout, resources)
+        };
+        let first = [&shared.fields[0], &shared.fields[1], shared.aux];
+        let other = [&second[0], &second[1], &second[2]];
+        let bind_groups = gpu.scoped("binding the blocked scene", || [bind(first, other), bind(other, first)])?;
+        gpu.scoped("uploading the blocked scene", || {
+            gpu.queue.write_buffer(&table, 0, bytemuck::cast_slice(&table_words.0));
+        })?;
+        Ok(Self {
+            _second: second,
+            table,
+            steps,
+            stride,
+            capacity,
+            bind_groups,
+            kinds,
+            base: table_words.1,
+            values_at: table_words.2,
+            max_steps,
+        })
+    }
+
+    /// The table's words (materials, axes, lists, forced cells, room for the source values), the
+    /// record's constant part and where the values start.
+    fn table(
+        scene: &Scene,
+        cells: &SceneCells,
+        kinds: &TileKinds,
+        capacity: u32,
+        max_steps: u32,
+    ) -> (Vec<u32>, SceneSteps, u32) {
+        let mut words: Vec<u32> = bytemuck::cast_slice(&cells.materials).to_vec();
+        let axes_at = words.len() as u32;
+        let axes: Vec<Axis> = cells
+            .layer
+            .as_ref()
+            .map_or_else(|| vec![bytemuck::Zeroable::zeroed()], |l| l.low.iter().chain(&l.high).copied().collect());
+        words.extend_from_slice(bytemuck::cast_slice(&axes));
+        let lists = Lists::new(kinds, &scene.source_cells(), scene.ny, words.len() as u32);
+        words.extend_from_slice(&lists.words);
+        let values_at = words.len() as u32;
+        let sources = scene.channels().max(1);
+        words.resize(words.len() + capacity as usize * max_steps as usize * sources, NOT_FORCING);
+        let base = SceneSteps {
+            nx: scene.nx as u32,
+            ny: scene.ny as u32,
+            sources: scene.channels() as u32,
+            tiles_x: kinds.tiles_x as u32,
+            offsets: lists.offsets,
+            plain: lists.plain.0,
+            n_plain: lists.plain.1,
+            general: lists.general.0,
+            n_general: lists.general.1,
+            layered: lists.layered.0,
+            n_layered: lists.layered.1,
+            axes: axes_at,
+            layer_w: cells.layer.as_ref().map_or(0, |l| l.width as u32),
+            mur: u32::from(cells.materials.iter().any(|m| m.edge != EDGE_NONE)),
+            ..SceneSteps::default()
+        };
+        (words, base, values_at)
+    }
+
+    /// Takes `scene`'s sources (the same grid, walls and media): the forced cells and the tile
+    /// lists they change, re-uploaded (the table grows where it must, with its bind groups).
+    pub fn set_sources(
+        &mut self,
+        gpu: &Gpu,
+        shared: &Shared<'_>,
+        scene: &Scene,
+        cells: &SceneCells,
+        steps_per_submit: u32,
+    ) -> Result<(), BackendError> {
+        let (words, base, values_at) = Self::table(scene, cells, &self.kinds, self.capacity, self.max_steps);
+        if 4 * words.len() as u64 > self.table.size() {
+            *self = Self::new(gpu, shared, scene, cells, steps_per_submit)?;
+            return Ok(());
+        }
+        gpu.scoped("uploading the scene's sources", || {
+            gpu.queue.write_buffer(&self.table, 0, bytemuck::cast_slice(&words));
+        })?;
+        self.base = base;
+        self.values_at = values_at;
+        Ok(())
+    }
+
+    /// The tile counts (plain, general, layer), for tests and the bench's note.
+    pub fn tile_counts(&self) -> [u32; 3] {
+        [self.base.n_plain, self.base.n_general, self.base.n_layered]
+    }
+
+    /// Runs time steps `tstep0 + 1 ..= tstep0 + tsteps` (`tsteps >= 2`) of `scene`: an even number of
+    /// dispatches, so the fields and auxiliary values end in the first pair.
+    pub fn run(
+        &self,
+        gpu: &Arc<Gpu>,
+        scene: &Scene,
+        tstep0: u32,
+        tsteps: u32,
+        timer: Option<&Timer>,
+    ) -> Result<(), BackendError> {
+        let pipeline = gpu.wave.scene_blocked(&gpu.device)?;
+        let n = dispatches(tsteps, self.max_steps);
+        let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
+        let sources = scene.channels();
+        let slot = self.max_steps as usize * sources.max(1);
+        let kinds = [
+            (&pipeline.plain, self.base.n_plain),
+            (&pipeline.general, self.base.n_general),
+            (&pipeline.layer, self.base.n_layered),
+        ];
+        let mut next_step = tstep0 + 1;
+        for start in (0..n).step_by(self.capacity as usize) {
+            let chunk: Vec<u32> = (start..n.min(start + self.capacity)).map(count).collect();
+            let (first, last) = (start == 0, start + self.capacity >= n);
+            let stride = self.stride as usize;
+            let mut records = vec![0u8; chunk.len() * stride];
+            let mut values = vec![NOT_FORCING; chunk.len() * slot];
+            for (d, &c) in chunk.iter().enumerate() {
+                for s in 0..c {
+                    let at = d * slot + s as usize * sources;
+                    let v = scene.source_values(next_step + s);
+                    for (o, v) in values[at..at + sources].iter_mut().zip(v) {
+                        *o = v.map_or(NOT_FORCING, |v| (v * FIELD_SCALE).to_bits());
+                    }
+                }
+                next_step += c;
+                let record = SceneSteps { nsteps: c, value_base: self.values_at + (d * slot) as u32, ..self.base };
+                records[d * stride..d * stride + size_of::<SceneSteps>()].copy_from_slice(bytemuck::bytes_of(&record));
+            }
+            gpu.scoped("advancing the scene", || {
+                gpu.queue.write_buffer(&self.table, 4 * u64::from(self.values_at), bytemuck::cast_slice(&values));
+                gpu.queue.write_buffer(&self.steps, 0, &records);
+                let mut encoder = gpu
+                    .device
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("scene blocked steps") });
+                {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some("scene blocked steps"),
+                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                    });
+                    for d in 0..chunk.len() {
+                        let offset = [(d as u64 * self.stride) as u32];
+                        pass.set_bind_group(0, &self.bind_groups[d % 2], &offset);
+                        for (pipeline, tiles) in kinds {
+                            if tiles > 0 {
+                                pass.set_pipeline(pipeline);
+                                pass.dispatch_workgroups(tiles.min(ROW), tiles.div_ceil(ROW), 1);
+                            }
+                        }
+                    }
+                }
+                if last && let Some(timer) = timer {
+                    timer.resolve(&mut encoder);
+                }
+                gpu.queue.submit([encoder.finish()]);
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::wave::scene::{Boundary, Medium, Source, Wall};
+
+    /// Every cell lies in the output block of exactly one tile and in the regions of the tiles
+    /// `holding` lists, at the place it says.
+    #[test]
+    fn holding_lists_every_tile_whose_region_has_the_cell() {
+        for (nx, ny) in [(37, 53), (50, 50), (98, 145), (8, 200)] {
+            let cells = SceneCells::new(&Scene::seed(nx, ny, 0.1));
+            let k = TileKinds::new(&cells);
+            for i in 0..nx {
+                for j in 0..ny {
+                    let got: Vec<_> = k.holding(i, j).collect();
+                    let mut want = Vec::new();
+                    for ti in 0..k.tiles_y {
+                        for tj in 0..k.tiles_x {
+                            let (r, c) = ((i + HALO) as i64 - (ti * OUT) as i64, (j + HALO) as i64 - (tj * OUT) as i64);
+                            if (0..TILE as i64).contains(&r) && (0..TILE as i64).contains(&c) {
+                                want.push((ti * k.tiles_x + tj, (r * TILE as i64 + c) as u32));
+                            }
+                        }
+                    }
+                    assert_eq!(got, want, "cell ({i}, {j}) of {nx}x{ny}");
+                }
+            }
+        }
+    }
+
+    /// The open medium runs plain; walls, damped or non-power-of-two media, edges and layers
+    /// do not; a forced cell moves its plain tiles to the general list.
+    #[test]
+    fn tiles_are_sorted_by_what_they_hold() {
+        let mut s = Scene::seed(300, 300, 0.1);
+        s.sources = vec![Source::Point { x: 100, y: 100, freq: 0.1, amplitude: 1.0, phase: 0.0 }];
+        s.walls.push(Wall { x0: 250, y0: 0, x1: 251, y1: 10 });
+        s.media.push(Medium::Rect { x0: 0, y0: 200, x1: 299, y1: 299, c2: 0.125 });
+        s.media.push(Medium::Rect { x0: 250, y0: 120, x1: 280, y1: 160, c2: 0.1 });
+        let cells = SceneCells::new(&s);
+        let k = TileKinds::new(&cells);
+        assert_eq!((k.tiles_x, k.tiles_y), (7, 7));
+        let at = |i: usize, j: usize| k.kinds[(i / OUT) * 7 + j / OUT];
+        assert_eq!(at(100, 100), Kind::Plain(0));
+        assert_eq!(at(250, 5), Kind::General, "the wall");
+        assert_eq!(at(265, 140), Kind::General, "c2 0.1");
+        assert!(matches!(at(150, 260), Kind::Plain(id) if id != 0), "c2 0.125, inside the medium");
+        // The source's cell lies in the regions of tiles (1..=2, 1..=2), all plain.
+        let lists = Lists::new(&k, &s.source_cells(), s.ny, 0);
+        assert_eq!(lists.general.1 as usize, k.kinds.iter().filter(|&&v| v == Kind::General).count() + 4);
+        let mut absorbing = s.clone();
+        absorbing.boundary = Boundary::Absorbing;
+        let k = TileKinds::new(&SceneCells::new(&absorbing));
+        assert_eq!((k.kinds[0], k.kinds[2 * 7 + 2]), (Kind::General, Kind::Plain(0)));
+        let mut damped = s.clone();
+        damped.damping = 0.01;
+        assert!(TileKinds::new(&SceneCells::new(&damped)).kinds.iter().all(|&v| v == Kind::General));
+        let mut matched = s;
+        matched.boundary = Boundary::Matched;
+        let k = TileKinds::new(&SceneCells::new(&matched));
+        assert_eq!((k.kinds[0], k.kinds[6], k.kinds[3 * 7 + 6]), (Kind::Layer, Kind::Layer, Kind::Layer));
+        assert_eq!((k.kinds[2 * 7 + 2], k.kinds[7 + 1]), (Kind::Plain(0), Kind::Plain(0)));
+    }
+}
