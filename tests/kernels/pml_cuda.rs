@@ -339,6 +339,8 @@ fn cuda_matched_scene_equals_cpu1_bit_for_bit() {
     for variant in [wavebrot::backend::WaveVariant::Blocked, wavebrot::backend::WaveVariant::Simple] {
         let (wf, wg, _) = reference(&s, 400);
         let mut sim = b.new_scene_variant(&s, variant).unwrap();
+        // The blocked variant runs the layer blocked (`wave_scene_layer_steps`), not one update per launch.
+        assert_eq!(sim.variant(), Some(variant), "cuda matched scene asked {variant}, runs {:?}", sim.variant());
         sim.advance(150).unwrap();
         sim.advance(250).unwrap();
         let (mut f, mut g) = (vec![0.0; s.cells()], vec![0.0; s.cells()]);
