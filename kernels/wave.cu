@@ -315,12 +315,9 @@ __device__ __forceinline__ int pml_axis_base(int k, int n, int w) {
     return 0;
 }
 
-// One cell of the matched layer at interior (i, j), c2 of its material, or a wall (`wall`): the
-// twin of `pml_cell`, the same operations in the same order, each rounded on its own (no
-// contraction into fused multiply-adds). A wall cell becomes 0, its auxiliary values too.
-__device__ __forceinline__ void pml_layer_cell(int nx, int ny, int w, int i, int j, long long idx, float c2, bool wall,
-                                               float* __restrict__ f, const float* __restrict__ g,
-                                               float* __restrict__ aux, const float* __restrict__ layer) {
+// Where the auxiliary values of the layer cell at interior (i, j) start in `aux` (`LayerFields`),
+// and the stride `len` between its PML_AUX planes.
+__device__ __forceinline__ long long pml_aux_offset(int nx, int ny, int w, int i, int j, long long& len) {
     const bool full = i <= w || i + 1 + w >= nx;
     long long start;
     if (i <= w) {
@@ -330,19 +327,18 @@ __device__ __forceinline__ void pml_layer_cell(int nx, int ny, int w, int i, int
     } else {
         start = (long long)w * (ny - 2) + (long long)(nx - 2 - 2 * w) * 2 * w + (long long)(i - (nx - 1 - w)) * (ny - 2);
     }
-    const long long len = full ? ny - 2 : 2 * w;
+    len = full ? ny - 2 : 2 * w;
     const long long slot = full || j <= w ? j - 1 : 2 * w + j + 1 - ny;
-    float* a = aux + PML_AUX * start + slot;
-    if (wall) {
-        for (int p = 0; p < PML_AUX; ++p) a[p * len] = 0.0f;
-        f[idx] = 0.0f;
-        return;
-    }
-    const float* x = layer + pml_axis_base(i, nx, w);
-    const float* y = layer + pml_axis_base(j, ny, w);
-    const float pu = a[0], cu = a[len], px0 = a[2 * len], py0 = a[3 * len], gx0 = a[4 * len], gy0 = a[5 * len];
-    const float old = f[idx], mid = g[idx];
-    const float up = g[idx - ny], down = g[idx + ny], left = g[idx - 1], right = g[idx + 1];
+    return PML_AUX * start + slot;
+}
+
+// The layer's rule for one cell: the twin of `pml_cell`, the same operations in the same order,
+// each rounded on its own (no contraction into fused multiply-adds). `x`, `y` the cell's `Axis`
+// records, `v` its auxiliary values (updated), `old` its f, `mid` its g; returns its new f.
+__device__ __forceinline__ float pml_rule(const float* __restrict__ x, const float* __restrict__ y, float c2,
+                                          float (&v)[PML_AUX], float old, float mid, float up, float down,
+                                          float left, float right) {
+    const float pu = v[0], cu = v[1], px0 = v[2], py0 = v[3], gx0 = v[4], gy0 = v[5];
     const float gx = __fmul_rn(__fsub_rn(down, up), 0.5f);
     const float gy = __fmul_rn(__fsub_rn(right, left), 0.5f);
     const float px = __fadd_rn(__fmul_rn(x[4], px0), __fadd_rn(__fmul_rn(x[5], gx), __fmul_rn(x[6], gx0)));
@@ -356,13 +352,33 @@ __device__ __forceinline__ void pml_layer_cell(int nx, int ny, int w, int i, int
         __fadd_rn(__fmul_rn(c2, __fsub_rn(dyy, __fmul_rn(y[3], py))), __fmul_rn(y[2], __fsub_rn(mid, cu))),
         __fmul_rn(y[0], __fsub_rn(old, pu)));
     const float uy = __fmul_rn(y[1], ty);
-    a[0] = cu;
-    a[len] = ux;
-    a[2 * len] = px;
-    a[3 * len] = py;
-    a[4 * len] = gx;
-    a[5 * len] = gy;
-    f[idx] = __fadd_rn(ux, uy);
+    v[0] = cu;
+    v[1] = ux;
+    v[2] = px;
+    v[3] = py;
+    v[4] = gx;
+    v[5] = gy;
+    return __fadd_rn(ux, uy);
+}
+
+// One cell of the matched layer at interior (i, j), c2 of its material, or a wall (`wall`):
+// `pml_rule` on the cell's values in `aux`. A wall cell becomes 0, its auxiliary values too.
+__device__ __forceinline__ void pml_layer_cell(int nx, int ny, int w, int i, int j, long long idx, float c2, bool wall,
+                                               float* __restrict__ f, const float* __restrict__ g,
+                                               float* __restrict__ aux, const float* __restrict__ layer) {
+    long long len;
+    float* a = aux + pml_aux_offset(nx, ny, w, i, j, len);
+    if (wall) {
+        for (int p = 0; p < PML_AUX; ++p) a[p * len] = 0.0f;
+        f[idx] = 0.0f;
+        return;
+    }
+    const float* x = layer + pml_axis_base(i, nx, w);
+    const float* y = layer + pml_axis_base(j, ny, w);
+    float v[PML_AUX];
+    for (int p = 0; p < PML_AUX; ++p) v[p] = a[p * len];
+    f[idx] = pml_rule(x, y, c2, v, f[idx], g[idx], g[idx - ny], g[idx + ny], g[idx - 1], g[idx + 1]);
+    for (int p = 0; p < PML_AUX; ++p) a[p * len] = v[p];
 }
 
 // update(f, g) of a scene, all but the absorbing-edge cells: `ids` one u16 per cell (SCENE_WALL:
@@ -465,6 +481,7 @@ extern "C" __global__ void wave_scene_sources(float* __restrict__ g, const long 
 #define SCENE_FROZEN 0xfffeu  // a cell the general path never updates (border, outside, tile rim)
 #define SCENE_MIXED 0xfffeu
 #define SCENE_GENERAL_EDGES 0xffffu
+#define SCENE_LAYER 0xfffcu  // a tile holding matched-layer cells: `wave_scene_layer_steps`
 #define SCENE_TILE_CELLS (WAVE_TI * WAVE_TJ)
 #define SCENE_SMEM_MATERIALS 128  // material table entries kept in shared memory
 #define NO_SOURCE (-(1 << 29))    // a source row/column no tile reaches
@@ -526,6 +543,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
     const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
     float4* smat = smem4 + (2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4;
+    if (kind == SCENE_LAYER) return;  // `wave_scene_layer_steps` runs it
     if (kind == SCENE_MIXED && n_mat <= SCENE_SMEM_MATERIALS) {
         // After `edge` (2048 floats): the ids in pairs, then the forcing source of each cell.
         unsigned* sid32 = reinterpret_cast<unsigned*>(smem + 2048);
@@ -598,6 +616,126 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
             const long long idx = (long long)i * ny + j;
             f_out[idx] = sf[k];
             g_out[idx] = sg[k];
+        }
+    }
+}
+
+// ---- The matched layer with temporal blocking (issue 24) ----
+// `wave_scene_layer_steps` runs the tiles of `wave_scene_steps` whose footprint (halo included)
+// holds a layer cell, kind SCENE_LAYER (`wave_scene_steps` skips them): one block per entry of
+// `tiles` (tile indices, row-major). The tile's fields, ids and forced cells sit in shared memory
+// as on the general path; each thread owns the cells k = tid + 256*m of the tile and keeps their
+// auxiliary values in registers, loaded from `aux_in` (for every live layer cell, halo included),
+// updated by `pml_rule` exactly as `pml_layer_cell` does, and written to `aux_out` for the layer
+// cells of the tile's output centre only. Halo cells' values are computed and discarded, as the
+// fields' are: a layer cell reads only its neighbours' g and its own history, so the valid region
+// shrinks by one cell per update as for every other cell. Each layer cell of the grid lies in
+// exactly one output centre, so `aux_out` is written whole; the host swaps the two buffers.
+// Scenes with Mur's edge cells never take this path.
+#define LAYER_CELLS_PER_THREAD (SCENE_TILE_CELLS / (32 * WAVE_WARPS))
+
+extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, 1)
+    wave_scene_layer_steps(int nx, int ny, const float* __restrict__ f_in, const float* __restrict__ g_in,
+                           float* __restrict__ f_out, float* __restrict__ g_out, const unsigned* __restrict__ tiles,
+                           const unsigned short* __restrict__ ids, const float4* __restrict__ mat4, int n_mat,
+                           const unsigned* __restrict__ tile_offsets, const unsigned* __restrict__ tile_entries,
+                           const float* __restrict__ values, int sources, int nsteps,
+                           const float* __restrict__ aux_in, float* __restrict__ aux_out,
+                           const float* __restrict__ layer, int layer_w) {
+    __shared__ float sf[SCENE_TILE_CELLS];
+    __shared__ float sg[SCENE_TILE_CELLS];
+    __shared__ unsigned short sid[SCENE_TILE_CELLS];
+    __shared__ float4 smat[SCENE_SMEM_MATERIALS];
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    const unsigned tile = tiles[blockIdx.x];
+    const int tiles_j = (ny + WAVE_OJ - 1) / WAVE_OJ;
+    const int bi = (int)(tile / tiles_j), bj = (int)(tile % tiles_j);
+    const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
+    const int ti_first = bi * WAVE_OI - WAVE_K, tj_first = bj * WAVE_OJ - WAVE_K;
+    const int w = layer_w;
+    const float4* mat = n_mat <= SCENE_SMEM_MATERIALS ? smat : mat4;
+    for (int k = tid; k < n_mat && k < SCENE_SMEM_MATERIALS; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
+    for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
+        const int r = k / WAVE_TJ, c = k % WAVE_TJ;
+        const int i = ti_first + r, j = tj_first + c;
+        const bool inside = i >= 0 && i < nx && j >= 0 && j < ny;
+        const long long idx = (long long)i * ny + j;
+        sf[k] = inside ? f_in[idx] : 0.0f;
+        sg[k] = inside ? g_in[idx] : 0.0f;
+        const bool live = i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1 && r > 0 && r < WAVE_TI - 1 && c > 0 &&
+                          c < WAVE_TJ - 1;
+        sid[k] = live ? ids[idx] : (unsigned short)SCENE_FROZEN;
+    }
+    // The auxiliary values of the thread's live layer cells.
+    float v[LAYER_CELLS_PER_THREAD][PML_AUX];
+#pragma unroll
+    for (int m = 0; m < LAYER_CELLS_PER_THREAD; ++m) {
+        const int k = tid + m * 32 * WAVE_WARPS;
+        const int r = k / WAVE_TJ, c = k % WAVE_TJ;
+        const int i = ti_first + r, j = tj_first + c;
+        const bool live = i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1 && r > 0 && r < WAVE_TI - 1 && c > 0 &&
+                          c < WAVE_TJ - 1;
+        const bool in_layer = live && (i <= w || j <= w || i + 1 + w >= nx || j + 1 + w >= ny);
+        long long len = 0, off = 0;
+        if (in_layer) off = pml_aux_offset(nx, ny, w, i, j, len);
+#pragma unroll
+        for (int p = 0; p < PML_AUX; ++p) v[m][p] = in_layer ? aux_in[off + p * len] : 0.0f;
+    }
+    __syncthreads();
+    for (int s = 0; s < nsteps; ++s) {
+        // The forced cells of this tile: (place in the tile) << 16 | source.
+        for (unsigned q = first + tid; q < last; q += 32 * WAVE_WARPS) {
+            const unsigned e = tile_entries[q];
+            const float val = values[s * sources + (e & 0xffffu)];
+            if (val == val) sg[e >> 16] = val;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            float* a = half == 0 ? sf : sg;
+            const float* b = half == 0 ? sg : sf;
+#pragma unroll
+            for (int m = 0; m < LAYER_CELLS_PER_THREAD; ++m) {
+                const int k = tid + m * 32 * WAVE_WARPS;
+                const unsigned id = sid[k];
+                if (id == SCENE_FROZEN) continue;
+                const int i = ti_first + k / WAVE_TJ, j = tj_first + k % WAVE_TJ;
+                if (i <= w || j <= w || i + 1 + w >= nx || j + 1 + w >= ny) {
+                    if (id == SCENE_WALL) {
+#pragma unroll
+                        for (int p = 0; p < PML_AUX; ++p) v[m][p] = 0.0f;
+                        a[k] = 0.0f;
+                    } else {
+                        a[k] = pml_rule(layer + pml_axis_base(i, nx, w), layer + pml_axis_base(j, ny, w),
+                                        mat[id].x, v[m], a[k], b[k], b[k - WAVE_TJ], b[k + WAVE_TJ], b[k - 1],
+                                        b[k + 1]);
+                    }
+                } else if (id == SCENE_WALL) {
+                    a[k] = 0.0f;
+                } else {
+                    const float4 mt = mat[id];
+                    a[k] = scene_cell(mt.x, mt.y, mt.z, a[k], b[k], b[k - WAVE_TJ], b[k + WAVE_TJ], b[k - 1], b[k + 1]);
+                }
+            }
+            __syncthreads();
+        }
+    }
+#pragma unroll
+    for (int m = 0; m < LAYER_CELLS_PER_THREAD; ++m) {
+        const int k = tid + m * 32 * WAVE_WARPS;
+        const int r = k / WAVE_TJ, c = k % WAVE_TJ;
+        const int i = ti_first + r, j = tj_first + c;
+        if (r >= WAVE_K && r < WAVE_TI - WAVE_K && c >= WAVE_K && c < WAVE_TJ - WAVE_K && i < nx && j < ny) {
+            const long long idx = (long long)i * ny + j;
+            f_out[idx] = sf[k];
+            g_out[idx] = sg[k];
+            if (i >= 1 && i < nx - 1 && j >= 1 && j < ny - 1 &&
+                (i <= w || j <= w || i + 1 + w >= nx || j + 1 + w >= ny)) {
+                long long len;
+                const long long off = pml_aux_offset(nx, ny, w, i, j, len);
+#pragma unroll
+                for (int p = 0; p < PML_AUX; ++p) aux_out[off + p * len] = v[m][p];
+            }
         }
     }
 }

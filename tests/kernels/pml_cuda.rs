@@ -74,10 +74,41 @@ fn compile_harness(dir: &std::path::Path) -> std::path::PathBuf {
     exe
 }
 
+/// `kernels/wave.cu` with `tests/host/wave_layer_blocked_harness.cpp`: the blocked layer kernel
+/// `wave_scene_layer_steps` with one real thread per CUDA thread (`tests/host/wave_threads_mock.h`).
+fn compile_blocked_harness(dir: &std::path::Path) -> std::path::PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exe = dir.join("wave_layer_blocked_harness");
+    let out = std::process::Command::new("c++")
+        .args(["-std=c++20", "-O2", "-ffp-contract=off", "-w", "-pthread", "-include"])
+        .arg(root.join("tests/host/wave_threads_mock.h"))
+        .arg("-include")
+        .arg(root.join("kernels/wave.cu"))
+        .arg(root.join("tests/host/wave_layer_blocked_harness.cpp"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("a C++ compiler (c++) to compile the kernel on the host");
+    assert!(out.status.success(), "compiling the kernel as host C++:\n{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
 /// The fields and auxiliary values after `steps` steps from zero of `scene` as the host-compiled
 /// CUDA kernels compute them, the layer's coefficients passed through `tamper` first.
 fn run_harness(
     exe: &std::path::Path,
+    dir: &std::path::Path,
+    scene: &Scene,
+    steps: u32,
+    tamper: impl Fn(&mut [f32]),
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    run_harness_with(exe, &[], dir, scene, steps, tamper)
+}
+
+/// [`run_harness`] with `args` after the harness's input and output files.
+fn run_harness_with(
+    exe: &std::path::Path,
+    args: &[&str],
     dir: &std::path::Path,
     scene: &Scene,
     steps: u32,
@@ -119,7 +150,7 @@ fn run_harness(
     bytes.extend(bytemuck::cast_slice::<f32, u8>(&values));
     let (input, output) = (dir.join("in.bin"), dir.join("out.bin"));
     std::fs::write(&input, bytes).unwrap();
-    let run = std::process::Command::new(exe).arg(&input).arg(&output).output().unwrap();
+    let run = std::process::Command::new(exe).arg(&input).arg(&output).args(args).output().unwrap();
     assert!(run.status.success(), "the host harness failed ({:?})", run.status);
     let out: Vec<f32> =
         std::fs::read(&output).unwrap().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
@@ -189,6 +220,115 @@ fn cuda_scene_kernels_run_the_matched_layer_bit_for_bit_on_the_host() {
     assert!(n > 0, "a layer coefficient one ulp off went unnoticed");
 }
 
+/// A matched scene of `nx x ny` reaching into its layer everywhere: a line source and a pulse inside
+/// the layer, a wall through it, a slow medium touching it, damping.
+fn layered_scene(nx: usize, ny: usize) -> Scene {
+    let w = Layer::width_on(nx, ny);
+    Scene::from_toml(&format!(
+        r#"
+description = "a matched layer with everything in it, {nx}x{ny}"
+nx = {nx}
+ny = {ny}
+c2 = 0.25
+damping = 0.001
+boundary = "absorbing"
+
+[[source]]
+kind = "point"
+x = {px}
+y = {py}
+freq = 0.2
+
+[[source]]
+kind = "line"
+x0 = 1
+y0 = {ly}
+x1 = {lx}
+y1 = {ly}
+freq = 0.15
+amplitude = 0.5
+
+[[source]]
+kind = "pulse"
+x = {ux}
+y = 1
+freq = 0.3
+
+[[wall]]
+x0 = {wx}
+y0 = 0
+x1 = {wx1}
+y1 = {wy}
+
+[[medium]]
+shape = "circle"
+x = {mx}
+y = {my}
+r = {mr}
+c2 = 0.1
+"#,
+        px = nx / 3,
+        py = ny / 2,
+        ly = 2 * ny / 3,
+        lx = (w + 3).min(nx - 2),
+        ux = nx - 2,
+        wx = nx / 2,
+        wx1 = nx / 2 + 1,
+        wy = ny / 3,
+        mx = 3 * nx / 4,
+        my = ny - 1 - w / 2,
+        mr = (nx.min(ny) / 6).max(2),
+    ))
+    .unwrap()
+}
+
+/// `wave_scene_layer_steps` (the blocked kernel's matched-layer tiles) on the host, every tile of
+/// the grid run by it, 1 to 4 steps per launch, against the CPU twin bit for bit: fields and the
+/// layer's values, on odd and even grids, layers 1 to 32 cells wide (the widest crossing a tile's
+/// output centre), step counts no multiple of the launch's. Then a coefficient one ulp off.
+#[test]
+fn cuda_blocked_layer_kernel_equals_cpu1_bit_for_bit_on_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = compile_blocked_harness(dir.path());
+    for (nx, ny, steps, per) in
+        [(77, 91, 301, 4), (150, 171, 157, 4), (13, 203, 200, 3), (9, 60, 99, 2), (96, 97, 41, 1)]
+    {
+        let s = layered_scene(nx, ny);
+        let w = Layer::width_on(nx, ny);
+        let per_arg = per.to_string();
+        let (f, g, aux) = run_harness_with(&exe, &[&per_arg], dir.path(), &s, steps, |_| {});
+        let (wf, wg, waux) = reference(&s, steps);
+        println!(
+            "blocked layer kernel on the host, {nx}x{ny} layer {w}, {steps} steps, {per} per launch: {} + {} + {} \
+             values differ from cpu1",
+            differing(&f, &wf),
+            differing(&g, &wg),
+            differing(&aux, &waux)
+        );
+        assert!(wf.iter().any(|&v| v != 0.0), "{nx}x{ny}: the sources put a wave in");
+        assert!(waux.iter().any(|&v| v != 0.0), "{nx}x{ny}: the wave reached the layer");
+        assert_eq!(bits(&f), bits(&wf), "{nx}x{ny} layer {w}: f differs in {} cells", differing(&f, &wf));
+        assert_eq!(bits(&g), bits(&wg), "{nx}x{ny} layer {w}: g differs in {} cells", differing(&g, &wg));
+        assert_eq!(
+            bits(&aux),
+            bits(&waux),
+            "{nx}x{ny} layer {w}: the layer's values differ in {}",
+            differing(&aux, &waux)
+        );
+    }
+    // The comparison catches a wrong layer: w0 of the level next to the border one ulp off.
+    let s = layered_scene(77, 91);
+    let w = Layer::width_on(77, 91);
+    let (f, _, _) = run_harness_with(&exe, &["4"], dir.path(), &s, 301, |l| {
+        let k = 7 * w + 6;
+        l[k] = f32::from_bits(l[k].to_bits() + 1);
+    });
+    let (wf, _, _) = reference(&s, 301);
+    let n = differing(&f, &wf);
+    println!("blocked layer kernel, one coefficient one ulp off: {n} cells of f differ");
+    assert!(n > 0, "a layer coefficient one ulp off went unnoticed");
+}
+
 /// The real CUDA kernels on a matched scene against `cpu1`, bit for bit: both fields after 400
 /// steps, carried over `advance` calls, then written back (the layer's values start again from 0).
 #[test]
@@ -199,6 +339,8 @@ fn cuda_matched_scene_equals_cpu1_bit_for_bit() {
     for variant in [wavebrot::backend::WaveVariant::Blocked, wavebrot::backend::WaveVariant::Simple] {
         let (wf, wg, _) = reference(&s, 400);
         let mut sim = b.new_scene_variant(&s, variant).unwrap();
+        // The blocked variant runs the layer blocked (`wave_scene_layer_steps`), not one update per launch.
+        assert_eq!(sim.variant(), Some(variant), "cuda matched scene asked {variant}, runs {:?}", sim.variant());
         sim.advance(150).unwrap();
         sim.advance(250).unwrap();
         let (mut f, mut g) = (vec![0.0; s.cells()], vec![0.0; s.cells()]);

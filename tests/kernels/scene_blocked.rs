@@ -121,7 +121,7 @@ fn blocked_scenes_hold_at_odd_sizes_tile_edges_and_odd_step_counts() {
     let sizes = [(50, 50), (98, 145), (97, 53), (146, 98), (8, 8), (9, 130), (131, 9)];
     let mut worst = 0.0f64;
     for (nx, ny) in sizes {
-        for boundary in [Boundary::Absorbing, Boundary::Matched, Boundary::Reflecting] {
+        for boundary in [Boundary::Mur, Boundary::Absorbing, Boundary::Reflecting] {
             let s = busy(nx, ny, boundary);
             // Step counts that are not multiples of a dispatch's 4 (or 3) steps, and single steps
             // (the one-update path) between blocked advances.
@@ -135,7 +135,7 @@ fn blocked_scenes_hold_at_odd_sizes_tile_edges_and_odd_step_counts() {
 #[test]
 fn blocked_matched_layer_and_budget_scene_hold_over_long_runs() {
     let Some(b) = common::wgpu_backend() else { return };
-    let mut s = busy(120, 100, Boundary::Matched);
+    let mut s = busy(120, 100, Boundary::Absorbing);
     s.damping = 0.0;
     compare(&b, "matched layer", &s, &[150, 251]);
     let budget = wavebrot::bench::cases::budget_scene(160);

@@ -116,8 +116,8 @@ impl CudaWave {
         check_free(dev, &what, 2 * params.field_bytes() + 2 * params.cells() as u64)?;
         let mut wave = Self::new(dev, stream, &params, variant)?;
         let data = SceneData::new(stream, scene)?;
-        if data.layered() {
-            // `wave_scene_steps` has no twin of the matched layer: its scenes run `simple`.
+        if data.one_update_only() {
+            // The blocked kernels have no twin of a matched layer beside Mur's edge: `simple`.
             wave.variant = WaveVariant::Simple;
         }
         wave.scene = Some(data);
@@ -165,8 +165,9 @@ impl CudaWave {
         let (nx, ny) = (p.nx as i32, p.ny as i32);
         let n_cells = sc.n_cells as i32;
         let sources = sc.scene.channels();
+        let cur = self.cur;
         let [f0, g0, f1, g1] = self.fields.as_mut_slice() else { unreachable!("four fields") };
-        let (f, g) = if self.cur == 0 { (f0, g0) } else { (f1, g1) };
+        let (f, g) = if cur == 0 { (f0, g0) } else { (f1, g1) };
         for k in 0..steps as usize {
             if n_cells > 0 {
                 let step_values = sc.values.slice(k * sources..(k + 1) * sources);
@@ -177,8 +178,8 @@ impl CudaWave {
                 // `sources` values.
                 launch(l, src_cfg, "launching wave_scene_sources")?;
             }
-            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *f, &*g)?;
-            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *g, &*f)?;
+            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *f, &*g, cur)?;
+            scene_update(&self.dev, &self.stream, sc, (nx, ny), cfg, edge_cfg, &mut *g, &*f, cur)?;
         }
         Ok(())
     }
@@ -192,7 +193,7 @@ impl CudaWave {
     /// ping-ponging between the two pairs of fields.
     fn launch_scene_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
         let per = self.steps_per_launch();
-        let Some(sc) = self.scene.as_ref() else { return Ok(()) };
+        let Some(sc) = self.scene.as_mut() else { return Ok(()) };
         let cfg =
             LaunchConfig { grid_dim: (sc.tiles.0, sc.tiles.1, 1), block_dim: (32, TILE.warps, 1), shared_mem_bytes: 0 };
         let (nx, ny) = (self.params.nx as i32, self.params.ny as i32);
@@ -208,7 +209,7 @@ impl CudaWave {
             let values = sc.values.slice(done * sources..(done + n) * sources);
             let n_i32 = n as i32;
             let mut l = self.stream.launch_builder(&self.dev.wave_scene_steps);
-            l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(f_out).arg(g_out).arg(&sc.kinds);
+            l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(&mut *f_out).arg(&mut *g_out).arg(&sc.kinds);
             l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
             l.arg(&values).arg(&sources_i32).arg(&n_i32);
             // Launch contract: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
@@ -217,6 +218,26 @@ impl CudaWave {
             // `sources`; `values` holds n*sources; the kernel reads (f_in, g_in) and writes only
             // (f_out, g_out).
             launch(l, cfg, "launching wave_scene_steps")?;
+            if sc.n_layer_tiles > 0 {
+                let layer_cfg = LaunchConfig {
+                    grid_dim: (sc.n_layer_tiles, 1, 1),
+                    block_dim: (32, TILE.warps, 1),
+                    shared_mem_bytes: 0,
+                };
+                let [aux0, aux1] = &mut sc.aux;
+                let (aux_in, aux_out) = if self.cur == 0 { (&*aux0, aux1) } else { (&*aux1, aux0) };
+                let mut l = self.stream.launch_builder(&self.dev.wave_scene_layer_steps);
+                l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(f_out).arg(g_out).arg(&sc.layer_tiles);
+                l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
+                l.arg(&values).arg(&sources_i32).arg(&n_i32);
+                l.arg(aux_in).arg(aux_out).arg(&sc.layer).arg(&sc.layer_w);
+                // Launch contract: arguments match `wave_scene_layer_steps`; as `wave_scene_steps`
+                // above, `layer_tiles` n_layer_tiles indices of LAYER tiles, the two `aux` the
+                // `LayerFields` values of this grid, `layer` 2*(layer_w+1) `Axis` records; the
+                // kernel writes only the LAYER tiles' centres of (f_out, g_out) and every layer
+                // cell's values in aux_out.
+                launch(l, layer_cfg, "launching wave_scene_layer_steps")?;
+            }
             self.cur ^= 1;
             done += n;
         }

@@ -3,7 +3,8 @@
 //! and `wave_scene_sources` — the twins of `src/backend/cpu/wave_scene.rs` and
 //! `shaders/wave_scene.wgsl`. [`super::wave::CudaWave`] runs these in the `simple` shape, or
 //! `wave_scene_steps` (temporal blocking on `wave_steps`' tiles) in the `blocked` shape, for which
-//! this file sorts the tiles into uniform and general ones ([`tile_kinds`]).
+//! this file sorts the tiles into uniform and general ones ([`tile_kinds`]); the tiles holding
+//! matched-layer cells run `wave_scene_layer_steps` ([`LAYER`]).
 
 use std::sync::Arc;
 
@@ -43,11 +44,16 @@ pub(super) struct SceneData {
     pub(super) tile_entries: CudaSlice<u32>,
     /// Tiles along `j` and `i`.
     pub(super) tiles: (u32, u32),
-    /// The matched layer's auxiliary values (`LayerFields`; one unused word without a layer),
-    /// its `Axis` coefficients (low then high, seven words each) and its width (0: none).
-    pub(super) aux: CudaSlice<f32>,
+    /// The matched layer's auxiliary values (`LayerFields`; one unused word without a layer), two
+    /// copies: the one-update path updates `aux[cur]` in place, the blocked one reads `aux[cur]`
+    /// and writes `aux[cur ^ 1]` as it does the fields (`cur` the wave's current pair of fields).
+    /// Then the layer's `Axis` coefficients (low then high, seven words each) and its width (0: none).
+    pub(super) aux: [CudaSlice<f32>; 2],
     pub(super) layer: CudaSlice<f32>,
     pub(super) layer_w: i32,
+    /// The [`LAYER`] tiles (row-major tile indices) and how many there are.
+    pub(super) layer_tiles: CudaSlice<u32>,
+    pub(super) n_layer_tiles: u32,
 }
 
 impl SceneData {
@@ -65,7 +71,16 @@ impl SceneData {
         let n_mat = raster.materials.len();
         let mat4 = stream.clone_htod(&mat4).map_err(|e| runtime("uploading the scene's materials", e))?;
         let aux_len = LayerFields::new(&raster).values.len().max(1);
-        let aux = stream.alloc_zeros::<f32>(aux_len).map_err(|e| runtime("allocating the layer's values", e))?;
+        let aux = [
+            stream.alloc_zeros::<f32>(aux_len).map_err(|e| runtime("allocating the layer's values", e))?,
+            stream.alloc_zeros::<f32>(aux_len).map_err(|e| runtime("allocating the layer's values", e))?,
+        ];
+        let layer_list: Vec<u32> =
+            (0..walls_and_media.len() as u32).filter(|&t| walls_and_media[t as usize] == LAYER).collect();
+        let n_layer_tiles = layer_list.len() as u32;
+        let layer_tiles = stream
+            .clone_htod(&if layer_list.is_empty() { vec![0] } else { layer_list })
+            .map_err(|e| runtime("uploading the layer's tiles", e))?;
         let axes: Vec<Axis> = raster.layer.as_ref().map_or_else(
             || vec![<Axis as bytemuck::Zeroable>::zeroed()],
             |l| l.low.iter().chain(&l.high).copied().collect(),
@@ -93,6 +108,8 @@ impl SceneData {
             aux,
             layer,
             layer_w,
+            layer_tiles,
+            n_layer_tiles,
         };
         data.set_sources(stream, scene.clone())?;
         Ok(data)
@@ -127,16 +144,20 @@ impl SceneData {
         if self.edges && ((nx - 2) % oi == 0 || (ny - 2) % oj == 0) { (TILE.halo - 1) / 2 } else { TILE.steps() }
     }
 
-    /// True when the scene has a matched layer: it runs one update per launch
-    /// (`wave_scene_update`), whatever the variant, since `wave_scene_steps` has no twin of it.
-    pub(super) fn layered(&self) -> bool {
-        self.layer_w > 0
+    /// True when the blocked kernels cannot run this scene: a matched layer together with Mur's
+    /// edge cells (`wave_scene_layer_steps` has no twin of those). Such a scene runs one update
+    /// per launch (`wave_scene_update`), whatever the variant.
+    pub(super) fn one_update_only(&self) -> bool {
+        self.layer_w > 0 && self.edges
     }
 
     /// Clears the matched layer's auxiliary values (the fields were written or reset: as on the
     /// CPU they start again from 0).
     pub(super) fn clear_aux(&mut self, stream: &Arc<CudaStream>) -> Result<(), BackendError> {
-        stream.memset_zeros(&mut self.aux).map_err(|e| runtime("clearing the layer's values", e))
+        for aux in &mut self.aux {
+            stream.memset_zeros(aux).map_err(|e| runtime("clearing the layer's values", e))?;
+        }
+        Ok(())
     }
 
     /// Source values of steps `first..first + n`, `sources` per step, NaN where one does not force.
@@ -148,7 +169,7 @@ impl SceneData {
 }
 
 /// `update(out, input)` of a scene: every cell but the absorbing edge, then (where the scene has
-/// one) the edge ring, which reads its neighbours' new values.
+/// one) the edge ring, which reads its neighbours' new values. The layer's values are `aux[cur]`.
 #[expect(clippy::too_many_arguments, reason = "the launch's device, stream, scene, shape, configurations and fields")]
 pub(super) fn scene_update(
     dev: &Device,
@@ -159,10 +180,11 @@ pub(super) fn scene_update(
     edge_cfg: LaunchConfig,
     out: &mut CudaSlice<f32>,
     input: &CudaSlice<f32>,
+    cur: usize,
 ) -> Result<(), BackendError> {
     let mut l = stream.launch_builder(&dev.wave_scene_update);
     l.arg(&nx).arg(&ny).arg(&mut *out).arg(input).arg(&sc.ids).arg(&sc.materials);
-    l.arg(&mut sc.aux).arg(&sc.layer).arg(&sc.layer_w);
+    l.arg(&mut sc.aux[cur]).arg(&sc.layer).arg(&sc.layer_w);
     // Launch contract: arguments match `wave_scene_update`; both fields and `ids` hold nx*ny values,
     // `materials` five words for every id that occurs; with `layer_w` > 0, `aux` holds the
     // `LayerFields` values of this grid and `layer` 2*(layer_w+1) `Axis` records (each layer cell
@@ -188,6 +210,8 @@ pub(super) fn tile_grid(nx: usize, ny: usize) -> (u32, u32) {
 pub(super) const MIXED: u16 = 0xfffe;
 /// The kind of a tile with absorbing-edge cells, run in shared memory.
 pub(super) const GENERAL_EDGES: u16 = 0xffff;
+/// The kind of a tile whose footprint holds a matched-layer cell: `wave_scene_layer_steps` runs it.
+pub(super) const LAYER: u16 = 0xfffc;
 /// An 8x8 square with no interior cell.
 const EMPTY: u16 = 0xfffd;
 
@@ -204,12 +228,15 @@ fn tiles_holding(x: i64, out: u32, size: u32, tiles: u32) -> (i64, i64) {
 /// The kind of each tile (row-major, `tile_grid` of them) from the scene's cells, forced cells not
 /// counted: the material id where every interior cell of the tile (halo included) has it and it
 /// is neither a wall nor an absorbing-edge cell (the tile runs in registers), else [`MIXED`] or
-/// [`GENERAL_EDGES`]. Tiles start `TILE.out()` apart at `-TILE.halo` and are `TILE.width() x
+/// [`GENERAL_EDGES`]; with a matched layer, [`LAYER`] where a layer cell lies in the footprint
+/// (whatever else does: a scene has the layer or Mur's edge cells, not both). Tiles start `TILE.out()` apart at `-TILE.halo` and are `TILE.width() x
 /// TILE.height()`, all multiples of 8, so the interior is first folded into 8x8 squares.
 #[must_use]
 pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
     let (nx, ny) = (cells.nx, cells.ny);
     let (sq_i, sq_j) = (nx.div_ceil(8), ny.div_ceil(8));
+    let w = cells.layer.as_ref().map_or(0, |l| l.width);
+    let in_layer = |i: usize, j: usize| w > 0 && (i <= w || j <= w || i + 1 + w >= nx || j + 1 + w >= ny);
     let kind_of = |id: u16| -> u16 {
         if id == WALL {
             MIXED
@@ -222,6 +249,7 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
     let merge = |a: u16, b: u16| -> u16 {
         match (a, b) {
             (EMPTY, x) | (x, EMPTY) => x,
+            (LAYER, _) | (_, LAYER) => LAYER,
             (GENERAL_EDGES, _) | (_, GENERAL_EDGES) => GENERAL_EDGES,
             (x, y) if x == y => x,
             _ => MIXED,
@@ -232,7 +260,7 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
         let row = &cells.ids[i * ny..(i + 1) * ny];
         for j in 1..ny - 1 {
             let sq = &mut squares[(i / 8) * sq_j + j / 8];
-            *sq = merge(*sq, kind_of(row[j]));
+            *sq = merge(*sq, if in_layer(i, j) { LAYER } else { kind_of(row[j]) });
         }
     }
     let (tj, ti) = tile_grid(nx, ny);
@@ -280,7 +308,7 @@ pub(super) fn tile_sources(
         for bi in bi0..=bi1 {
             for bj in bj0..=bj1 {
                 let t = (bi * i64::from(tj) + bj) as usize;
-                if kinds[t] != GENERAL_EDGES {
+                if kinds[t] != GENERAL_EDGES && kinds[t] != LAYER {
                     kinds[t] = MIXED;
                 }
                 let r = i - (bi * i64::from(oi) - halo);
@@ -340,6 +368,49 @@ c2 = 0.125
 "#
         ))
         .unwrap()
+    }
+
+    /// Every tile whose footprint holds a matched-layer cell is [`LAYER`] (else the blocked kernels
+    /// would run a layer cell by the scene rule), forced cells or not; tiles far from it are not.
+    #[test]
+    fn tiles_holding_layer_cells_are_layer_tiles() {
+        for (nx, ny) in [(290, 250), (251, 303), (242, 194)] {
+            let mut s = scene(nx, ny);
+            s.boundary = crate::sim::wave::scene::Boundary::Absorbing;
+            let cells = SceneCells::new(&s);
+            let w = cells.layer.as_ref().map_or(0, |l| l.width) as i64;
+            assert!(w > 0, "{nx}x{ny}: the scene has a layer");
+            let mut kinds = tile_kinds(&cells);
+            let forced = s.source_cells();
+            tile_sources(&mut kinds, nx, ny, &forced);
+            let (tj, ti) = tile_grid(nx, ny);
+            let (oj, oi) = TILE.out();
+            let (n, m) = (nx as i64, ny as i64);
+            let (mut layer, mut other) = (0, 0);
+            for bi in 0..i64::from(ti) {
+                for bj in 0..i64::from(tj) {
+                    let k = kinds[(bi * i64::from(tj) + bj) as usize];
+                    let (i0, j0) = (bi * i64::from(oi) - 8, bj * i64::from(oj) - 8);
+                    let holds = (i0..i0 + 64).any(|i| {
+                        (j0..j0 + 64).any(|j| {
+                            i >= 1
+                                && j >= 1
+                                && i < n - 1
+                                && j < m - 1
+                                && (i <= w || j <= w || i + 1 + w >= n || j + 1 + w >= m)
+                        })
+                    });
+                    if holds {
+                        layer += 1;
+                        assert_eq!(k, LAYER, "{nx}x{ny} tile ({bi}, {bj}) holds layer cells but is kind {k:#x}");
+                    } else {
+                        other += 1;
+                        assert_ne!(k, LAYER, "{nx}x{ny} tile ({bi}, {bj}) holds no layer cell");
+                    }
+                }
+            }
+            println!("{nx}x{ny}, layer {w}: {layer} layer tiles, {other} others");
+        }
     }
 
     #[test]

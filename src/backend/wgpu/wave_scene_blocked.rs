@@ -546,15 +546,15 @@ mod tests {
         // The source's cell lies in the regions of tiles (1..=2, 1..=2), all plain.
         let lists = Lists::new(&k, &s.source_cells(), s.ny, 0);
         assert_eq!(lists.general.1 as usize, k.kinds.iter().filter(|&&v| v == Kind::General).count() + 4);
-        let mut absorbing = s.clone();
-        absorbing.boundary = Boundary::Absorbing;
-        let k = TileKinds::new(&SceneCells::new(&absorbing));
+        let mut mur = s.clone();
+        mur.boundary = Boundary::Mur;
+        let k = TileKinds::new(&SceneCells::new(&mur));
         assert_eq!((k.kinds[0], k.kinds[2 * 7 + 2]), (Kind::General, Kind::Plain(0)));
         let mut damped = s.clone();
         damped.damping = 0.01;
         assert!(TileKinds::new(&SceneCells::new(&damped)).kinds.iter().all(|&v| v == Kind::General));
         let mut matched = s;
-        matched.boundary = Boundary::Matched;
+        matched.boundary = Boundary::Absorbing;
         let k = TileKinds::new(&SceneCells::new(&matched));
         assert_eq!((k.kinds[0], k.kinds[6], k.kinds[3 * 7 + 6]), (Kind::Layer, Kind::Layer, Kind::Layer));
         assert_eq!((k.kinds[2 * 7 + 2], k.kinds[7 + 1]), (Kind::Plain(0), Kind::Plain(0)));
