@@ -203,11 +203,8 @@ impl Keyframe {
                 }
             }
         }
-        // Only where there are distances (a `hypot` a sample is a large part of a frame's cost).
-        if self.de.is_some() {
-            (de[1], de[2]) = unit(de[1], de[2]);
-        }
-        Sample::Outside { count, smooth, de }
+        let (ux, uy) = unit(de[1], de[2]);
+        Sample::Outside { count, smooth, de: [de[0], ux, uy] }
     }
 }
 
@@ -268,10 +265,7 @@ pub fn resample(
                 Some(Sample::Outside { count: c2, smooth: s2, de: d2 }),
             ) => {
                 let mix = |a: f64, b: f64| weight * a + (1.0 - weight) * b;
-                let (mut ux, mut uy) = (mix(d1[1], d2[1]), mix(d1[2], d2[2]));
-                if deep.de.is_some() {
-                    (ux, uy) = unit(ux, uy);
-                }
+                let (ux, uy) = unit(mix(d1[1], d2[1]), mix(d1[2], d2[2]));
                 Sample::Outside { count: mix(c1, c2), smooth: mix(s1, s2), de: [mix(d1[0], d2[0]), ux, uy] }
             }
             (Some(a), Some(b)) => {
