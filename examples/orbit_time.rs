@@ -59,10 +59,8 @@ fn main() {
             for _ in 0..repeats {
                 let start = Instant::now();
                 let o =
-                    ReferenceOrbit::compute_threads(&b.re, &b.im, loc.iters, bits, usize::MAX, Some(t), &mut |_, _| {
-                        true
-                    })
-                    .unwrap();
+                    ReferenceOrbit::compute_threads(&b.re, &b.im, loc.iters, bits, usize::MAX, Some(t), &mut |_| true)
+                        .unwrap();
                 best = best.min(start.elapsed().as_secs_f64() * 1e3);
                 steps = o.steps();
             }
@@ -77,7 +75,7 @@ fn main() {
             let r = view.radius(width, height);
             let aspect = width as f64 / height as f64;
             let pixel = FloatExp::new(r.m * 2.0 / (height as f64 * (1.0 + aspect * aspect).sqrt()), r.e);
-            for choice in [ReferenceChoice::Nucleus, ReferenceChoice::Auto] {
+            for choice in [ReferenceChoice::Nucleus, ReferenceChoice::Period, ReferenceChoice::Auto] {
                 let mut best = f64::INFINITY;
                 let mut said = String::new();
                 for _ in 0..repeats {

@@ -1,7 +1,8 @@
 //! `render mandelbrot --gif FILE`: a zoom movie for slides. From the whole set (zoom 1) to the
 //! view asked for, about the view's centre, in `--gif-frames` pictures whose zoom grows
 //! geometrically. Each picture is computed as `render` would compute it alone (the seed's rule
-//! in `f64` while it resolves the pixels, perturbation beyond), coloured with the colour flags,
+//! in `f64` while it resolves the pixels, perturbation beyond; the perturbation frames share
+//! the view's one reference orbit, [`DeepJob::reframed`]), coloured with the colour flags,
 //! and written as one frame of an animated GIF in the palette's own colours
 //! ([`crate::output::write_lut_gif`]), whole or not at all.
 
@@ -57,6 +58,7 @@ pub fn render_zoom_gif(
     let mut smooth = settings.smooth.then(|| vec![0.0f32; w * h]);
     let mut rgba = vec![0u8; w * h * 4];
     let mut deep_frames = 0;
+    let (mut orbit_job, mut orbits): (Option<DeepJob>, u32) = (None, 0);
     let written = output::write_lut_gif(path, w, h, DELAY_CS, &settings.picture_table(), |push| {
         for k in 0..frames {
             let v = View::parse(&center, &zoom_of_frame(k, frames, last)).map_err(anyhow::Error::msg)?;
@@ -64,7 +66,23 @@ pub fn render_zoom_gif(
             match v.auto_arith(w, h, n) {
                 Arith::Perturbation => {
                     deep_frames += 1;
-                    let job = DeepJob::prepare(&v, w, h, n).map_err(anyhow::Error::msg)?;
+                    // One reference orbit, the view's own, for every perturbation frame (they
+                    // share its centre and are no deeper); a frame it cannot serve gets its own.
+                    if orbit_job.is_none() {
+                        let n_view = iters.unwrap_or_else(|| auto_iters(last)).max(n);
+                        orbit_job = Some(DeepJob::prepare(view, w, h, n_view).map_err(anyhow::Error::msg)?);
+                    }
+                    let shared = match &orbit_job {
+                        Some(j) => j.reframed(&v, n).map_err(anyhow::Error::msg)?,
+                        None => None,
+                    };
+                    let job = match shared {
+                        Some(job) => job,
+                        None => {
+                            orbits += 1;
+                            DeepJob::prepare(&v, w, h, n).map_err(anyhow::Error::msg)?
+                        }
+                    };
                     match smooth.as_deref_mut() {
                         Some(s) => b.mandelbrot_deep_smooth(&job, &mut counts, s)?,
                         None => b.mandelbrot_deep(&job, &mut counts)?,
@@ -87,9 +105,10 @@ pub fn render_zoom_gif(
     })?;
     progress.finish();
     eprintln!(
-        "{w}x{h}, {written} frames from zoom 1 to {} ({} by perturbation), {}: {:.2} s; wrote {}",
+        "{w}x{h}, {written} frames from zoom 1 to {} ({} by perturbation, on {} reference orbit(s)), {}: {:.2} s; wrote {}",
         view.zoom,
         deep_frames,
+        orbits + u32::from(orbit_job.is_some()),
         b.kind().name(),
         start.elapsed().as_secs_f64(),
         path.display()

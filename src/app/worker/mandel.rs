@@ -270,8 +270,13 @@ impl MandelWork {
                 .join()
                 .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))??;
             let Referenced { orbit, reference: kind, point } = run;
-            let complete =
-                orbit.steps() < iters as usize || matches!(kind, crate::sim::fractal::deep::Reference::Nucleus { .. });
+            // A cut or periodic orbit serves any iterations: pixels rebase at its end.
+            let complete = orbit.steps() < iters as usize
+                || matches!(
+                    kind,
+                    crate::sim::fractal::deep::Reference::Nucleus { .. }
+                        | crate::sim::fractal::deep::Reference::Period { .. }
+                );
             let (re, im) = point.unwrap_or_else(|| (b.re.clone(), b.im.clone()));
             self.orbits_computed += 1;
             self.reference = Some(Reference { re, im, bits, iters, complete, kind, orbit: Arc::new(orbit) });

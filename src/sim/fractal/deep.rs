@@ -468,6 +468,31 @@ impl DeepJob {
         })
     }
 
+    /// The job of `view` at this job's size and `iters` iterations on this job's reference
+    /// orbit (no new orbit): `view` must share this job's centre and be no deeper (a frame of a
+    /// zoom into this view), and the reference be the centre; its own pixel grid (from its
+    /// bounds in arbitrary precision, as [`Self::prepare`] makes it) and BLA table. `None` when
+    /// the orbit cannot serve it: a nucleus reference, a deeper view, or more iterations than
+    /// an orbit that ran to its iterations holds.
+    ///
+    /// # Errors
+    /// The view's bounds cannot be computed.
+    pub fn reframed(&self, view: &View, iters: u32) -> Result<Option<Self>, ViewError> {
+        let (w, h) = (self.width, self.height);
+        let orbit_ran_out =
+            self.orbit.steps() >= self.iters as usize && matches!(self.reference, Reference::Centre { .. });
+        if matches!(self.reference, Reference::Nucleus { .. })
+            || view.zoom_log10() > self.zoom_log10 + 1e-6
+            || (iters > self.iters && orbit_ran_out)
+        {
+            return Ok(None);
+        }
+        let b = view.bounds_big(w, h, view.bits(h))?;
+        let grid = PixelGrid::new(&b, w, h);
+        let bla = Arc::new(self.orbit.bla_table(grid.dc_max(w, h)));
+        Ok(Some(Self { iters, bla, grid, zoom_log10: view.zoom_log10(), millis: None, ..self.clone() }))
+    }
+
     /// This job without its BLA table: every iteration a single step (for comparisons).
     #[must_use]
     pub fn without_bla(&self) -> Self {

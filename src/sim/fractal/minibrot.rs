@@ -75,7 +75,8 @@ pub enum MinibrotError {
 }
 
 fn cx_abs(c: Cx) -> FloatExp {
-    FloatExp::new(c.re.hypot(c.im), c.e)
+    // `Cx` keeps its larger part in [1, 2): the squares neither overflow nor underflow.
+    FloatExp::new((c.re * c.re + c.im * c.im).sqrt(), c.e)
 }
 
 fn log10(v: FloatExp) -> f64 {
@@ -168,11 +169,6 @@ impl Ball {
         self.r = fe_add(fe_mul(self.r, fe_add(fe_mul(FloatExp::new(2.0, 0), z), self.r)), self.radius);
         self.n += 1;
         true
-    }
-
-    /// [`Self::step`] on a fixed-point value.
-    pub fn step_fixed(&mut self, zr: &Fixed, zi: &Fixed) -> bool {
-        self.step(cx_of(zr, zi))
     }
 }
 
@@ -370,8 +366,7 @@ pub fn find_minibrot(
 ) -> Result<Minibrot, MinibrotError> {
     let mut ball = Ball::new(radius);
     let orbit = if near_set(cr, ci) {
-        ReferenceOrbit::compute_threads(cr, ci, iters, bits, usize::MAX, None, &mut |zr, zi| ball.step_fixed(zr, zi))
-            .ok()
+        ReferenceOrbit::compute_threads(cr, ci, iters, bits, usize::MAX, None, &mut |z| ball.step(z)).ok()
     } else {
         None
     };

@@ -30,7 +30,7 @@
 
 use astro_float::{BigFloat, RoundingMode};
 
-use super::bla::{BlaTable, FloatExp};
+use super::bla::{BlaTable, Cx, FloatExp};
 use super::orbit_fixed::{Fixed, TooLong, iterate, orbit_threads};
 pub use super::real::{Real, ldexp64};
 pub use super::track::Iterations;
@@ -125,6 +125,9 @@ pub struct ReferenceOrbit {
     pub last_f32: usize,
 }
 
+/// Most orbit steps reserved up front (about 70 MB of address space, mapped only as used).
+const RESERVED_STEPS: usize = 1 << 20;
+
 /// A reference orbit still going after the steps the memory holds.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
@@ -170,14 +173,14 @@ impl ReferenceOrbit {
         bits: usize,
         max_steps: usize,
     ) -> Result<Self, OrbitTooLong> {
-        Self::compute_threads(cr, ci, iters, bits, max_steps, None, &mut |_, _| true)
+        Self::compute_threads(cr, ci, iters, bits, max_steps, None, &mut |_| true)
     }
 
     /// [`Self::compute_limited`] with the fixed-point orbit on `threads` threads (1 to 3;
     /// `None`: chosen from the precision and the machine, [`orbit_threads`]), shown each value
-    /// `Z` as it comes: `watch(re, im)` returning `false` ends the orbit there (the ball
-    /// method's period, [`super::minibrot::Ball`]). `watch` sees the fixed-point orbit only
-    /// (`|C| < 4`).
+    /// `Z` as it comes, its top 53 bits with an extended exponent (the values stored): `watch(z)`
+    /// returning `false` ends the orbit there (the ball method's period,
+    /// [`super::minibrot::Ball`]). `watch` sees the fixed-point orbit only (`|C| < 4`).
     ///
     /// # Errors
     /// The orbit needs more than `max_steps` steps.
@@ -188,10 +191,10 @@ impl ReferenceOrbit {
         bits: usize,
         max_steps: usize,
         threads: Option<usize>,
-        watch: &mut dyn FnMut(&Fixed, &Fixed) -> bool,
+        watch: &mut dyn FnMut(Cx) -> bool,
     ) -> Result<Self, OrbitTooLong> {
         let too_long = |steps: usize| OrbitTooLong { iters, steps };
-        let mut o = Self::default();
+        let mut o = Self::with_capacity((iters as usize).min(max_steps).min(RESERVED_STEPS) + 1);
         let n = Fixed::limbs_for(bits);
         let small = |v: &BigFloat| v.is_zero() || v.exponent().is_some_and(|e| e <= 2);
         if let (true, Some(fcr), Some(fci)) = (small(cr) && small(ci), Fixed::from_big(cr, n), Fixed::from_big(ci, n)) {
@@ -200,7 +203,8 @@ impl ReferenceOrbit {
             let threads = threads.unwrap_or_else(|| orbit_threads(n, cores));
             iterate(&fcr, &fci, iters, max_steps, threads, &mut |zr, zi, mag4| {
                 o.push_fixed(zr, zi, mag4);
-                watch(zr, zi)
+                let n = o.re.len() - 1;
+                watch(Cx::new(o.re[n], o.im[n], o.exp[n]))
             })
             .map_err(|TooLong(steps)| too_long(steps))?;
         } else {
@@ -234,6 +238,29 @@ impl ReferenceOrbit {
         o.last_f64 = last;
         o.last_f32 = last;
         Ok(o)
+    }
+
+    /// An empty orbit with room for `steps` values (reserved, not touched: pages are mapped
+    /// as the orbit reaches them, once, instead of again at each doubling of every vector).
+    fn with_capacity(steps: usize) -> Self {
+        let (f64s, f32s, i32s) =
+            (|| Vec::with_capacity(steps), || Vec::with_capacity(steps), || Vec::with_capacity(steps));
+        Self {
+            re: f64s(),
+            im: f64s(),
+            re_lo: f64s(),
+            im_lo: f64s(),
+            exp: i32s(),
+            re32: f32s(),
+            im32: f32s(),
+            re32_lo: f32s(),
+            im32_lo: f32s(),
+            exp32: i32s(),
+            mag4: f64s(),
+            mag4_32: f32s(),
+            last_f64: 0,
+            last_f32: 0,
+        }
     }
 
     /// Appends `Z = zr + i zi` and its `|Z|^2 - 4`, from arbitrary precision.
