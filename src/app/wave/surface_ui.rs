@@ -9,6 +9,10 @@ pub const NEEDS_WGPU: &str = "3D needs the wgpu renderer: this window draws with
 /// The picture is not a texture the surface can read yet.
 pub const NO_PICTURE: &str = "3D: waiting for the first picture";
 
+/// The lowest the camera goes, radians above the surface: about 9°, where a wave's crests
+/// still read as a surface (at the 3° it allowed before, the field collapsed to a line).
+pub const MIN_PITCH: f32 = 0.15;
+
 /// The camera and the surface's height.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SurfaceView {
@@ -100,10 +104,11 @@ impl SurfaceView {
         mul(&proj, &look_at(self.eye(), [0.0, 0.0, 0.0]))
     }
 
-    /// A drag of `delta` points turns the camera; the wheel's `scroll` points zoom it.
+    /// A drag of `delta` points turns the camera (its height above the surface from
+    /// [`MIN_PITCH`], never edge-on, to just under overhead); the wheel's `scroll` points zoom it.
     pub fn steer(&mut self, delta: egui::Vec2, scroll: f32) {
         self.yaw -= delta.x * 0.01;
-        self.pitch = (self.pitch + delta.y * 0.01).clamp(0.05, 1.5);
+        self.pitch = (self.pitch + delta.y * 0.01).clamp(MIN_PITCH, 1.5);
         self.distance = (self.distance * (-scroll * 0.002).exp()).clamp(0.4, 6.0);
     }
 
@@ -202,6 +207,8 @@ mod tests {
         assert!((v.yaw - (before.yaw - 0.5)).abs() < 1e-6);
         v.steer(egui::vec2(0.0, 10_000.0), 0.0);
         assert!(v.pitch <= 1.5, "never over the top: {}", v.pitch);
+        v.steer(egui::vec2(0.0, -10_000.0), 0.0);
+        assert!(v.pitch >= MIN_PITCH, "never edge-on: {}", v.pitch);
         v.steer(egui::Vec2::ZERO, 100.0);
         assert!(v.distance < before.distance, "the wheel up zooms in");
         v.steer(egui::Vec2::ZERO, -1e6);
