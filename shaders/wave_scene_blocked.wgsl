@@ -2,18 +2,19 @@
 // wgpu), up to K/2 whole time steps (K updates) per dispatch on the tiles of
 // shaders/wave_blocked_workgroup.wgsl (the plain kernel wgpu runs on GPUs, `auto`), in the scheme of
 // CUDA's `wave_scene_steps` (kernels/wave.cu): the host sorts the tiles by what they hold
-// (src/backend/wgpu/wave_scene_blocked.rs, `TileKinds`) and runs one entry point per kind, each a
-// dispatch over its list of tiles, all reading (f_in, g_in) and writing (f_out, g_out):
-// - `scene_plain`: every interior cell of the tile (halo included) has one material, undamped, not
+// (src/backend/wgpu/wave_scene_blocked.rs, `TileKinds`) and runs two dispatches, `scene_mixed` over
+// the general tiles then the plain ones (the kind is the workgroup's) and `scene_layer` over the
+// layer tiles, all reading (f_in, g_in) and writing (f_out, g_out):
+// - plain tiles (`plain_tile`): every interior cell of the tile (halo included) has one material, undamped, not
 //   an absorbing-edge or layer cell, with a power-of-two c2 (0.25 in the open medium of most
 //   scenes, 0.125 in the budget's lens) and no forced cell: the plain kernel's code, `update_cell`
 //   with that c2 (exact for a power of two: `cpu_product`), the same bits as the scene rule;
-// - `scene_general`: walls, media, damping, forced cells and Mur's absorbing edge, each cell's
+// - general tiles (`general_tile`): walls, media, damping, forced cells and Mur's absorbing edge, each cell's
 //   material id held in registers and its (c2, a, b) from the table, the scene rule
 //   (`scene_cell`, every product `grid_product`); tiles on an absorbing edge add an exchange of
 //   the new values of the lines the edge cells look at (`mur_rows`, `mur_cols`) and a third
 //   barrier per update;
-// - `scene_layer`: tiles that hold cells of a matched layer: as `scene_general` (no Mur edge exists
+// - `scene_layer`: tiles that hold cells of a matched layer: as the general tiles (no Mur edge exists
 //   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in registers,
 //   read from `aux_in` and written to `aux_out` (the host alternates two buffers like the fields).
 //
@@ -92,7 +93,7 @@ struct SceneSteps {
 // One field of the tile, for the neighbours (16 KiB).
 var<workgroup> tile: array<f32, 4096>;
 // Mur's edge: the new values of the lines the edge cells look at: rows i = 2 and nx-3 by tile
-// column, columns j = 2 and ny-3 by tile row (1 KiB, `scene_general` only).
+// column, columns j = 2 and ny-3 by tile row (1 KiB, general tiles only).
 var<workgroup> mur_rows: array<f32, 128>;
 var<workgroup> mur_cols: array<f32, 128>;
 
@@ -308,7 +309,11 @@ fn forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> 
 // The tile of workgroup `wid` in a list of `count` tiles from word `list`: (tile row, tile
 // column, second word), or none (x = 0xffffffff) past the list's end.
 fn tile_of(list: u32, count: u32, wid: vec3<u32>) -> vec3<u32> {
-    let index = wid.y * ROW + wid.x;
+    return tile_at(list, count, wid.y * ROW + wid.x);
+}
+
+// Entry `index` of a list of `count` tiles from word `list`, as `tile_of`.
+fn tile_at(list: u32, count: u32, index: u32) -> vec3<u32> {
     if index >= count {
         return vec3<u32>(0xffffffffu, 0u, 0u);
     }
@@ -381,12 +386,8 @@ fn plain_half(c2: f32, a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mas
     return out;
 }
 
-@compute @workgroup_size(64, 4, 1)
-fn scene_plain(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    let t = tile_of(steps.plain, steps.n_plain, wid);
-    if t.x == 0xffffffffu {
-        return;
-    }
+// A plain tile `t` (from `tile_at`) on the workgroup of invocation `lid`.
+fn plain_tile(t: vec3<u32>, lid: vec3<u32>) {
     let c2 = word_f32(MAT * t.z);
     let tx = lid.x;
     let ty = lid.y;
@@ -592,12 +593,8 @@ fn general_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx:
     return edged;
 }
 
-@compute @workgroup_size(64, 4, 1)
-fn scene_general(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    let t = tile_of(steps.general, steps.n_general, wid);
-    if t.x == 0xffffffffu {
-        return;
-    }
+// A general tile `t` (from `tile_at`) on the workgroup of invocation `lid`.
+fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;
@@ -645,5 +642,18 @@ fn scene_general(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocatio
         g = general_half(g, f, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
     }
     store_column(i0, ti0, tx, j, f, g);
+}
+
+// The general tiles, then the plain ones, in one dispatch: the slow tiles start first and the
+// plain ones fill the GPU behind them, where a dispatch per kind waited for the last general tile
+// (and a barrier) before any plain one ran. The kind is the workgroup's (uniform: `wid`, `steps`).
+@compute @workgroup_size(64, 4, 1)
+fn scene_mixed(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let index = wid.y * ROW + wid.x;
+    if index < steps.n_general {
+        general_tile(tile_at(steps.general, steps.n_general, index), lid);
+    } else if index - steps.n_general < steps.n_plain {
+        plain_tile(tile_at(steps.plain, steps.n_plain, index - steps.n_general), lid);
+    }
 }
 //#include scene_layer_tiles.wgsl

@@ -1,7 +1,7 @@
 //! Scenes by temporal blocking (`shaders/wave_scene_blocked.wgsl`, the WGSL twin of CUDA's
 //! `wave_scene_steps` in `kernels/wave.cu`): up to [`STEPS_PER_DISPATCH`] time steps per dispatch
 //! on the 64x64 tiles (48x48 output) of `shaders/wave_blocked_workgroup.wgsl`. The host sorts the
-//! tiles by what they hold ([`TileKinds`]) and each dispatch runs three entry points over their
+//! tiles by what they hold ([`TileKinds`]) and each dispatch group runs two entry points over their
 //! lists: plain tiles (one undamped material with a power-of-two `c2`, no forced cell: the plain
 //! kernel's code), general tiles (walls, media, damping, forced cells, Mur's edge) and layer tiles
 //! (the matched layer's cells with their auxiliary values). Like the plain blocked kernel it reads
@@ -62,11 +62,11 @@ struct SceneSteps {
     pad: [u32; 3],
 }
 
-/// The three pipelines, compiled on a scene's first blocked advance.
+/// The two pipelines (general and plain tiles in one dispatch, layer tiles), compiled on a
+/// scene's first blocked advance.
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
-    plain: wgpu::ComputePipeline,
-    general: wgpu::ComputePipeline,
+    mixed: wgpu::ComputePipeline,
     layer: wgpu::ComputePipeline,
 }
 
@@ -93,13 +93,12 @@ impl Pipeline {
             device,
             "wave_scene_blocked.wgsl",
             &source,
-            &[("scene_plain", &layout), ("scene_general", &layout), ("scene_layer", &layout)],
+            &[("scene_mixed", &layout), ("scene_layer", &layout)],
             false,
         )?;
         let layer = p.pop().ok_or_else(|| runtime("no scene layer pipeline"))?;
-        let general = p.pop().ok_or_else(|| runtime("no scene general pipeline"))?;
-        let plain = p.pop().ok_or_else(|| runtime("no scene plain pipeline"))?;
-        Ok(Self { layout, plain, general, layer })
+        let mixed = p.pop().ok_or_else(|| runtime("no scene pipeline for general and plain tiles"))?;
+        Ok(Self { layout, mixed, layer })
     }
 }
 
@@ -440,9 +439,9 @@ impl SceneBlocked {
         let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
         let sources = scene.channels();
         let slot = self.max_steps as usize * sources.max(1);
+        // General tiles first, then plain ones, in one dispatch (`scene_mixed`); the layer's.
         let kinds = [
-            (&pipeline.plain, self.base.n_plain),
-            (&pipeline.general, self.base.n_general),
+            (&pipeline.mixed, self.base.n_general + self.base.n_plain),
             (&pipeline.layer, self.base.n_layered),
         ];
         let mut next_step = tstep0 + 1;
