@@ -167,7 +167,8 @@ impl MandelWork {
         let has_smooth = smooth.is_some();
         let mut notes = Vec::new();
         if let Some(c) = req.julia {
-            return julia(backend, req, (width, height), c, counts, smooth, progress);
+            let de = (has_smooth && req.colour.needs_distance()).then_some(&mut self.de);
+            return julia(backend, req, (width, height), c, counts, smooth, de, progress);
         }
         let mut arith = choose_arith(req);
         if req.arith.is_some_and(|a| a != arith) {
@@ -299,7 +300,10 @@ impl MandelWork {
 }
 
 /// The Julia set of `c` in `req`'s view (its own camera): the direct rule in `f32` while it
-/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece.
+/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece; with `de`
+/// (given with `smooth` where the colouring needs distances), the distance estimates too, as
+/// `render julia --colour distance` computes them.
+#[expect(clippy::too_many_arguments, reason = "the picture, its buffers and its progress")]
 fn julia(
     backend: &mut dyn Backend,
     req: &MandelRequest,
@@ -307,6 +311,7 @@ fn julia(
     c: [f64; 2],
     counts: &mut [i32],
     smooth: Option<&mut Vec<f32>>,
+    de: Option<&mut Vec<f32>>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Computed, MandelError> {
     let bounds = req.view.bounds_f64(width, height)?;
@@ -318,10 +323,32 @@ fn julia(
         None => Precision::F32,
     };
     let has_smooth = smooth.is_some();
-    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?;
+    let mut notes = Vec::new();
+    let mut has_de = false;
+    let run = match (smooth, de) {
+        (Some(smooth), Some(de)) => {
+            de.clear();
+            de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
+            match backend.julia_distance(&p, counts, smooth, de) {
+                Ok(run) => {
+                    has_de = true;
+                    run
+                }
+                Err(e @ BackendError::Unavailable { .. }) => {
+                    notes.push(format!(
+                        "distance colouring and lighting of Julia sets are not available on {} ({e})",
+                        backend.kind()
+                    ));
+                    backend.julia(&p, counts, Some(smooth)).map_err(MandelError::Julia)?
+                }
+                Err(e) => return Err(MandelError::Julia(e)),
+            }
+        }
+        (smooth, _) => backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?,
+    };
     let run = progress(height, height).then_some(run);
     let arith = p.precision.name().to_owned();
-    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, de: false, notes: Vec::new() })
+    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, de: has_de, notes })
 }
 
 #[cfg(test)]
