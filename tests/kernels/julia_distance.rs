@@ -164,12 +164,11 @@ fn mpmath_reference(p: &JuliaParams, pixels: &[(usize, usize)]) -> Vec<Option<(i
 /// (distance) and 1.8e-6 (normal) over 24 escaped pixels of the dendrite; the bound is 5x that.
 const MPMATH_REL_BOUND: f64 = 1e-5;
 
-#[test]
-fn julia_distance_agrees_with_mpmath_at_sampled_pixels() {
-    let p = dendrite(Precision::F64);
-    let (counts, _, de, _) = distance::julia_reference(&p);
+/// The worst relative difference of the distances and normals in `de` from mpmath's at 24
+/// sampled pixels of `p`, and the escaped pixels compared (their counts checked).
+fn mpmath_worst(p: &JuliaParams, counts: &[i32], de: &[f32]) -> ((f64, f64), usize) {
     let pixels: Vec<(usize, usize)> = (0..24).map(|i| ((i * 37 + 5) % p.width, (i * 23 + 11) % p.height)).collect();
-    let want = mpmath_reference(&p, &pixels);
+    let want = mpmath_reference(p, &pixels);
     let (px, _) = p.grid().pixel_size();
     let (mut worst, mut compared) = ((0.0f64, 0.0f64), 0);
     for (&(x, y), w) in pixels.iter().zip(&want) {
@@ -186,6 +185,14 @@ fn julia_distance_agrees_with_mpmath_at_sampled_pixels() {
             }
         }
     }
+    (worst, compared)
+}
+
+#[test]
+fn julia_distance_agrees_with_mpmath_at_sampled_pixels() {
+    let p = dendrite(Precision::F64);
+    let (counts, _, de, _) = distance::julia_reference(&p);
+    let (worst, compared) = mpmath_worst(&p, &counts, &de);
     println!(
         "{compared} escaped Julia pixels against mpmath: distance within {:.3e} (relative), normal within {:.3e}",
         worst.0, worst.1
@@ -193,6 +200,32 @@ fn julia_distance_agrees_with_mpmath_at_sampled_pixels() {
     assert!(compared >= 10, "only {compared} pixels escaped");
     assert!(worst.0 < MPMATH_REL_BOUND, "distance differs from mpmath's by {} (relative)", worst.0);
     assert!(worst.1 < MPMATH_REL_BOUND, "normal differs from mpmath's by {}", worst.1);
+}
+
+#[test]
+fn the_mpmath_check_catches_the_mandelbrot_derivative() {
+    // The Mandelbrot set's rule for the derivative (dz' = 2 z dz + 1 from dz0 = 0) in place of
+    // the Julia set's, on the same orbits: far outside the bound (measured 3.0 and 1.9).
+    let p = dendrite(Precision::F64);
+    let (counts, _, mut de, _) = distance::julia_reference(&p);
+    let (px, py) = p.grid().pixel_size();
+    for (at, d) in de.chunks_exact_mut(DE_VALUES).enumerate() {
+        let (zr, zi) = (p.bounds.minx + (at % p.width) as f64 * px, p.bounds.miny + (at / p.width) as f64 * py);
+        let (z, c) = ((zr, zi), (p.c[0], p.c[1]));
+        let (mut x, mut y, mut dr, mut di) = (z.0, z.1, 0.0f64, 0.0f64);
+        for _ in 0..p.iters {
+            (dr, di) = (2.0 * (x * dr - y * di) + 1.0, 2.0 * (x * di + y * dr));
+            (x, y) = (x * x - y * y + c.0, 2.0 * x * y + c.1);
+            if x * x + y * y >= 65536.0 {
+                break;
+            }
+        }
+        let [dist, ux, uy] = distance::distance_and_normal(x, y, dr, di);
+        d.copy_from_slice(&[(dist / px) as f32, ux as f32, uy as f32]);
+    }
+    let (worst, _) = mpmath_worst(&p, &counts, &de);
+    println!("dz/dc in place of dz/dz0: distance off by {:.3e}, normal by {:.3e}", worst.0, worst.1);
+    assert!(worst.0 > MPMATH_REL_BOUND, "a wrong derivative passed: {worst:?}");
 }
 
 /// Compares one result with `cpu1`'s: counts within the budget, smooth values, distances and
@@ -322,4 +355,42 @@ fn cuda_kernel_source_equals_the_cpu_on_the_host() {
             p.height
         );
     }
+}
+
+#[test]
+fn cli_render_julia_by_distance_and_lit_keeps_the_counts() {
+    // `render julia --colour distance --light`: the PNG is the Julia distance picture
+    // (`colour_rgba_de` of the CPU twin's distances), the .npy the rule's counts, as without them;
+    // a light out of range is one line, exit 2.
+    use wavebrot::sim::colour::palette::{ColourBy, ColourSettings, Light, colour_rgba_de};
+    let dir = tempfile::tempdir().unwrap();
+    let (npy, png) = (dir.path().join("j.npy"), dir.path().join("j.png"));
+    let exe = env!("CARGO_BIN_EXE_wavebrot");
+    let args = ["render", "julia", "--c=-0.8,0.156", "--width", "150", "--height", "100", "--iters", "500"];
+    let out = std::process::Command::new(exe)
+        .args(args)
+        .args(["--backend", "cpu1", "--precision", "f64", "--colour", "distance", "--light", "135,45"])
+        .arg("--npy")
+        .arg(&npy)
+        .arg("--png")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let p = dendrite(Precision::F64);
+    let (counts, smooth, de, _) = distance::julia_reference(&p);
+    let npy_counts = wavebrot::output::read_npy::<i32>(&npy).unwrap().0;
+    assert_eq!(npy_counts, julia::reference(&p).0, "the .npy holds the rule's counts");
+    let colour = ColourSettings {
+        by: ColourBy::Distance,
+        light: Some(Light { azimuth: 135.0, elevation: 45.0 }),
+        ..ColourSettings::DEFAULT
+    };
+    let mut want = vec![0u8; p.pixels() * 4];
+    colour_rgba_de(&counts, Some(&smooth), Some(&de), p.width, p.height, p.iters, &colour, &mut want);
+    assert_eq!(image::open(&png).unwrap().to_rgba8().into_raw(), want, "the PNG is the lit distance picture");
+    let bad = std::process::Command::new(exe).args(args).args(["--light", "10,95"]).output().unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 }

@@ -429,4 +429,35 @@ mod tests {
         assert!(!c.de);
         assert_eq!(plain_counts, counts, "the counts with distances are the plain ones");
     }
+
+    #[test]
+    fn julia_views_get_distances_and_lighting_or_say_why_not() {
+        // A Julia view coloured by distance and lit: the worker computes the Julia distance
+        // estimate (the CPU twin's, bit for bit) beside the plain picture's counts.
+        use crate::sim::colour::palette::{ColourBy, ColourSettings, Light};
+        let mut cpu = CpuBackend::new(Threads::All);
+        let colour = ColourSettings { by: ColourBy::Distance, light: Some(Light::DEFAULT), ..ColourSettings::DEFAULT };
+        let a = MandelRequest { colour, julia: Some([-0.8, 0.156]), ..req("0", "0", "0.8", 300) };
+        let mut work = MandelWork::default();
+        let (mut counts, mut smooth) = (Vec::new(), Vec::new());
+        let c = work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(c.de && c.notes.is_empty(), "de {} notes {:?}", c.de, c.notes);
+        let bounds = a.view.bounds_f64(48, 32).unwrap();
+        let p = JuliaParams { width: 48, height: 32, iters: 300, bounds, precision: Precision::F32, c: [-0.8, 0.156] };
+        let (k, s, d, _) = crate::sim::fractal::distance::julia_reference(&p);
+        assert_eq!((&counts, &smooth, &work.de), (&k, &s, &d), "the app's Julia distances are the CPU twin's");
+        let plain = MandelRequest { colour: ColourSettings::DEFAULT, ..a.clone() };
+        let mut plain_counts = Vec::new();
+        let c = work
+            .compute(&mut cpu, &plain, (48, 32), usize::MAX, &mut plain_counts, &mut smooth, &mut |_, _| true)
+            .unwrap();
+        assert!(!c.de);
+        assert_eq!(plain_counts, counts, "the counts with distances are the plain ones");
+        // A backend without the Julia distance kernel: the picture by counts, and a note.
+        let mut without = crate::bench::faulty::Faulty::new(Box::new(CpuBackend::new(Threads::All)));
+        let c =
+            work.compute(&mut without, &a, (48, 32), usize::MAX, &mut counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(!c.de, "no distances from a backend without them");
+        assert!(c.notes.iter().any(|n| n.contains("Julia sets are not available")), "{:?}", c.notes);
+    }
 }
