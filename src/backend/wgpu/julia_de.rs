@@ -59,6 +59,23 @@ fn kernel(
     ComputeKernel::new(device, file, &source, "julia_de", &bindings)
 }
 
+/// The `coords` buffer of `grid`: the columns' real parts, the rows' imaginary parts, the pixel
+/// width, then `c` (zero for the Mandelbrot set), in the kernel's precision.
+fn coords(grid: &MandelbrotParams, c: Option<[f64; 2]>) -> Vec<u8> {
+    let (px, py) = grid.pixel_size();
+    let b = &grid.bounds;
+    let points: Vec<f64> = (0..grid.width)
+        .map(|x| b.minx + x as f64 * px)
+        .chain((0..grid.height).map(|y| b.miny + y as f64 * py))
+        .chain([px])
+        .chain(c.unwrap_or([0.0, 0.0]))
+        .collect();
+    match grid.precision {
+        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
+        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+    }
+}
+
 /// Computes `grid` into `counts`, `smooth` and `de` ([`DE_VALUES`] a pixel): the Julia set of
 /// `c`, or (`c = None`) the Mandelbrot set.
 pub(crate) fn run(
@@ -100,18 +117,7 @@ pub(crate) fn run(
     let order = super::shader::Order::of(gpu.adapter.backend);
     let pipeline = state.kernels.get_or_make(grid.precision, || kernel(&gpu.device, grid.precision, order))?;
     let start = Instant::now();
-    let (px, py) = grid.pixel_size();
-    let b = &grid.bounds;
-    let points: Vec<f64> = (0..grid.width)
-        .map(|x| b.minx + x as f64 * px)
-        .chain((0..grid.height).map(|y| b.miny + y as f64 * py))
-        .chain([px])
-        .chain(c.unwrap_or([0.0, 0.0]))
-        .collect();
-    let coord_bytes: Vec<u8> = match grid.precision {
-        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
-        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
-    };
+    let coord_bytes = coords(grid, c);
     let (count_bytes, de_bytes) = (4 * n as u64, 4 * (DE_VALUES * n) as u64);
     let params_buf = gpu.buffer("julia_de params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
     let coords = gpu.buffer("julia_de points", coord_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
