@@ -12,10 +12,12 @@
 // nu = n - log2(log2 |z_n|) in double, clamped to [0, iters]. Each block adds the iterations
 // executed, min(count + 1, iters) per pixel, to *total with one atomicAdd.
 //
-// julia_de_f64 / julia_de_f32: the Mandelbrot mode with the derivative dz/dc beside the orbit
-// (kernels of their own, so julia_* keep their speed): the twins of `distance_row` in
-// src/sim/fractal/distance.rs. Counts and smooth values are julia_*'s; de gets per pixel the
-// distance estimate |z| ln|z| / |dz| in pixels (of width px) and the unit normal z/dz / |z/dz|.
+// julia_de_f64 / julia_de_f32: julia_* with a derivative beside the orbit (kernels of their
+// own, so julia_* keep their speed). Mandelbrot mode (mandel = 1): dz/dc, dz0 = 0,
+// dz' = 2 z dz + 1, the twins of `distance_row` in src/sim/fractal/distance.rs; Julia mode
+// (mandel = 0): dz/dz0, dz0 = 1, dz' = 2 z dz (+ 0), the twins of `julia_distance_row`. Counts
+// and smooth values are julia_*'s; de gets per pixel the distance estimate |z| ln|z| / |dz| in
+// pixels (of width px) and the unit normal z/dz / |z/dz|.
 
 #define JULIA_SMOOTH_RADIUS_SQ 65536.0
 #define JULIA_SMOOTH_EXTRA_ITERS 32
@@ -115,11 +117,11 @@ extern "C" __global__ void __launch_bounds__(256)
     julia<float>(width, height, minx, miny, px, py, cr, ci, mandel, iters, counts, smooth, want_smooth, total);
 }
 
-// One step of the derivative, dz' = 2 z dz + 1, from the z before the step, as
-// `escape_distance_*` of src/sim/fractal/distance.rs writes it.
+// One step of the derivative, dz' = 2 z dz + add (add = 1: dz/dc; 0: dz/dz0), from the z
+// before the step, as `orbit_distance_*` of src/sim/fractal/distance.rs writes it.
 template <typename T>
-__device__ __forceinline__ void julia_de_step(T zr, T zi, T& dr, T& di) {
-    const T ndr = T(2) * (zr * dr - zi * di) + T(1);
+__device__ __forceinline__ void julia_de_step(T zr, T zi, T& dr, T& di, T add) {
+    const T ndr = T(2) * (zr * dr - zi * di) + add;
     const T ndi = T(2) * (zr * di + zi * dr);
     dr = ndr;
     di = ndi;
@@ -141,18 +143,20 @@ __device__ __forceinline__ void julia_de_out(double zr, double zi, double dr, do
     out[2] = ok ? (float)(ui / norm) : 0.0f;
 }
 
+// The orbit from (zr, zi) with the derivative from (d0, 0), adding `add` at each step.
 template <typename T>
-__device__ __forceinline__ int julia_de_orbit(T cr, T ci, int iters, double px, float* nu, float* de) {
-    T zr = T(0), zi = T(0), zr2 = T(0), zi2 = T(0), dr = T(0), di = T(0);
+__device__ __forceinline__ int julia_de_orbit(T zr, T zi, T cr, T ci, T d0, T add, int iters, double px, float* nu,
+                                              float* de) {
+    T zr2 = zr * zr, zi2 = zi * zi, dr = d0, di = T(0);
     for (int k = 0; k < iters; ++k) {
-        julia_de_step(zr, zi, dr, di);
+        julia_de_step(zr, zi, dr, di, add);
         julia_step(zr, zi, zr2, zi2, cr, ci);
         if (zr2 + zi2 >= T(4)) {
             unsigned n = (unsigned)k + 1u;
             T mag2 = zr2 + zi2;
             for (int j = 0; j < JULIA_SMOOTH_EXTRA_ITERS; ++j) {
                 if (mag2 >= T(JULIA_SMOOTH_RADIUS_SQ)) break;
-                julia_de_step(zr, zi, dr, di);
+                julia_de_step(zr, zi, dr, di, add);
                 julia_step(zr, zi, zr2, zi2, cr, ci);
                 mag2 = zr2 + zi2;
                 ++n;
@@ -169,8 +173,9 @@ __device__ __forceinline__ int julia_de_orbit(T cr, T ci, int iters, double px, 
 
 template <typename T>
 __device__ __forceinline__ void julia_de(int width, int height, double minx, double miny, double px, double py,
-                                         int iters, int* __restrict__ counts, float* __restrict__ smooth,
-                                         float* __restrict__ de, unsigned long long* __restrict__ total) {
+                                         double cr, double ci, int mandel, int iters, int* __restrict__ counts,
+                                         float* __restrict__ smooth, float* __restrict__ de,
+                                         unsigned long long* __restrict__ total) {
     const int x = blockIdx.x * 32 + threadIdx.x;
     const int y = blockIdx.y * 8 + threadIdx.y;
     unsigned long long executed = 0;
@@ -180,7 +185,8 @@ __device__ __forceinline__ void julia_de(int width, int height, double minx, dou
         const long long at = (long long)y * width + x;
         float d[3];
         float nu = 0.0f;
-        const int count = julia_de_orbit<T>(pr, pi, iters, px, &nu, d);
+        const int count = mandel ? julia_de_orbit<T>(T(0), T(0), pr, pi, T(0), T(1), iters, px, &nu, d)
+                                 : julia_de_orbit<T>(pr, pi, (T)cr, (T)ci, T(1), T(0), iters, px, &nu, d);
         counts[at] = count;
         smooth[at] = nu;
         de[3 * at] = d[0];
@@ -204,15 +210,15 @@ __device__ __forceinline__ void julia_de(int width, int height, double minx, dou
 // Grid (ceil(width/32), ceil(height/8)), block (32, 8), one pixel a thread; smooth holds
 // width*height floats, de 3*width*height.
 extern "C" __global__ void __launch_bounds__(256)
-    julia_de_f64(int width, int height, double minx, double miny, double px, double py, int iters,
-                 int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
+    julia_de_f64(int width, int height, double minx, double miny, double px, double py, double cr, double ci,
+                 int mandel, int iters, int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
                  unsigned long long* __restrict__ total) {
-    julia_de<double>(width, height, minx, miny, px, py, iters, counts, smooth, de, total);
+    julia_de<double>(width, height, minx, miny, px, py, cr, ci, mandel, iters, counts, smooth, de, total);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
-    julia_de_f32(int width, int height, double minx, double miny, double px, double py, int iters,
-                 int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
+    julia_de_f32(int width, int height, double minx, double miny, double px, double py, double cr, double ci,
+                 int mandel, int iters, int* __restrict__ counts, float* __restrict__ smooth, float* __restrict__ de,
                  unsigned long long* __restrict__ total) {
-    julia_de<float>(width, height, minx, miny, px, py, iters, counts, smooth, de, total);
+    julia_de<float>(width, height, minx, miny, px, py, cr, ci, mandel, iters, counts, smooth, de, total);
 }

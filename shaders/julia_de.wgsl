@@ -1,15 +1,19 @@
-// The Mandelbrot set with smooth values and the exterior distance estimate: the variant of
-// shaders/julia.wgsl (Mandelbrot mode) that carries the derivative dz/dc beside the orbit, in
-// the precision `real` of the variant spliced in below (`mandelbrot_f32.wgsl` /
-// `mandelbrot_f64.wgsl`); a shader of its own, so julia.wgsl keeps its speed.
+// The Mandelbrot set and Julia sets with smooth values and the exterior distance estimate: the
+// variant of shaders/julia.wgsl that carries a derivative beside the orbit, in the precision
+// `real` of the variant spliced in below (`mandelbrot_f32.wgsl` / `mandelbrot_f64.wgsl`); a
+// shader of its own, so julia.wgsl keeps its speed. With `mandel` = 1 (the Mandelbrot set: the
+// orbit starts at 0, c is the pixel) the derivative is dz/dc (dz0 = 0, dz' = 2 z dz + 1); with
+// `mandel` = 0 (the Julia set of c, the orbit starts at the pixel) it is dz/dz0 (dz0 = 1,
+// dz' = 2 z dz + 0).
 //
-// CPU twin: `distance_row` in src/sim/fractal/distance.rs; CUDA twin: `julia_de_f32` /
-// `julia_de_f64` in kernels/julia.cu. Every iteration is checked (no chunks, no interior
+// CPU twins: `distance_row` (Mandelbrot) and `julia_distance_row` (Julia) in
+// src/sim/fractal/distance.rs; CUDA twin: `julia_de_f32` / `julia_de_f64` in kernels/julia.cu. Every iteration is checked (no chunks, no interior
 // shortcut: the derivative needs every step). The count is the first k in 0..iters with
 // |z_{k+1}|^2 >= 4, else iters (the orbit through `step`, every product and sum rounded as the
 // CPU's); the smooth value as shaders/julia.wgsl; then per pixel three f32 in `de`: the distance
 // |z| ln|z| / |dz| in pixels (of width `coords[width + height]`) and the unit normal z/dz / |z/dz|,
-// formed in f32 from `real` ratios. One pixel an invocation; counts one u32 a pixel.
+// formed in f32 from `real` ratios. c's two parts follow the pixel width in `coords` (Julia
+// mode). One pixel an invocation; counts one u32 a pixel.
 
 struct Params {
     width: u32,
@@ -17,6 +21,11 @@ struct Params {
     iters: u32,
     // Always 0: see `exact`.
     opaque: u32,
+    // 1: the Mandelbrot set; 0: the Julia set of c.
+    mandel: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
@@ -33,15 +42,16 @@ var<workgroup> wg_hi: atomic<u32>;
 //#include orbit.wgsl
 //#include SMOOTH
 
-// The derivative dz/dc.
+// The derivative: dz/dc (Mandelbrot) or dz/dz0 (Julia).
 struct D {
     dr: real,
     di: real,
 }
 
-// dz' = 2 z dz + 1 from the z before the step, as `escape_distance_*` writes it.
-fn de_step(z: Z, d: D) -> D {
-    let dr = ordered_sum(exact(real(2.0) * ordered_sum(exact(z.zr * d.dr) - exact(z.zi * d.di))) + real(1.0));
+// dz' = 2 z dz + add (1: dz/dc; 0: dz/dz0) from the z before the step, as `orbit_distance_*`
+// writes it.
+fn de_step(z: Z, d: D, add: real) -> D {
+    let dr = ordered_sum(exact(real(2.0) * ordered_sum(exact(z.zr * d.dr) - exact(z.zi * d.di))) + add);
     let di = exact(real(2.0) * ordered_sum(exact(z.zr * d.di) + exact(z.zi * d.dr)));
     return D(dr, di);
 }
@@ -53,10 +63,16 @@ fn de_step(z: Z, d: D) -> D {
 fn de_out(z: Z, d: D, px: real, at: u32) {
     let mag2 = z.zr2 + z.zi2;
     let dbig = max(abs(d.dr), abs(d.di));
-    let nr = d.dr / dbig;
-    let ni = d.di / dbig;
-    let ratio = sqrt(mag2) / dbig / sqrt(nr * nr + ni * ni) / px;
-    let dist = f32(ratio) * 0.5 * log(f32(mag2));
+    // A zero derivative (a Julia orbit from the critical point 0): no distance, as the CPU's
+    // infinite one becomes 0. Tested here, not left to `dist - dist` below, which a driver
+    // may fold to 0 for a NaN (lavapipe does).
+    var dist = 0.0;
+    if dbig > real(0.0) {
+        let nr = d.dr / dbig;
+        let ni = d.di / dbig;
+        let ratio = sqrt(mag2) / dbig / sqrt(nr * nr + ni * ni) / px;
+        dist = f32(ratio) * 0.5 * log(f32(mag2));
+    }
     let ur = z.zr * d.dr + z.zi * d.di;
     let ui = z.zi * d.dr - z.zr * d.di;
     let big = max(abs(ur), abs(ui));
@@ -69,13 +85,18 @@ fn de_out(z: Z, d: D, px: real, at: u32) {
     de[3u * at + 2u] = u.y;
 }
 
-// Pixel `at` of c = (cr, ci): its count, written out with the smooth value and distance.
-fn pixel(cr: real, ci: real, px: real, at: u32) -> u32 {
-    var z = orbit_start(real(0.0), real(0.0));
-    var d = D(real(0.0), real(0.0));
+// Pixel `at` at the point (pr, pi): its count, written out with the smooth value and distance.
+fn pixel(pr: real, pi: real, px: real, at: u32) -> u32 {
+    let mandel = params.mandel != 0u;
+    let at_c = params.width + params.height + 1u;
+    let cr = select(coords[at_c], pr, mandel);
+    let ci = select(coords[at_c + 1u], pi, mandel);
+    var z = orbit_start(select(pr, real(0.0), mandel), select(pi, real(0.0), mandel));
+    var d = D(select(real(1.0), real(0.0), mandel), real(0.0));
+    let add = select(real(0.0), real(1.0), mandel);
     let iters = params.iters;
     for (var k = 0u; k < iters; k++) {
-        d = de_step(z, d);
+        d = de_step(z, d, add);
         z = step(z, cr, ci);
         if z.zr2 + z.zi2 >= real(4.0) {
             var n = k + 1u;
@@ -84,7 +105,7 @@ fn pixel(cr: real, ci: real, px: real, at: u32) -> u32 {
                 if mag2 >= real(SMOOTH_RADIUS_SQ) {
                     break;
                 }
-                d = de_step(z, d);
+                d = de_step(z, d, add);
                 z = step(z, cr, ci);
                 mag2 = z.zr2 + z.zi2;
                 n += 1u;

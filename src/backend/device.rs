@@ -218,6 +218,26 @@ pub trait Backend: Send {
         Err(unsupported(self.kind(), "Julia sets"))
     }
 
+    /// [`Backend::julia`] with smooth values and each pixel's exterior distance estimate and
+    /// slope normal into `de`, as [`Backend::mandelbrot_distance`] does for the Mandelbrot set
+    /// but with the derivative with respect to the starting point
+    /// ([`crate::sim::fractal::distance::julia_distance_row`]). Counts and smooth values are
+    /// exactly [`Backend::julia`]'s; distances agree with the CPU's within
+    /// [`distance_tolerance`] where the counts agree.
+    ///
+    /// # Errors
+    /// As [`Backend::mandelbrot_distance`].
+    fn julia_distance(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        let _ = (params, counts, smooth, de);
+        Err(unsupported(self.kind(), "distance estimates of Julia sets"))
+    }
+
     /// The SAXPY lesson: `y = a*x + y` on the device, `x` and `y` copied there and `y` back.
     ///
     /// # Errors

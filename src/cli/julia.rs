@@ -77,11 +77,14 @@ pub fn render_julia(a: &RenderJulia) -> Result<(), CliError> {
         iters: a.iters,
         host_bytes_per_pixel: 12,
         label: "julia",
-        distance: false,
+        distance: true,
     };
     render_picture(
         &job,
-        |b, counts, extras| Ok(b.julia(&params, counts, extras.smooth)?),
+        |b, counts, extras| match (extras.smooth, extras.de) {
+            (Some(smooth), Some(de)) => Ok(b.julia_distance(&params, counts, smooth, de)?),
+            (smooth, _) => Ok(b.julia(&params, counts, smooth)?),
+        },
         |b, run, _| {
             let secs = run.timing.wall.as_secs_f64();
             eprintln!(

@@ -613,5 +613,12 @@ fn distance_colouring_and_light_keep_the_counts_and_refuse_bad_values() {
     fails(&["render", "mandelbrot", "--light", "135"], 2, "'135' is not a light");
     fails(&["render", "mandelbrot", "--light", "10,95"], 2, "elevation 95");
     fails(&["render", "mandelbrot", "--colour", "glow"], 2, "glow");
-    fails(&["render", "julia", "--c=0,1", "--colour", "distance", "--png", "/dev/null"], 2, "distance");
+    // `render julia` colours by distance too (its picture: tests/kernels/julia_distance.rs), and
+    // refuses a bad light as `render mandelbrot` does.
+    fails(&["render", "julia", "--c=0,1", "--light", "10,95"], 2, "elevation 95");
+    wavebrot()
+        .args(["render", "julia", "--c=0,1", "--width", "16", "--height", "16", "--colour", "distance", "--png"])
+        .arg(dir.path().join("julia.png"))
+        .assert()
+        .success();
 }

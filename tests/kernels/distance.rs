@@ -273,6 +273,10 @@ fn cuda_kernel_source_equals_the_cpu_on_the_host() {
             format!("{py:e}"),
             p.iters.to_string(),
             u8::from(p.precision == Precision::F64).to_string(),
+            // c (unused) and mandel = 1: the Mandelbrot set.
+            "0".to_owned(),
+            "0".to_owned(),
+            "1".to_owned(),
         ];
         let run = std::process::Command::new(&exe).args(&args).output().unwrap();
         assert!(run.status.success(), "the host harness failed");

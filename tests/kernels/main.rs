@@ -1,6 +1,6 @@
 //! The kernels and their backends, one module per file: every kernel family on the CPU, wgpu and
 //! CUDA compared with `cpu1` (wave, mandelbrot, mandelbrot_deep, julia, colormap, saxpy,
-//! reduction; distance: julia's distance variant), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
+//! reduction; distance: julia's distance variant; julia_distance: its Julia mode), each backend's own checks (cuda, wgpu, shader_validation), `cpu1` against the
 //! seed's numpy program (golden), the palettes, the scene physics, the blocked wgpu scene kernel (scene_blocked), the matched layer (pml), the screen (its maxima at the theory's angles) and
 //! `wavebrot sweep`.
 //!
@@ -19,6 +19,7 @@ mod deep_distance;
 mod distance;
 mod golden;
 mod julia;
+mod julia_distance;
 mod mandelbrot;
 mod mandelbrot_deep;
 mod palette;

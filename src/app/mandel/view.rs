@@ -11,7 +11,7 @@ use crate::sim::fractal::auto_iters::{Learned, more_iterations};
 use crate::sim::fractal::deep::{Arith, View, format_zoom};
 
 use crate::app::mandel::nav;
-use crate::app::worker::messages::{MandelRequest, MandelbrotFrame};
+use crate::app::worker::messages::{FrameSource, MandelRequest, MandelbrotFrame};
 
 /// Largest image side rendered for the view (the picture is drawn at the panel's pixel size).
 pub const MAX_IMAGE_SIDE: usize = 4096;
@@ -200,6 +200,9 @@ pub struct MandelShown {
     pub counts: Vec<i32>,
     /// The direct parameters where it was computed directly.
     pub params: Option<crate::sim::fractal::mandelbrot::MandelbrotParams>,
+    /// The picture's colours (RGBA8, row 0 at the top) where the frame came as pixels (`None`:
+    /// a texture drawn on the display's device).
+    pub rgba: Option<Vec<u8>>,
 }
 
 impl MandelShown {
@@ -214,6 +217,10 @@ impl MandelShown {
             arith: f.arith.clone(),
             counts: f.counts.clone(),
             params: f.params,
+            rgba: match &f.pixels {
+                FrameSource::Rgba { rgba, .. } => Some(rgba.clone()),
+                FrameSource::Native { .. } => None,
+            },
         }
     }
 }

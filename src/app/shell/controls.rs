@@ -3,7 +3,7 @@
 
 use crate::backend::{BackendChoice, BackendKind, DeviceInfo, NotAvailable};
 use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE};
-use crate::sim::colour::palette::Colouring;
+use crate::sim::colour::palette::{ColourBy, ColourSettings, Colouring, DISTANCE_RANGE_PX};
 
 /// Whether each backend can run here: its device or the reason it cannot.
 pub type Probes = Vec<(BackendKind, Result<DeviceInfo, NotAvailable>)>;
@@ -84,9 +84,28 @@ fn bar_title(painter: &egui::Painter, bar: egui::Rect, title: &str, font: egui::
 /// A vertical colour bar of `colouring` over its range of values (`0` to `iters`, or the
 /// picture's own counts with the automatic range) in `rect`, labelled at its ends: it follows
 /// the palette, scale, range, offset and cycles, so a histogram scale shows where the image's
-/// counts lie. A square at the top shows the colour of the points that never escape.
+/// counts lie; coloured by distance ([`ColourBy::Distance`]), the distance in pixels from 0 (the
+/// boundary, at the top) to the 64 pixels over which the palette runs (the lighting, which only
+/// shades, is left out). A square at the top shows the colour of the points that never escape.
 pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, title: &str) {
-    let (lo, hi) = colouring.range();
+    if colouring.settings().by == ColourBy::Distance {
+        let unlit = Colouring::new(&ColourSettings { light: None, ..*colouring.settings() }, &[], 1);
+        let colour = |d: f64| unlit.colour_de(0, None, Some([d as f32, 0.0, 0.0]));
+        bar_ui(ui, rect, (DISTANCE_RANGE_PX, 0.0), colour, colouring.interior(), "distance (pixels)");
+    } else {
+        bar_ui(ui, rect, colouring.range(), |v| colouring.colour_of_value(v), colouring.interior(), title);
+    }
+}
+
+/// The bar of [`palette_bar_ui`]: the values from `bottom` to `top`, `colour` of each.
+fn bar_ui(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    (bottom, top): (f64, f64),
+    colour: impl Fn(f64) -> [u8; 4],
+    interior: [u8; 4],
+    title: &str,
+) {
     let painter = ui.painter_at(rect.expand(2.0));
     let text = ui.visuals().text_color();
     let font = egui::FontId::proportional(11.0);
@@ -97,15 +116,15 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, ti
     let strips = (bar.height().max(1.0) as usize).min(1024);
     let step = bar.height() / strips as f32;
     for k in 0..strips {
-        let v = lo + (k as f64 + 0.5) / strips as f64 * (hi - lo);
-        let c = colouring.colour_of_value(v);
+        let v = bottom + (k as f64 + 0.5) / strips as f64 * (top - bottom);
+        let c = colour(v);
         let y1 = bar.max.y - k as f32 * step;
         let r = egui::Rect::from_min_max(egui::pos2(bar.min.x, y1 - step - 0.5), egui::pos2(bar.max.x, y1));
         painter.rect_filled(r, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
     }
     painter.rect_stroke(bar, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
     let inside = egui::Rect::from_min_size(egui::pos2(bar.min.x, rect.min.y + 14.0), egui::vec2(bar.width(), 12.0));
-    let c = colouring.interior();
+    let c = interior;
     painter.rect_filled(inside, 0.0, egui::Color32::from_rgb(c[0], c[1], c[2]));
     painter.rect_stroke(inside, 0.0, egui::Stroke::new(1.0, text), egui::StrokeKind::Outside);
     painter.text(
@@ -115,7 +134,13 @@ pub fn palette_bar_ui(ui: &egui::Ui, rect: egui::Rect, colouring: &Colouring, ti
         font.clone(),
         text,
     );
-    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, format!("{hi:.0}"), font.clone(), text);
-    painter.text(egui::pos2(bar.min.x, rect.max.y), egui::Align2::LEFT_BOTTOM, format!("{lo:.0}"), font.clone(), text);
+    painter.text(egui::pos2(bar.min.x, rect.min.y), egui::Align2::LEFT_TOP, format!("{top:.0}"), font.clone(), text);
+    painter.text(
+        egui::pos2(bar.min.x, rect.max.y),
+        egui::Align2::LEFT_BOTTOM,
+        format!("{bottom:.0}"),
+        font.clone(),
+        text,
+    );
     bar_title(&painter, bar, title, font, text);
 }

@@ -34,7 +34,8 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             let tip = match by {
                 ColourBy::Escape => "the escape count (or the smooth value): the seed's",
                 ColourBy::Distance => {
-                    "the distance estimate |z| ln|z| / |dz/dc| in pixels: a crisp boundary at any zoom"
+                    "the distance estimate |z| ln|z| / |dz| in pixels (dz/dc, or dz/dz0 on a Julia set): \
+                     a crisp boundary at any zoom"
                 }
             };
             ui.selectable_value(&mut c.by, by, by.name()).on_hover_text(tip);

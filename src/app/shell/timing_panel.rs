@@ -390,6 +390,13 @@ mod mandelbrot_tests {
         s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &deep);
         s.record_cpu(&cpu_sample(shown, 0.5));
         assert!(s.sentence().contains("not by perturbation"), "{}", s.sentence());
+        // A Julia picture (computed directly, no parameters of the Mandelbrot set): said as such.
+        let mut julia = frame(3_000_000, 0.02);
+        julia.params = None;
+        julia.request.julia = Some([-0.8, 0.156]);
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &julia);
+        s.record_cpu(&cpu_sample(shown, 0.5));
+        assert!(s.sentence().contains("no comparison on a Julia set"), "{}", s.sentence());
         // Switched off: its figure goes at once.
         s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &f);
         s.record_cpu(&cpu_sample(shown, 0.5));

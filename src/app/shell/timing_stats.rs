@@ -36,6 +36,8 @@ pub enum Problem {
     Mandelbrot(MandelbrotParams),
     /// A Mandelbrot picture computed by perturbation (the CPU copy does not run these).
     Deep { view: View, width: usize, height: usize, iters: u32 },
+    /// A Julia picture (the CPU copy runs Mandelbrot pictures only).
+    Julia { c: [f64; 2], view: View, width: usize, height: usize, iters: u32 },
 }
 
 impl Problem {
@@ -49,6 +51,9 @@ impl Problem {
             }
             Self::Deep { width, height, iters, .. } => {
                 format!("this {width}x{height} view at {iters} iterations (perturbation)")
+            }
+            Self::Julia { width, height, iters, .. } => {
+                format!("this {width}x{height} Julia set at {iters} iterations")
             }
         }
     }
@@ -295,9 +300,16 @@ impl TimingStats {
         }
         self.rule_iters = Some(f.total_iters as f64);
         let secs = f.timing.best().as_secs_f64();
-        let problem = match f.params {
-            Some(p) => Problem::Mandelbrot(p),
-            None => {
+        let problem = match (f.params, f.request.julia) {
+            (_, Some(c)) => Problem::Julia {
+                c,
+                view: f.request.view.clone(),
+                width: f.width,
+                height: f.height,
+                iters: f.request.iters,
+            },
+            (Some(p), None) => Problem::Mandelbrot(p),
+            (None, None) => {
                 Problem::Deep { view: f.request.view.clone(), width: f.width, height: f.height, iters: f.request.iters }
             }
         };
@@ -403,6 +415,9 @@ impl TimingStats {
         }
         if let Some(e) = &self.cpu_error {
             return wait(format!("the CPU copy could not run: {e}"));
+        }
+        if matches!(a.problem, Problem::Julia { .. }) {
+            return wait("the CPU copy runs pictures of the Mandelbrot set: no comparison on a Julia set".to_owned());
         }
         if matches!(a.problem, Problem::Deep { .. }) {
             return wait(

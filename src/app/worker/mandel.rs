@@ -167,7 +167,8 @@ impl MandelWork {
         let has_smooth = smooth.is_some();
         let mut notes = Vec::new();
         if let Some(c) = req.julia {
-            return julia(backend, req, (width, height), c, counts, smooth, progress);
+            let de = (has_smooth && req.colour.needs_distance()).then_some(&mut self.de);
+            return julia(backend, req, (width, height), c, counts, smooth, de, progress);
         }
         let mut arith = choose_arith(req);
         if req.arith.is_some_and(|a| a != arith) {
@@ -304,7 +305,10 @@ impl MandelWork {
 }
 
 /// The Julia set of `c` in `req`'s view (its own camera): the direct rule in `f32` while it
-/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece.
+/// resolves the pixels, else `f64` (Julia views have no perturbation), in one piece; with `de`
+/// (given with `smooth` where the colouring needs distances), the distance estimates too, as
+/// `render julia --colour distance` computes them.
+#[expect(clippy::too_many_arguments, reason = "the picture, its buffers and its progress")]
 fn julia(
     backend: &mut dyn Backend,
     req: &MandelRequest,
@@ -312,6 +316,7 @@ fn julia(
     c: [f64; 2],
     counts: &mut [i32],
     smooth: Option<&mut Vec<f32>>,
+    de: Option<&mut Vec<f32>>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Computed, MandelError> {
     let bounds = req.view.bounds_f64(width, height)?;
@@ -323,10 +328,32 @@ fn julia(
         None => Precision::F32,
     };
     let has_smooth = smooth.is_some();
-    let run = backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?;
+    let mut notes = Vec::new();
+    let mut has_de = false;
+    let run = match (smooth, de) {
+        (Some(smooth), Some(de)) => {
+            de.clear();
+            de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
+            match backend.julia_distance(&p, counts, smooth, de) {
+                Ok(run) => {
+                    has_de = true;
+                    run
+                }
+                Err(e @ BackendError::Unavailable { .. }) => {
+                    notes.push(format!(
+                        "distance colouring and lighting of Julia sets are not available on {} ({e})",
+                        backend.kind()
+                    ));
+                    backend.julia(&p, counts, Some(smooth)).map_err(MandelError::Julia)?
+                }
+                Err(e) => return Err(MandelError::Julia(e)),
+            }
+        }
+        (smooth, _) => backend.julia(&p, counts, smooth.map(Vec::as_mut_slice)).map_err(MandelError::Julia)?,
+    };
     let run = progress(height, height).then_some(run);
     let arith = p.precision.name().to_owned();
-    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, de: false, notes: Vec::new() })
+    Ok(Computed { params: None, arith, run, tiles: 1, smooth: has_smooth, de: has_de, notes })
 }
 
 #[cfg(test)]
@@ -406,5 +433,36 @@ mod tests {
             work.compute(&mut cpu, &plain, (48, 32), 600, &mut plain_counts, &mut smooth, &mut |_, _| true).unwrap();
         assert!(!c.de);
         assert_eq!(plain_counts, counts, "the counts with distances are the plain ones");
+    }
+
+    #[test]
+    fn julia_views_get_distances_and_lighting_or_say_why_not() {
+        // A Julia view coloured by distance and lit: the worker computes the Julia distance
+        // estimate (the CPU twin's, bit for bit) beside the plain picture's counts.
+        use crate::sim::colour::palette::{ColourBy, ColourSettings, Light};
+        let mut cpu = CpuBackend::new(Threads::All);
+        let colour = ColourSettings { by: ColourBy::Distance, light: Some(Light::DEFAULT), ..ColourSettings::DEFAULT };
+        let a = MandelRequest { colour, julia: Some([-0.8, 0.156]), ..req("0", "0", "0.8", 300) };
+        let mut work = MandelWork::default();
+        let (mut counts, mut smooth) = (Vec::new(), Vec::new());
+        let c = work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(c.de && c.notes.is_empty(), "de {} notes {:?}", c.de, c.notes);
+        let bounds = a.view.bounds_f64(48, 32).unwrap();
+        let p = JuliaParams { width: 48, height: 32, iters: 300, bounds, precision: Precision::F32, c: [-0.8, 0.156] };
+        let (k, s, d, _) = crate::sim::fractal::distance::julia_reference(&p);
+        assert_eq!((&counts, &smooth, &work.de), (&k, &s, &d), "the app's Julia distances are the CPU twin's");
+        let plain = MandelRequest { colour: ColourSettings::DEFAULT, ..a.clone() };
+        let mut plain_counts = Vec::new();
+        let c = work
+            .compute(&mut cpu, &plain, (48, 32), usize::MAX, &mut plain_counts, &mut smooth, &mut |_, _| true)
+            .unwrap();
+        assert!(!c.de);
+        assert_eq!(plain_counts, counts, "the counts with distances are the plain ones");
+        // A backend without the Julia distance kernel: the picture by counts, and a note.
+        let mut without = crate::bench::faulty::Faulty::new(Box::new(CpuBackend::new(Threads::All)));
+        let c =
+            work.compute(&mut without, &a, (48, 32), usize::MAX, &mut counts, &mut smooth, &mut |_, _| true).unwrap();
+        assert!(!c.de, "no distances from a backend without them");
+        assert!(c.notes.iter().any(|n| n.contains("Julia sets are not available")), "{:?}", c.notes);
     }
 }

@@ -1,7 +1,8 @@
 //! Julia sets on the CPU, the twin of `kernels/julia.cu` and `shaders/julia.wgsl`: rows of
 //! [`crate::sim::fractal::julia::julia_row`] on one thread or spread over rayon's; the Mandelbrot
 //! set with distance estimates (`julia_de_*` of the CUDA kernel, `shaders/julia_de.wgsl`): rows
-//! of [`crate::sim::fractal::distance::distance_row`].
+//! of [`crate::sim::fractal::distance::distance_row`]; Julia sets with distance estimates: rows of
+//! [`crate::sim::fractal::distance::julia_distance_row`].
 
 use std::time::Instant;
 
@@ -9,7 +10,7 @@ use rayon::prelude::*;
 
 use super::Threads;
 use crate::backend::{BackendError, MandelbrotRun, Timing, check_de_len, check_image_len};
-use crate::sim::fractal::distance::{DE_VALUES, distance_row};
+use crate::sim::fractal::distance::{DE_VALUES, distance_row, julia_distance_row};
 use crate::sim::fractal::julia::{JuliaParams, julia_row};
 use crate::sim::fractal::mandelbrot::MandelbrotParams;
 
@@ -81,6 +82,42 @@ pub fn mandelbrot_distance(
             .zip(de.par_chunks_exact_mut(w * DE_VALUES))
             .enumerate()
             .map(|(y, ((r, s), d))| distance_row(params, y, r, s, d))
+            .sum(),
+    };
+    Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
+}
+
+/// Counts, smooth values and distance estimates ([`DE_VALUES`] a pixel) of the Julia image
+/// `params`, and the iterations executed.
+///
+/// # Errors
+/// Invalid parameters or buffers of the wrong length.
+pub fn julia_distance(
+    threads: Threads,
+    params: &JuliaParams,
+    counts: &mut [i32],
+    smooth: &mut [f32],
+    de: &mut [f32],
+) -> Result<MandelbrotRun, BackendError> {
+    params.validate()?;
+    check_image_len(counts, Some(smooth), params.pixels())?;
+    check_de_len(de, params.pixels())?;
+    let start = Instant::now();
+    let w = params.width;
+    let total_iters = match threads {
+        Threads::One => counts
+            .chunks_exact_mut(w)
+            .zip(smooth.chunks_exact_mut(w))
+            .zip(de.chunks_exact_mut(w * DE_VALUES))
+            .enumerate()
+            .map(|(y, ((r, s), d))| julia_distance_row(params, y, r, s, d))
+            .sum(),
+        Threads::All => counts
+            .par_chunks_exact_mut(w)
+            .zip(smooth.par_chunks_exact_mut(w))
+            .zip(de.par_chunks_exact_mut(w * DE_VALUES))
+            .enumerate()
+            .map(|(y, ((r, s), d))| julia_distance_row(params, y, r, s, d))
             .sum(),
     };
     Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })

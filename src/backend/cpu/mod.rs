@@ -200,6 +200,16 @@ impl Backend for CpuBackend {
         julia::julia(self.threads, params, counts, smooth)
     }
 
+    fn julia_distance(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        julia::julia_distance(self.threads, params, counts, smooth, de)
+    }
+
     fn saxpy(&mut self, a: f32, x: &[f32], y: &mut [f32]) -> Result<LessonTiming, BackendError> {
         if x.len() != y.len() {
             return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));

@@ -2,7 +2,9 @@
 //! (`julia_f64` / `julia_f32`, one template), the twins of `src/backend/cpu/julia.rs` and
 //! `shaders/julia.wgsl`. The Mandelbrot mode (`mandel = 1`: the orbit starts at 0, `c` is the
 //! pixel) is the seed's rule with the smooth value beside it ([`crate::backend::Backend::mandelbrot_smooth`]);
-//! `julia_de_*` add the distance estimate ([`crate::backend::Backend::mandelbrot_distance`]).
+//! `julia_de_*` add the distance estimate, of the Mandelbrot set
+//! ([`crate::backend::Backend::mandelbrot_distance`]) or of a Julia set
+//! ([`crate::backend::Backend::julia_distance`]).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,12 +77,14 @@ pub(super) fn julia(
     })
 }
 
-/// Computes the Mandelbrot view `grid` with distance estimates (`julia_de_*`): counts, smooth
-/// values and [`DE_VALUES`] numbers a pixel into `de`.
+/// Computes the image of `grid` with distance estimates (`julia_de_*`): the Julia set of `c`,
+/// or (`c = None`) the Mandelbrot set; counts, smooth values and [`DE_VALUES`] numbers a pixel
+/// into `de`.
 pub(super) fn julia_de(
     dev: &Device,
     stream: &Arc<CudaStream>,
     grid: &MandelbrotParams,
+    c: Option<[f64; 2]>,
     counts: &mut [i32],
     smooth: &mut [f32],
     de: &mut [f32],
@@ -90,7 +94,8 @@ pub(super) fn julia_de(
     check_image_len(counts, Some(smooth), n)?;
     check_de_len(de, n)?;
     let start = Instant::now();
-    let what = format!("mandelbrot with distances {}x{}", grid.width, grid.height);
+    let what =
+        format!("{} with distances {}x{}", if c.is_some() { "julia" } else { "mandelbrot" }, grid.width, grid.height);
     check_free(dev, &what, (8 + 4 * DE_VALUES as u64) * n as u64)?;
     let mut dev_counts = stream.alloc_zeros::<i32>(n).map_err(|e| runtime("allocating the counts", e))?;
     let mut dev_smooth = stream.alloc_zeros::<f32>(n).map_err(|e| runtime("allocating the smooth values", e))?;
@@ -99,7 +104,9 @@ pub(super) fn julia_de(
     let events = Events::new(&dev.ctx)?;
     let (px, py) = grid.pixel_size();
     let b = grid.bounds;
+    let [cr, ci] = c.unwrap_or([0.0, 0.0]);
     let (width, height, iters) = (grid.width as i32, grid.height as i32, grid.iters as i32);
+    let mandel = i32::from(c.is_none());
     let func = match grid.precision {
         Precision::F64 => &dev.julia_de_f64,
         Precision::F32 => &dev.julia_de_f32,
@@ -111,8 +118,8 @@ pub(super) fn julia_de(
     };
     events.record_start(stream)?;
     let mut args = stream.launch_builder(func);
-    args.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&iters);
-    args.arg(&mut dev_counts).arg(&mut dev_smooth).arg(&mut dev_de).arg(&mut total);
+    args.arg(&width).arg(&height).arg(&b.minx).arg(&b.miny).arg(&px).arg(&py).arg(&cr).arg(&ci);
+    args.arg(&mandel).arg(&iters).arg(&mut dev_counts).arg(&mut dev_smooth).arg(&mut dev_de).arg(&mut total);
     // Launch contract: the arguments match the kernel's signature; `dev_counts` and `dev_smooth`
     // hold width*height values, `dev_de` DE_VALUES times as many.
     launch(args, cfg, "launching julia_de")?;

@@ -387,7 +387,18 @@ impl Backend for CudaBackend {
         smooth: &mut [f32],
         de: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        julia::julia_de(&self.dev, &self.stream, params, counts, smooth, de)
+        julia::julia_de(&self.dev, &self.stream, params, None, counts, smooth, de)
+    }
+
+    fn julia_distance(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        params.validate()?;
+        julia::julia_de(&self.dev, &self.stream, &params.grid(), Some(params.c), counts, smooth, de)
     }
 
     fn julia(

@@ -1,9 +1,11 @@
-//! The Mandelbrot set with distance estimates on the GPU: `shaders/julia_de.wgsl` with the
-//! Mandelbrot family's precision variant, the variant of `julia.rs` that carries `dz/dc`
-//! ([`crate::backend::Backend::mandelbrot_distance`]). CPU twin: rows of
-//! [`crate::sim::fractal::distance::distance_row`]; CUDA twin: `julia_de_*` of
+//! The Mandelbrot set and Julia sets with distance estimates on the GPU: `shaders/julia_de.wgsl`
+//! with the Mandelbrot family's precision variant, the variant of `julia.rs` that carries `dz/dc`
+//! ([`crate::backend::Backend::mandelbrot_distance`]) or, for a Julia set, `dz/dz0`
+//! ([`crate::backend::Backend::julia_distance`]). CPU twins: rows of
+//! [`crate::sim::fractal::distance::distance_row`] and
+//! [`crate::sim::fractal::distance::julia_distance_row`]; CUDA twin: `julia_de_*` of
 //! `kernels/julia.cu`. The pixel points are computed on the host as the CPU does (rounded to
-//! `f32` for the `f32` kernel), with the pixel width after them; buffers are made per call
+//! `f32` for the `f32` kernel), with the pixel width and `c` after them; buffers are made per call
 //! (a picture coloured by distance is rendered once, not streamed).
 
 use std::time::Instant;
@@ -23,6 +25,9 @@ struct Params {
     iters: u32,
     /// Always 0: lets the shader's `exact` keep every rounding step (no FMA).
     opaque: u32,
+    /// 1: the Mandelbrot set; 0: the Julia set of `c`.
+    mandel: u32,
+    pad: [u32; 3],
 }
 
 /// The pipelines compiled so far.
@@ -54,11 +59,30 @@ fn kernel(
     ComputeKernel::new(device, file, &source, "julia_de", &bindings)
 }
 
-/// Computes `grid` into `counts`, `smooth` and `de` ([`DE_VALUES`] a pixel).
+/// The `coords` buffer of `grid`: the columns' real parts, the rows' imaginary parts, the pixel
+/// width, then `c` (zero for the Mandelbrot set), in the kernel's precision.
+fn coords(grid: &MandelbrotParams, c: Option<[f64; 2]>) -> Vec<u8> {
+    let (px, py) = grid.pixel_size();
+    let b = &grid.bounds;
+    let points: Vec<f64> = (0..grid.width)
+        .map(|x| b.minx + x as f64 * px)
+        .chain((0..grid.height).map(|y| b.miny + y as f64 * py))
+        .chain([px])
+        .chain(c.unwrap_or([0.0, 0.0]))
+        .collect();
+    match grid.precision {
+        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
+        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
+    }
+}
+
+/// Computes `grid` into `counts`, `smooth` and `de` ([`DE_VALUES`] a pixel): the Julia set of
+/// `c`, or (`c = None`) the Mandelbrot set.
 pub(crate) fn run(
     gpu: &Gpu,
     state: &mut State,
     grid: &MandelbrotParams,
+    c: Option<[f64; 2]>,
     counts: &mut [i32],
     smooth: &mut [f32],
     de: &mut [f32],
@@ -74,7 +98,8 @@ pub(crate) fn run(
             gpu.adapter.name
         )));
     }
-    let what = format!("mandelbrot with distances {}x{}", grid.width, grid.height);
+    let what =
+        format!("{} with distances {}x{}", if c.is_some() { "julia" } else { "mandelbrot" }, grid.width, grid.height);
     check_fits(
         KIND,
         &format!("{what} (against the device's largest storage buffer)"),
@@ -92,17 +117,7 @@ pub(crate) fn run(
     let order = super::shader::Order::of(gpu.adapter.backend);
     let pipeline = state.kernels.get_or_make(grid.precision, || kernel(&gpu.device, grid.precision, order))?;
     let start = Instant::now();
-    let (px, py) = grid.pixel_size();
-    let b = &grid.bounds;
-    let points: Vec<f64> = (0..grid.width)
-        .map(|x| b.minx + x as f64 * px)
-        .chain((0..grid.height).map(|y| b.miny + y as f64 * py))
-        .chain([px])
-        .collect();
-    let coord_bytes: Vec<u8> = match grid.precision {
-        Precision::F64 => bytemuck::cast_slice(&points).to_vec(),
-        Precision::F32 => points.iter().flat_map(|&v| (v as f32).to_le_bytes()).collect(),
-    };
+    let coord_bytes = coords(grid, c);
     let (count_bytes, de_bytes) = (4 * n as u64, 4 * (DE_VALUES * n) as u64);
     let params_buf = gpu.buffer("julia_de params", size_of::<Params>() as u64, U::UNIFORM | U::COPY_DST)?;
     let coords = gpu.buffer("julia_de points", coord_bytes.len() as u64, U::STORAGE | U::COPY_DST)?;
@@ -112,7 +127,14 @@ pub(crate) fn run(
     let total = gpu.buffer("julia_de total", 8, U::STORAGE | U::COPY_SRC | U::COPY_DST)?;
     let read = gpu.buffer("julia_de readback", 2 * count_bytes + de_bytes + 8, U::MAP_READ | U::COPY_DST)?;
     let timer = Timer::new(gpu)?;
-    let params = Params { width: grid.width as u32, height: grid.height as u32, iters: grid.iters, opaque: 0 };
+    let params = Params {
+        width: grid.width as u32,
+        height: grid.height as u32,
+        iters: grid.iters,
+        opaque: 0,
+        mandel: u32::from(c.is_none()),
+        pad: [0; 3],
+    };
     gpu.scoped(&format!("computing {what}"), || {
         gpu.queue.write_buffer(&params_buf, 0, bytemuck::bytes_of(&params));
         gpu.queue.write_buffer(&coords, 0, &coord_bytes);

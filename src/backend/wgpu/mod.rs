@@ -369,7 +369,18 @@ impl Backend for WgpuBackend {
         smooth: &mut [f32],
         de: &mut [f32],
     ) -> Result<MandelbrotRun, BackendError> {
-        julia_de::run(&self.gpu, &mut self.julia_de, params, counts, smooth, de)
+        julia_de::run(&self.gpu, &mut self.julia_de, params, None, counts, smooth, de)
+    }
+
+    fn julia_distance(
+        &mut self,
+        params: &JuliaParams,
+        counts: &mut [i32],
+        smooth: &mut [f32],
+        de: &mut [f32],
+    ) -> Result<MandelbrotRun, BackendError> {
+        params.validate()?;
+        julia_de::run(&self.gpu, &mut self.julia_de, &params.grid(), Some(params.c), counts, smooth, de)
     }
 
     fn julia(
