@@ -13,7 +13,9 @@
 //   material id held in registers and its (c2, a, b) from the table, the scene rule
 //   (`scene_cell`, every product `grid_product`); tiles on an absorbing edge add an exchange of
 //   the new values of the lines the edge cells look at (`mur_rows`, `mur_cols`) and a third
-//   barrier per update;
+//   barrier per update. Where every cell but the edge cells has one plain material (the tile
+//   list's second word; most of Mur's edge ring, plain tiles with forced cells) the plain rule
+//   runs instead of the scene rule: the same bits, and an edge cell's value is Mur's anyway;
 // - `scene_layer`: tiles that hold cells of a matched layer: as the general tiles (no Mur edge exists
 //   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in registers,
 //   read from `aux_in` and written to `aux_out` (the host alternates two buffers like the fields).
@@ -471,7 +473,7 @@ fn edge_bit(id: u32) -> u32 {
 // update(a, b) on the invocation's column (grid rows i0.., column j), material ids `cell_ids`;
 // with `edges` (uniform: the tile holds absorbing-edge lines) the rows in `edge_bits` then take
 // Mur's rule.
-fn general_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u32, ty: u32, mask: u32, edge_bits: u32, edges: bool, i0: i32, j: i32) -> array<f32, R> {
+fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u32, ty: u32, mask: u32, edge_bits: u32, edges: bool, i0: i32, j: i32) -> array<f32, R> {
     let base = ty * R * TJ + tx;
     tile[base + 0u * TJ] = b[0];
     tile[base + 1u * TJ] = b[1];
@@ -498,24 +500,48 @@ fn general_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx:
     if ty + 1u < WY {
         below = tile[base + R * TJ];
     }
-    let out = array<f32, R>(
-        general_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (mask & 0x1u) != 0u),
-        general_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (mask & 0x2u) != 0u),
-        general_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (mask & 0x4u) != 0u),
-        general_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (mask & 0x8u) != 0u),
-        general_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (mask & 0x10u) != 0u),
-        general_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (mask & 0x20u) != 0u),
-        general_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (mask & 0x40u) != 0u),
-        general_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (mask & 0x80u) != 0u),
-        general_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (mask & 0x100u) != 0u),
-        general_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (mask & 0x200u) != 0u),
-        general_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (mask & 0x400u) != 0u),
-        general_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (mask & 0x800u) != 0u),
-        general_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (mask & 0x1000u) != 0u),
-        general_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (mask & 0x2000u) != 0u),
-        general_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (mask & 0x4000u) != 0u),
-        general_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (mask & 0x8000u) != 0u)
-    );
+    // A tile whose cells but the edge cells share one plain material (`pc2` its c2, uniform):
+    // the plain rule, the same bits; the edge cells' value is Mur's below either way.
+    var out: array<f32, R>;
+    if pc2 > 0.0 {
+    out = array<f32, R>(
+            plain_row(pc2, a[0], b[0], above, b[1], base + 0u * TJ, tx, (mask & 0x1u) != 0u),
+            plain_row(pc2, a[1], b[1], b[0], b[2], base + 1u * TJ, tx, (mask & 0x2u) != 0u),
+            plain_row(pc2, a[2], b[2], b[1], b[3], base + 2u * TJ, tx, (mask & 0x4u) != 0u),
+            plain_row(pc2, a[3], b[3], b[2], b[4], base + 3u * TJ, tx, (mask & 0x8u) != 0u),
+            plain_row(pc2, a[4], b[4], b[3], b[5], base + 4u * TJ, tx, (mask & 0x10u) != 0u),
+            plain_row(pc2, a[5], b[5], b[4], b[6], base + 5u * TJ, tx, (mask & 0x20u) != 0u),
+            plain_row(pc2, a[6], b[6], b[5], b[7], base + 6u * TJ, tx, (mask & 0x40u) != 0u),
+            plain_row(pc2, a[7], b[7], b[6], b[8], base + 7u * TJ, tx, (mask & 0x80u) != 0u),
+            plain_row(pc2, a[8], b[8], b[7], b[9], base + 8u * TJ, tx, (mask & 0x100u) != 0u),
+            plain_row(pc2, a[9], b[9], b[8], b[10], base + 9u * TJ, tx, (mask & 0x200u) != 0u),
+            plain_row(pc2, a[10], b[10], b[9], b[11], base + 10u * TJ, tx, (mask & 0x400u) != 0u),
+            plain_row(pc2, a[11], b[11], b[10], b[12], base + 11u * TJ, tx, (mask & 0x800u) != 0u),
+            plain_row(pc2, a[12], b[12], b[11], b[13], base + 12u * TJ, tx, (mask & 0x1000u) != 0u),
+            plain_row(pc2, a[13], b[13], b[12], b[14], base + 13u * TJ, tx, (mask & 0x2000u) != 0u),
+            plain_row(pc2, a[14], b[14], b[13], b[15], base + 14u * TJ, tx, (mask & 0x4000u) != 0u),
+            plain_row(pc2, a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u)
+        );
+    } else {
+    out = array<f32, R>(
+            general_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (mask & 0x1u) != 0u),
+            general_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (mask & 0x2u) != 0u),
+            general_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (mask & 0x4u) != 0u),
+            general_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (mask & 0x8u) != 0u),
+            general_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (mask & 0x10u) != 0u),
+            general_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (mask & 0x20u) != 0u),
+            general_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (mask & 0x40u) != 0u),
+            general_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (mask & 0x80u) != 0u),
+            general_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (mask & 0x100u) != 0u),
+            general_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (mask & 0x200u) != 0u),
+            general_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (mask & 0x400u) != 0u),
+            general_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (mask & 0x800u) != 0u),
+            general_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (mask & 0x1000u) != 0u),
+            general_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (mask & 0x2000u) != 0u),
+            general_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (mask & 0x4000u) != 0u),
+            general_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (mask & 0x8000u) != 0u)
+        );
+    }
     if edges {
         // The new values of the lines the edge cells look at: j = 2, ny-3 and i = 2, nx-3.
         let ny = i32(steps.ny);
@@ -636,10 +662,15 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
             (edge_bit(cell_ids[15]) << 15u)
         );
     }
+    // The plain rule's c2 where the host found one material for the non-edge cells (0: none).
+    var pc2 = 0.0f;
+    if t.z != WALL {
+        pc2 = word_f32(MAT * t.z);
+    }
     for (var s = 0u; s < steps.nsteps; s++) {
         g = forced(g, first, last, s, tx, ty);
-        f = general_half(f, g, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
-        g = general_half(g, f, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
+        f = general_half(pc2, f, g, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
+        g = general_half(pc2, g, f, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
     }
     store_column(i0, ti0, tx, j, f, g);
 }

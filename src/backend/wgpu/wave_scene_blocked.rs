@@ -151,6 +151,11 @@ pub(crate) struct TileKinds {
     pub tiles_y: usize,
     /// Per tile (row-major by tile row `i`, then column `j`), from the cells alone.
     pub kinds: Vec<Kind>,
+    /// Per tile: the one material of every interior cell that is not an absorbing-edge cell,
+    /// where it takes the plain rule (undamped, power-of-two `c2`; no wall, no layer cell): a
+    /// general tile on Mur's edge (or a plain one with forced cells) then runs the plain rule
+    /// and Mur's on its edge cells only (their scene-rule value is replaced by Mur's anyway).
+    pub plain_rule: Vec<Option<u16>>,
 }
 
 impl TileKinds {
@@ -159,6 +164,13 @@ impl TileKinds {
         let (nx, ny) = (cells.nx, cells.ny);
         let (tiles_y, tiles_x) = (tiles(nx), tiles(ny));
         let mut kinds = Vec::with_capacity(tiles_x * tiles_y);
+        let mut plain_rule = Vec::with_capacity(tiles_x * tiles_y);
+        let eligible = |id: u16| {
+            id != WALL && {
+                let m = cells.material(id);
+                m.edge == EDGE_NONE && m.is_undamped() && power_of_two(m.c2)
+            }
+        };
         for ti in 0..tiles_y {
             let rows = interior(ti, nx);
             for tj in 0..tiles_x {
@@ -177,10 +189,32 @@ impl TileKinds {
                     };
                     if plain { Kind::Plain(first) } else { Kind::General }
                 };
+                let rule = match kind {
+                    Kind::Plain(id) => Some(id),
+                    Kind::Layer => None,
+                    Kind::General => {
+                        // The one id of the cells that are not edge cells, if they share one.
+                        let mut shared: Option<u16> = None;
+                        let mut one = true;
+                        'cells: for i in rows.clone() {
+                            for &id in &cells.ids[i * ny + cols.start..i * ny + cols.end] {
+                                if id != WALL && cells.material(id).edge != EDGE_NONE {
+                                    continue;
+                                }
+                                if *shared.get_or_insert(id) != id {
+                                    one = false;
+                                    break 'cells;
+                                }
+                            }
+                        }
+                        shared.filter(|&id| one && eligible(id))
+                    }
+                };
                 kinds.push(kind);
+                plain_rule.push(rule);
             }
         }
-        Self { tiles_x, tiles_y, kinds }
+        Self { tiles_x, tiles_y, kinds, plain_rule }
     }
 
     /// The tiles (row-major) whose 64x64 region holds cell `(i, j)`, with its place in each.
@@ -225,7 +259,10 @@ impl Lists {
             let word = ((t / kinds.tiles_x) << 16 | (t % kinds.tiles_x)) as u32;
             match kind {
                 Kind::Plain(id) if per_tile[t].is_empty() => lists[0].extend([word, u32::from(*id)]),
-                Kind::Plain(_) | Kind::General => lists[1].extend([word, 0]),
+                // The second word: the material of the plain rule (WALL: the scene rule).
+                Kind::Plain(_) | Kind::General => {
+                    lists[1].extend([word, u32::from(kinds.plain_rule[t].unwrap_or(WALL))]);
+                }
                 Kind::Layer => lists[2].extend([word, 0]),
             }
         }
