@@ -256,7 +256,8 @@ pub struct MovieTimes {
     pub keyframes: Duration,
     /// This thread waiting for the next keyframe (the devices behind).
     pub waiting: Duration,
-    /// Resampling and colouring the frames.
+    /// Resampling and colouring the frames (a batch is made while the one before is handed
+    /// on, so this overlaps `output`).
     pub resampling: Duration,
     /// Handing the frames on (encoding, writing).
     pub output: Duration,
