@@ -179,11 +179,12 @@ pub fn zoom_text(log10: f64) -> String {
 }
 
 /// Makes a movie's frames, a batch at once: each frame resampled from its two keyframes and
-/// coloured as one picture, the frames of a batch in parallel (each on rayon's threads too), in
-/// buffers kept from batch to batch (no 8 MB allocation and its page faults per frame).
+/// coloured as one picture, as many frames in parallel as rayon has threads (each frame's rows
+/// on rayon's threads too), in buffers kept from batch to batch (no 8 MB allocation and its
+/// page faults per frame).
 pub struct FrameMaker<'p> {
     plan: &'p MoviePlan,
-    /// One set of resampled buffers per frame of a batch.
+    /// One set of resampled buffers per frame made at once.
     scratch: Vec<Scratch>,
 }
 
@@ -207,7 +208,11 @@ impl<'p> FrameMaker<'p> {
         let plan = self.plan;
         let (w, h) = (plan.width, plan.height);
         let want_de = plan.settings.needs_distance();
-        while self.scratch.len() < pairs.len() {
+        // As many frames at once as rayon has threads (each frame's rows in parallel too):
+        // enough to keep every core busy, and no more buffers than that (a distance movie's
+        // are 40 MB a 1080p frame).
+        let at_once = pairs.len().min(rayon::current_num_threads()).max(1);
+        while self.scratch.len() < at_once {
             self.scratch.push(Scratch {
                 counts: vec![0i32; w * h],
                 smooth: (plan.settings.smooth || want_de).then(|| vec![0.0f32; w * h]),
@@ -216,13 +221,15 @@ impl<'p> FrameMaker<'p> {
         }
         out.resize_with(pairs.len(), Vec::new);
         out.iter_mut().for_each(|f| f.resize(w * h * 4, 0));
-        pairs.par_iter().zip(&mut self.scratch).zip(out.par_iter_mut()).for_each(|((&pair, s), rgba)| {
-            let buffers =
-                FrameBuffers { counts: &mut s.counts, smooth: s.smooth.as_deref_mut(), de: s.de.as_deref_mut() };
-            resample_fast(pair, deep, shallow, (w, h), buffers);
-            let (sm, dd) = (s.smooth.as_deref(), s.de.as_deref());
-            colour_rgba_de(&s.counts, sm, dd, w, h, deep.iters, &plan.settings, rgba);
-        });
+        for (pairs, out) in pairs.chunks(at_once).zip(out.chunks_mut(at_once)) {
+            pairs.par_iter().zip(&mut self.scratch).zip(out.par_iter_mut()).for_each(|((&pair, s), rgba)| {
+                let buffers =
+                    FrameBuffers { counts: &mut s.counts, smooth: s.smooth.as_deref_mut(), de: s.de.as_deref_mut() };
+                resample_fast(pair, deep, shallow, (w, h), buffers);
+                let (sm, dd) = (s.smooth.as_deref(), s.de.as_deref());
+                colour_rgba_de(&s.counts, sm, dd, w, h, deep.iters, &plan.settings, rgba);
+            });
+        }
     }
 }
 
@@ -300,6 +307,12 @@ pub fn make_movie(
     let mut times = MovieTimes { keyframe_count: last + 1, ..MovieTimes::default() };
     let mut shallower: Option<Keyframe> = None;
     let mut maker = FrameMaker::new(plan);
+    // The frames are made on a rayon pool of their own: on the global one, a device thread's
+    // own parallel work (a keyframe's BLA table, the CPU backend's rows) would queue behind a
+    // whole batch of frame rows, and the keyframes are what the frames wait for.
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(cores).thread_name(|i| format!("wavebrot-frames-{i}")).build().ok();
     // Frames made and waiting for `frames` (`pending`: the first's index and how many), and
     // the buffers the next batch is made in: a batch is made while the one before is written.
     let (mut ready, mut spare): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
@@ -318,7 +331,11 @@ pub fn make_movie(
             let (made, written) = std::thread::scope(|scope| {
                 let make = scope.spawn(|| {
                     let t = Instant::now();
-                    maker.frames(&pairs, &deep, shallower.as_ref(), &mut spare);
+                    let mut make = || maker.frames(&pairs, &deep, shallower.as_ref(), &mut spare);
+                    match &pool {
+                        Some(p) => p.install(make),
+                        None => make(),
+                    }
                     t.elapsed()
                 });
                 let written = flush(&mut pending, &ready, &mut times.output, &mut done, keys_done, frames, progress);
