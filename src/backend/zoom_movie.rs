@@ -14,7 +14,9 @@ use crate::sim::fractal::deep::{Arith, DeepJob, View, ViewError};
 use crate::sim::fractal::distance::DE_VALUES;
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
 use crate::sim::fractal::reference::ReferenceChoice;
-use crate::sim::fractal::zoom_movie::{FrameBuffers, Keyframe, Schedule, keyframe_iters, resample, shallower_job};
+use crate::sim::fractal::zoom_movie::{
+    FrameBuffers, FramePair, Keyframe, Schedule, keyframe_iters, resample_fast, shallower_job,
+};
 
 /// Why a movie stopped.
 #[derive(Debug, thiserror::Error)]
@@ -176,6 +178,84 @@ pub fn zoom_text(log10: f64) -> String {
     format!("{:.15}e{}", 10f64.powf(log10 - e), e as i64)
 }
 
+/// Makes a movie's frames, a batch at once: each frame resampled from its two keyframes and
+/// coloured as one picture, as many frames in parallel as rayon has threads (each frame's rows
+/// on rayon's threads too), in buffers kept from batch to batch (no 8 MB allocation and its
+/// page faults per frame).
+pub struct FrameMaker<'p> {
+    plan: &'p MoviePlan,
+    /// One set of resampled buffers per frame made at once.
+    scratch: Vec<Scratch>,
+}
+
+/// The resampled values of one frame.
+struct Scratch {
+    counts: Vec<i32>,
+    smooth: Option<Vec<f32>>,
+    de: Option<Vec<f32>>,
+}
+
+impl<'p> FrameMaker<'p> {
+    #[must_use]
+    pub fn new(plan: &'p MoviePlan) -> Self {
+        Self { plan, scratch: Vec::new() }
+    }
+
+    /// The frames of `pairs` (all from keyframes `deep` and `shallow`) into `out`, one RGBA
+    /// picture each (imaginary axis up), reusing `out`'s buffers.
+    pub fn frames(&mut self, pairs: &[FramePair], deep: &Keyframe, shallow: Option<&Keyframe>, out: &mut Vec<Vec<u8>>) {
+        use rayon::prelude::*;
+        let plan = self.plan;
+        let (w, h) = (plan.width, plan.height);
+        let want_de = plan.settings.needs_distance();
+        // As many frames at once as rayon has threads (each frame's rows in parallel too):
+        // enough to keep every core busy, and no more buffers than that (a distance movie's
+        // are 40 MB a 1080p frame).
+        let at_once = pairs.len().min(rayon::current_num_threads()).max(1);
+        while self.scratch.len() < at_once {
+            self.scratch.push(Scratch {
+                counts: vec![0i32; w * h],
+                smooth: (plan.settings.smooth || want_de).then(|| vec![0.0f32; w * h]),
+                de: want_de.then(|| vec![0.0f32; w * h * DE_VALUES]),
+            });
+        }
+        out.resize_with(pairs.len(), Vec::new);
+        out.iter_mut().for_each(|f| f.resize(w * h * 4, 0));
+        for (pairs, out) in pairs.chunks(at_once).zip(out.chunks_mut(at_once)) {
+            pairs.par_iter().zip(&mut self.scratch).zip(out.par_iter_mut()).for_each(|((&pair, s), rgba)| {
+                let buffers =
+                    FrameBuffers { counts: &mut s.counts, smooth: s.smooth.as_deref_mut(), de: s.de.as_deref_mut() };
+                resample_fast(pair, deep, shallow, (w, h), buffers);
+                let (sm, dd) = (s.smooth.as_deref(), s.de.as_deref());
+                colour_rgba_de(&s.counts, sm, dd, w, h, deep.iters, &plan.settings, rgba);
+            });
+        }
+    }
+}
+
+/// Hands the pending batch (`ready`'s first frames) to `frames`, then reports progress; `done`
+/// becomes the frames handed on, `output` gains the time `frames` took.
+fn flush(
+    pending: &mut Option<(u32, usize)>,
+    ready: &[Vec<u8>],
+    output: &mut Duration,
+    done: &mut u32,
+    keys: u32,
+    frames: &mut FrameSink<'_>,
+    progress: &mut dyn FnMut(u32, u32) -> bool,
+) -> Result<(), MovieError> {
+    if let Some((first, n)) = pending.take() {
+        let t = Instant::now();
+        frames(first, &ready[..n])?;
+        *output += t.elapsed();
+        *done = first + n as u32;
+        if !progress(*done, keys) {
+            return Err(MovieError::Cancelled);
+        }
+    }
+    Ok(())
+}
+
 /// Where a movie's time went.
 #[derive(Clone, Debug, Default)]
 pub struct MovieTimes {
@@ -183,7 +263,8 @@ pub struct MovieTimes {
     pub keyframes: Duration,
     /// This thread waiting for the next keyframe (the devices behind).
     pub waiting: Duration,
-    /// Resampling and colouring the frames.
+    /// Resampling and colouring the frames (a batch is made while the one before is handed
+    /// on, so this overlaps `output`).
     pub resampling: Duration,
     /// Handing the frames on (encoding, writing).
     pub output: Duration,
@@ -214,7 +295,6 @@ pub fn make_movie(
     let start = Instant::now();
     let s = plan.schedule;
     let last = s.last_keyframe();
-    let (w, h) = (plan.width, plan.height);
     let window = 2 + 2 * devices.len();
     let render_time = std::sync::Mutex::new(Duration::ZERO);
     // Job i is keyframe K - i: the shallowest first, as the frames need them.
@@ -226,50 +306,127 @@ pub fn make_movie(
     };
     let mut times = MovieTimes { keyframe_count: last + 1, ..MovieTimes::default() };
     let mut shallower: Option<Keyframe> = None;
-    let mut counts = vec![0i32; w * h];
-    let want_de = plan.settings.needs_distance();
-    let mut smooth = (plan.settings.smooth || want_de).then(|| vec![0.0f32; w * h]);
-    let mut de = want_de.then(|| vec![0.0f32; w * h * DE_VALUES]);
+    let mut maker = FrameMaker::new(plan);
+    // The frames are made on a rayon pool of their own: on the global one, a device thread's
+    // own parallel work (a keyframe's BLA table, the CPU backend's rows) would queue behind a
+    // whole batch of frame rows, and the keyframes are what the frames wait for.
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(cores).thread_name(|i| format!("wavebrot-frames-{i}")).build().ok();
+    // Frames made and waiting for `frames` (`pending`: the first's index and how many), and
+    // the buffers the next batch is made in: a batch is made while the one before is written.
+    let (mut ready, mut spare): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
+    let mut pending: Option<(u32, usize)> = None;
     let mut waited_since = Instant::now();
     let mut done = 0;
+    let mut keys_done = 0;
     let spread = super::spread::spread(devices, last as usize + 1, window, &render, &mut |i, deep, _| {
         times.waiting += waited_since.elapsed();
         let k = last - i as u32;
         let range = s.frames_of(k);
         let mut j = range.start;
         while j < range.end {
-            let t = Instant::now();
-            let batch: Vec<Vec<u8>> = (j..range.end.min(j + BATCH as u32))
-                .map(|f| {
-                    let pair = s.pair(f);
-                    let out =
-                        FrameBuffers { counts: &mut counts, smooth: smooth.as_deref_mut(), de: de.as_deref_mut() };
-                    resample(pair, &deep, shallower.as_ref(), (w, h), out);
-                    let mut rgba = vec![0u8; w * h * 4];
-                    let (sm, dd) = (smooth.as_deref(), de.as_deref());
-                    colour_rgba_de(&counts, sm, dd, w, h, deep.iters, &plan.settings, &mut rgba);
-                    rgba
-                })
-                .collect();
-            times.resampling += t.elapsed();
-            let t = Instant::now();
-            frames(j, &batch)?;
-            times.output += t.elapsed();
-            j += batch.len() as u32;
-            done = j;
-            if !progress(done, i as u32 + 1) {
-                return Err(MovieError::Cancelled);
-            }
+            let end = range.end.min(j + BATCH as u32);
+            let pairs: Vec<FramePair> = (j..end).map(|f| s.pair(f)).collect();
+            let (made, written) = std::thread::scope(|scope| {
+                let make = scope.spawn(|| {
+                    let t = Instant::now();
+                    let mut make = || maker.frames(&pairs, &deep, shallower.as_ref(), &mut spare);
+                    match &pool {
+                        Some(p) => p.install(make),
+                        None => make(),
+                    }
+                    t.elapsed()
+                });
+                let written = flush(&mut pending, &ready, &mut times.output, &mut done, keys_done, frames, progress);
+                (make.join().unwrap_or_else(|e| std::panic::resume_unwind(e)), written)
+            });
+            times.resampling += made;
+            written?;
+            std::mem::swap(&mut ready, &mut spare);
+            pending = Some((j, pairs.len()));
+            j = end;
         }
-        if range.is_empty() && !progress(done, i as u32 + 1) {
+        keys_done = i as u32 + 1;
+        if range.is_empty() && !progress(done, keys_done) {
             return Err(MovieError::Cancelled);
         }
         shallower = Some(deep);
         waited_since = Instant::now();
         Ok(())
     })?;
+    flush(&mut pending, &ready, &mut times.output, &mut done, keys_done, frames, progress)?;
     times.keyframes = *render_time.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     times.per_device = spread.per_device;
     times.total = start.elapsed();
     Ok(times)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::{BackendKind, open};
+    use crate::sim::colour::palette::{ColourBy, Light, Palette, Scale};
+
+    /// The first byte where two batches of frames differ, as `(frame, byte)`.
+    fn first_difference(a: &[Vec<u8>], b: &[Vec<u8>]) -> Option<(usize, usize)> {
+        if a.len() != b.len() {
+            return Some((a.len().min(b.len()), 0));
+        }
+        a.iter().zip(b).enumerate().find_map(|(f, (x, y))| {
+            if x.len() != y.len() {
+                return Some((f, x.len().min(y.len())));
+            }
+            x.iter().zip(y).position(|(p, q)| p != q).map(|i| (f, i))
+        })
+    }
+
+    #[test]
+    fn the_movies_frames_are_the_reference_resampling_and_colouring_bit_for_bit() {
+        // Seahorse valley at 2^6, 72x46 (the set's edge, escaped and inside pixels): frames
+        // between keyframes 1 and 2 (blended, scales 1..2) and on keyframe 2 alone (scale 1,
+        // no shallower one), made by `FrameMaker` and by issue 25's first path, `resample`
+        // then `colour_rgba_de`, one frame at a time.
+        let view = View::parse("-0.743643887037151,0.131825904205330", "64").unwrap_or_else(|e| panic!("{e}"));
+        let (w, h) = (72, 46);
+        let light = Some(Light { azimuth: 135.0, elevation: 45.0 });
+        let smooth = ColourSettings { smooth: true, ..ColourSettings::DEFAULT };
+        let lit = ColourSettings { by: ColourBy::Distance, light, ..smooth };
+        let histogram =
+            ColourSettings { palette: Palette::Twilight, scale: Scale::Histogram, cycles: 3.0, light, ..smooth };
+        let mut cpu = open(BackendKind::Cpu).unwrap_or_else(|e| panic!("{e}"));
+        for settings in [smooth, lit, histogram] {
+            let plan = MoviePlan::prepare(&view, w, h, 40, 300, None, settings, ReferenceChoice::Centre)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut key = |k| plan.render_keyframe(cpu.as_mut(), k).unwrap_or_else(|e| panic!("{e}"));
+            let (deep, shallow) = (key(1), key(2));
+            let scales = [1.0, 1.05, 1.5, 1.93];
+            let pairs: Vec<FramePair> = scales.iter().map(|&scale| FramePair { deep: 1, scale }).collect();
+            let mut made = Vec::new();
+            let mut maker = FrameMaker::new(&plan);
+            maker.frames(&pairs, &deep, Some(&shallow), &mut made);
+            let reference = |pair: FramePair, deep: &Keyframe, shallow: Option<&Keyframe>| {
+                let mut counts = vec![0; w * h];
+                let mut sm = Some(vec![0.0f32; w * h]);
+                let mut de = settings.needs_distance().then(|| vec![0.0f32; w * h * DE_VALUES]);
+                let out = FrameBuffers { counts: &mut counts, smooth: sm.as_deref_mut(), de: de.as_deref_mut() };
+                crate::sim::fractal::zoom_movie::resample(pair, deep, shallow, (w, h), out);
+                let mut rgba = vec![0u8; w * h * 4];
+                colour_rgba_de(&counts, sm.as_deref(), de.as_deref(), w, h, deep.iters, &settings, &mut rgba);
+                rgba
+            };
+            let want: Vec<Vec<u8>> = pairs.iter().map(|&p| reference(p, &deep, Some(&shallow))).collect();
+            assert_eq!(first_difference(&want, &made), None, "{settings:?}");
+            // The buffers are kept for the next batch: a shorter one, on one keyframe alone.
+            let alone = [FramePair { deep: 2, scale: 1.0 }];
+            maker.frames(&alone, &shallow, None, &mut made);
+            assert_eq!(first_difference(&[reference(alone[0], &shallow, None)], &made), None, "{settings:?}");
+            // The frames differ from each other (the comparison is not of blank pictures), and
+            // one byte off is caught.
+            assert!(want.windows(2).all(|p| p[0] != p[1]));
+            let mut off = want.clone();
+            off[2][4 * 333 + 1] ^= 1;
+            assert_eq!(first_difference(&want, &off), Some((2, 4 * 333 + 1)));
+        }
+    }
 }

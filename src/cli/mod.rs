@@ -261,7 +261,15 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
 
 /// Opens the backend asked for and says on stderr why `auto` skipped faster ones.
 fn open_backend(choice: BackendChoice) -> anyhow::Result<Box<dyn backend::Backend>> {
-    let (b, notes) = backend::open_choice(choice)?;
+    announce_backend(backend::open_choice(choice))
+}
+
+/// What `open_backend` says of the backend `open_choice` opened (or its error), said on the
+/// caller's thread when the opening ran on another.
+fn announce_backend(
+    opened: Result<(Box<dyn backend::Backend>, Vec<String>), backend::BackendError>,
+) -> anyhow::Result<Box<dyn backend::Backend>> {
+    let (b, notes) = opened?;
     for n in notes {
         eprintln!("note: {n}; using the next backend");
     }

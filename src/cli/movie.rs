@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::args::positive_f64;
-use super::{CliError, RenderMandelbrot, open_backend};
+use super::{CliError, RenderMandelbrot, announce_backend};
 use crate::app::mandel::nav::auto_iters;
 use crate::backend::zoom_movie::{MovieError, MoviePlan, MovieTimes, make_movie};
 use crate::progress::Progress;
@@ -75,10 +75,20 @@ pub fn render_movie(a: &RenderMandelbrot, view: &View, iters: Option<u32>, path:
     if let Some(w) = view.digits_warning() {
         eprintln!("warning: {w}");
     }
+    // The backend opens (CUDA compiles its kernels: seconds) on a thread while the view is
+    // prepared (its reference orbit: up to seconds too); a bad view is still reported first,
+    // and the backend's lines are said after it, on this thread, as `open_backend` says them.
+    let choice = a.backend.backend;
+    let opening =
+        std::thread::Builder::new().name("wavebrot-open".into()).spawn(move || crate::backend::open_choice(choice));
     // The view as `render --png` prepares it.
     let plan = MoviePlan::prepare(view, w, h, frames as u32, iters, a.precision, settings, a.reference)
         .map_err(CliError::usage)?;
-    let first = open_backend(a.backend.backend)?;
+    let opened = match opening {
+        Ok(thread) => thread.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        Err(_) => crate::backend::open_choice(choice),
+    };
+    let first = announce_backend(opened)?;
     let kind = first.kind();
     let (devices, notes) = crate::backend::probe::every_device(first);
     for n in notes {

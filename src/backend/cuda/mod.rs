@@ -207,11 +207,24 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
     };
     // The wave and colormap kernels pin their rounding with intrinsics; fmad stays on for
     // the rest. Mandelbrot is compiled without fmad so its rounding is the CPU's.
-    let wave_ptx = compile("wave.cu", WAVE_CU, true, tile.defines())?;
-    let colormap_ptx = compile("colormap.cu", COLORMAP_CU, true, Vec::new())?;
-    let mandel_ptx = compile("mandelbrot.cu", MANDELBROT_CU, false, Vec::new())?;
-    let deep_ptx = compile("mandelbrot_deep.cu", MANDELBROT_DEEP_CU, false, Vec::new())?;
-    let julia_ptx = compile("julia.cu", JULIA_CU, false, Vec::new())?;
+    // The five programs are independent and NVRTC is thread-safe: compiled at once, on a
+    // thread each (the slowest alone, ~2 s of a cold start, instead of their sum), their
+    // results taken in the order they were compiled in one after another, so the error
+    // reported is the same one.
+    let [wave_ptx, colormap_ptx, mandel_ptx, deep_ptx, julia_ptx] = std::thread::scope(|scope| {
+        let jobs = [
+            ("wave.cu", WAVE_CU, true, tile.defines()),
+            ("colormap.cu", COLORMAP_CU, true, Vec::new()),
+            ("mandelbrot.cu", MANDELBROT_CU, false, Vec::new()),
+            ("mandelbrot_deep.cu", MANDELBROT_DEEP_CU, false, Vec::new()),
+            ("julia.cu", JULIA_CU, false, Vec::new()),
+        ];
+        let compile = &compile;
+        let running = jobs.map(|(name, src, fmad, defines)| scope.spawn(move || compile(name, src, fmad, defines)));
+        running.map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    let (wave_ptx, colormap_ptx, mandel_ptx, deep_ptx, julia_ptx) =
+        (wave_ptx?, colormap_ptx?, mandel_ptx?, deep_ptx?, julia_ptx?);
     let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
     let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
     let colormap = ctx.load_module(colormap_ptx).map_err(|e| load("colormap.cu", e))?;

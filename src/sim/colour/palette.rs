@@ -245,17 +245,23 @@ impl Light {
     /// vector, or zero where there is none: lit as flat ground).
     #[must_use]
     pub fn shade(&self, ux: f32, uy: f32) -> f64 {
-        let [lx, ly, lz] = self.direction();
-        let flat = ux == 0.0 && uy == 0.0;
-        let n = if flat {
-            [0.0, 0.0, 1.0]
-        } else {
-            let r = std::f64::consts::FRAC_1_SQRT_2;
-            [f64::from(ux) * r, f64::from(uy) * r, r]
-        };
-        let lambert = (n[0] * lx + n[1] * ly + n[2] * lz).max(0.0);
-        LIGHT_AMBIENT + (1.0 - LIGHT_AMBIENT) * lambert
+        shade_towards(self.direction(), ux, uy)
     }
+}
+
+/// [`Light::shade`] with the light's direction `[lx, ly, lz]` ([`Light::direction`]) given,
+/// so a picture computes it once, not once a pixel.
+#[inline]
+fn shade_towards([lx, ly, lz]: [f64; 3], ux: f32, uy: f32) -> f64 {
+    let flat = ux == 0.0 && uy == 0.0;
+    let n = if flat {
+        [0.0, 0.0, 1.0]
+    } else {
+        let r = std::f64::consts::FRAC_1_SQRT_2;
+        [f64::from(ux) * r, f64::from(uy) * r, r]
+    };
+    let lambert = (n[0] * lx + n[1] * ly + n[2] * lz).max(0.0);
+    LIGHT_AMBIENT + (1.0 - LIGHT_AMBIENT) * lambert
 }
 
 /// Everything that decides the colours of a Mandelbrot or Julia picture.
@@ -397,6 +403,8 @@ pub struct Colouring {
     lut: Cow<'static, [[u8; 4]]>,
     /// Histogram scale: `cum[n]` = escaped pixels with count below `n` (`iters + 1` entries).
     cum: Vec<u64>,
+    /// The direction towards the light ([`Light::direction`]), when there is one.
+    light_dir: Option<[f64; 3]>,
 }
 
 impl Colouring {
@@ -428,7 +436,8 @@ impl Colouring {
                 cum.push(sum);
             }
         }
-        Self { settings: *settings, iters, lo, hi, lut: settings.lut(), cum }
+        let light_dir = settings.light.map(|l| l.direction());
+        Self { settings: *settings, iters, lo, hi, lut: settings.lut(), cum, light_dir }
     }
 
     /// The settings this colouring follows.
@@ -446,6 +455,7 @@ impl Colouring {
     /// The scaled value `t` in `[0, 1]` of an escaped pixel's value `v` (step 2 of the module
     /// doc). Monotone (non-decreasing) in `v` for every scale.
     #[must_use]
+    #[inline]
     pub fn scaled(&self, v: f64) -> f64 {
         let iters = f64::from(self.iters);
         let (lo, hi) = (self.lo, self.hi);
@@ -469,6 +479,7 @@ impl Colouring {
 
     /// The table entry of scaled value `t` (steps 3 and 4).
     #[must_use]
+    #[inline]
     pub fn index(&self, t: f64) -> usize {
         let n = self.lut.len();
         let u = if self.settings.wraps() {
@@ -483,6 +494,7 @@ impl Colouring {
     /// The colour of a pixel with integer `count` and, when smooth colouring is on, smooth value
     /// `smooth` (ignored otherwise; `None` falls back to the count).
     #[must_use]
+    #[inline]
     pub fn colour(&self, count: i32, smooth: Option<f32>) -> [u8; 4] {
         if i64::from(count) >= i64::from(self.iters) {
             return self.interior();
@@ -498,6 +510,7 @@ impl Colouring {
     /// used by distance colouring and lighting (without it, they fall back to the escape value,
     /// unlit).
     #[must_use]
+    #[inline]
     pub fn colour_de(&self, count: i32, smooth: Option<f32>, de: Option<[f32; 3]>) -> [u8; 4] {
         if i64::from(count) >= i64::from(self.iters) {
             return self.interior();
@@ -506,8 +519,8 @@ impl Colouring {
             (ColourBy::Distance, Some([d, _, _])) => self.lut[self.index(distance_position(d))],
             _ => self.colour(count, smooth),
         };
-        match (self.settings.light, de) {
-            (Some(light), Some([_, ux, uy])) => shaded(base, light.shade(ux, uy)),
+        match (self.light_dir, de) {
+            (Some(dir), Some([_, ux, uy])) => shaded(base, shade_towards(dir, ux, uy)),
             _ => base,
         }
     }
@@ -521,6 +534,7 @@ impl Colouring {
     /// The colour of the pixels that never escaped: the chosen interior colour, else the
     /// palette's last entry.
     #[must_use]
+    #[inline]
     pub fn interior(&self) -> [u8; 4] {
         match self.settings.interior {
             Some([r, g, b]) => [r, g, b, 255],
@@ -531,12 +545,14 @@ impl Colouring {
 
 /// Distance colouring's scaled value of a distance `d` in pixels (before cycles and offset).
 #[must_use]
+#[inline]
 pub fn distance_position(d: f32) -> f64 {
     let d = f64::from(d).max(0.0);
     (1.0 - (1.0 + d).ln() / (1.0 + DISTANCE_RANGE_PX).ln()).clamp(0.0, 1.0)
 }
 
 /// `c`'s red, green and blue times `shade` (rounded), alpha kept.
+#[inline]
 fn shaded(c: [u8; 4], shade: f64) -> [u8; 4] {
     let f = |v: u8| (f64::from(v) * shade).round().clamp(0.0, 255.0) as u8;
     [f(c[0]), f(c[1]), f(c[2]), c[3]]
@@ -588,16 +604,22 @@ pub fn colour_rgba_de(
     let colouring = Colouring::new(settings, counts, iters);
     rgba.par_chunks_exact_mut(width * 4).enumerate().for_each(|(row, out)| {
         let first = (height - 1 - row) * width;
-        let src = &counts[first..first + width];
-        for (x, (px, &c)) in out.chunks_exact_mut(4).zip(src).enumerate() {
-            let s = smooth.map(|s| s[first + x]);
-            let d = de.map(|d| {
-                let i = 3 * (first + x);
-                [d[i], d[i + 1], d[i + 2]]
-            });
-            px.copy_from_slice(&colouring.colour_de(c, s, d));
-        }
+        let smooth = smooth.map(|s| &s[first..first + width]);
+        let de = de.map(|d| &d[3 * first..3 * (first + width)]);
+        colour_row(&colouring, &counts[first..first + width], smooth, de, out);
     });
+}
+
+/// One row of [`colour_rgba_de`]: [`Colouring::colour_de`] of each pixel, compiled for the
+/// CPU's instruction set (`floor` and `round` as one instruction with SSE4.1; no fused
+/// multiply-adds, so the same roundings).
+#[multiversion::multiversion(targets("x86_64+avx2+avx", "x86_64+sse4.1"))]
+fn colour_row(colouring: &Colouring, counts: &[i32], smooth: Option<&[f32]>, de: Option<&[f32]>, out: &mut [u8]) {
+    for (x, (px, &c)) in out.chunks_exact_mut(4).zip(counts).enumerate() {
+        let s = smooth.map(|s| s[x]);
+        let d = de.map(|d| [d[3 * x], d[3 * x + 1], d[3 * x + 2]]);
+        px.copy_from_slice(&colouring.colour_de(c, s, d));
+    }
 }
 
 #[cfg(test)]

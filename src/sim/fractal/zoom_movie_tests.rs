@@ -164,3 +164,93 @@ fn a_shallower_job_is_the_view_zoomed_out_about_its_centre() {
     assert!(bad <= 2e-3, "{:.3}% of the counts differ", bad * 100.0);
     assert!((zoomed_out.zoom_log10 - fresh.zoom_log10).abs() < 1e-12);
 }
+
+/// A keyframe of `field` at zoom `2^zoom_log2` with a disc of pixels inside the set (count
+/// `iters`) off its centre, and distance estimates (a distance and a unit normal varying over
+/// the picture), as a distance-coloured movie's keyframes carry them.
+fn keyframe_with_inside(w: usize, h: usize, zoom_log2: f64) -> Keyframe {
+    let mut k = field_keyframe(w, h, zoom_log2);
+    let px = 2.0 / (zoom_log2.exp2() * h as f64);
+    let mut de = vec![0.0f32; w * h * DE_VALUES];
+    for y in 0..h {
+        for x in 0..w {
+            let (dx, dy) = ((x as f64 - w as f64 / 2.0) * px, (y as f64 - h as f64 / 2.0) * px);
+            let i = y * w + x;
+            if (dx - 0.05).hypot(dy + 0.03) < 0.04 {
+                k.counts[i] = k.iters as i32;
+            }
+            let a = 5.0 * dx + 3.0 * dy;
+            de[DE_VALUES * i] = (field(dx, dy) / 7.0) as f32;
+            de[DE_VALUES * i + 1] = a.cos() as f32;
+            de[DE_VALUES * i + 2] = a.sin() as f32;
+        }
+    }
+    k.de = Some(de);
+    k
+}
+
+/// The first pixel where two resampled frames differ in any bit, as `(pixel, what)`.
+fn first_difference(
+    a: &(Vec<i32>, Vec<f32>, Vec<f32>),
+    b: &(Vec<i32>, Vec<f32>, Vec<f32>),
+) -> Option<(usize, &'static str)> {
+    if let Some(i) = a.0.iter().zip(&b.0).position(|(x, y)| x != y) {
+        return Some((i, "count"));
+    }
+    if let Some(i) = a.1.iter().zip(&b.1).position(|(x, y)| x.to_bits() != y.to_bits()) {
+        return Some((i, "smooth value"));
+    }
+    a.2.iter().zip(&b.2).position(|(x, y)| x.to_bits() != y.to_bits()).map(|i| (i / DE_VALUES, "distance estimate"))
+}
+
+/// A frame resampled by `f` (`resample` or `resample_fast`): counts, smooth values, distances.
+fn frame_by(
+    f: fn(FramePair, &Keyframe, Option<&Keyframe>, (usize, usize), FrameBuffers<'_>),
+    pair: FramePair,
+    deep: &Keyframe,
+    shallow: Option<&Keyframe>,
+    (w, h): (usize, usize),
+) -> (Vec<i32>, Vec<f32>, Vec<f32>) {
+    let (mut counts, mut smooth, mut de) = (vec![0; w * h], vec![0.0f32; w * h], vec![0.0f32; w * h * DE_VALUES]);
+    let with_de = deep.de.is_some();
+    let out = FrameBuffers { counts: &mut counts, smooth: Some(&mut smooth), de: with_de.then_some(&mut de[..]) };
+    f(pair, deep, shallow, (w, h), out);
+    (counts, smooth, de)
+}
+
+#[test]
+fn the_movies_fast_resampling_is_the_reference_bit_for_bit() {
+    // An odd size (no symmetry to hide a wrong column), keyframes at zoom 2^3 and 2^2 with
+    // pixels inside the set, with and without distances, and scales across 1..2 (the blend
+    // band is widest near 2), plus scale 1 with no shallower keyframe (a movie's first frame).
+    let (w, h) = (97, 61);
+    let (deep_de, shallow_de) = (keyframe_with_inside(w, h, 3.0), keyframe_with_inside(w, h, 2.0));
+    let plain = |k: &Keyframe| Keyframe { de: None, ..k.clone() };
+    let (deep, shallow) = (plain(&deep_de), plain(&shallow_de));
+    let mut frames = 0;
+    for (d, s) in [(&deep, &shallow), (&deep_de, &shallow_de)] {
+        for scale in [1.0, 1.01, 1.3, 0.6f64.exp2(), 1.77, 1.999] {
+            let pair = FramePair { deep: 0, scale };
+            let want = frame_by(resample, pair, d, Some(s), (w, h));
+            let got = frame_by(resample_fast, pair, d, Some(s), (w, h));
+            assert_eq!(first_difference(&want, &got), None, "scale {scale}, distances {}", d.de.is_some());
+            frames += 1;
+        }
+        let pair = FramePair { deep: 0, scale: 1.0 };
+        let want = frame_by(resample, pair, d, None, (w, h));
+        assert_eq!(first_difference(&want, &frame_by(resample_fast, pair, d, None, (w, h))), None);
+    }
+    assert_eq!(frames, 12);
+    // The frames hold what the comparison must see: inside pixels, both keyframes' values
+    // blended (a smooth value that is neither keyframe's), distances.
+    let (counts, _, de) = frame_by(resample, FramePair { deep: 0, scale: 1.77 }, &deep_de, Some(&shallow_de), (w, h));
+    assert!(counts.contains(&1000) && de.iter().any(|&v| v != 0.0));
+    // The check catches one bit: a single smooth value one ulp off, a normal's sign flipped.
+    let want = frame_by(resample, FramePair { deep: 0, scale: 1.3 }, &deep_de, Some(&shallow_de), (w, h));
+    let mut off = want.clone();
+    off.1[1234] = f32::from_bits(off.1[1234].to_bits() + 1);
+    assert_eq!(first_difference(&want, &off), Some((1234, "smooth value")));
+    let mut off = want.clone();
+    off.2[3 * 555 + 2] = -off.2[3 * 555 + 2];
+    assert_eq!(first_difference(&want, &off), Some((555, "distance estimate")));
+}
