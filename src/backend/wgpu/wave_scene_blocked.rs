@@ -477,10 +477,8 @@ impl SceneBlocked {
         let sources = scene.channels();
         let slot = self.max_steps as usize * sources.max(1);
         // General tiles first, then plain ones, in one dispatch (`scene_mixed`); the layer's.
-        let kinds = [
-            (&pipeline.mixed, self.base.n_general + self.base.n_plain),
-            (&pipeline.layer, self.base.n_layered),
-        ];
+        let kinds =
+            [(&pipeline.mixed, self.base.n_general + self.base.n_plain), (&pipeline.layer, self.base.n_layered)];
         let mut next_step = tstep0 + 1;
         for start in (0..n).step_by(self.capacity as usize) {
             let chunk: Vec<u32> = (start..n.min(start + self.capacity)).map(count).collect();

@@ -101,8 +101,9 @@ impl PhasedArray {
     #[must_use]
     pub fn cells(&self) -> Vec<(i64, i64)> {
         let n = i64::from(self.count);
-        let y0 = self.y - (n - 1) * self.spacing / 2;
-        (0..n).map(|k| (self.x, y0 + k * self.spacing)).collect()
+        // Saturating: a huge spacing in a file lands outside the grid (refused there).
+        let y0 = self.y.saturating_sub((n - 1).saturating_mul(self.spacing) / 2);
+        (0..n).map(|k| (self.x, y0.saturating_add(k.saturating_mul(self.spacing)))).collect()
     }
 
     /// The beam direction the phase step steers to: `asin(phase_step * λ / (2π spacing))` in
@@ -140,7 +141,10 @@ impl Multipole {
         (0..self.poles)
             .map(|k| {
                 let a = self.angle.to_radians() + TAU * f64::from(k) / f64::from(self.poles);
-                (self.x + (self.radius * a.cos()).round() as i64, self.y + (self.radius * a.sin()).round() as i64)
+                // Saturating: a huge radius in a file lands far outside the grid (and is
+                // refused there), never an overflow.
+                let at = |centre: i64, v: f64| centre.saturating_add((self.radius * v).round() as i64);
+                (at(self.x, a.cos()), at(self.y, a.sin()))
             })
             .collect()
     }
@@ -215,6 +219,26 @@ pub fn line_cells(x0: i64, y0: i64, x1: i64, y1: i64) -> Vec<(i64, i64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_arrays_and_multipoles_land_outside_the_grid_without_overflow() {
+        // A mutated scene file's numbers (found by tests/cli/bad_input.rs' property test: a
+        // multipole of radius 1e300 overflowed an i64 sum and panicked).
+        let m = Multipole { x: 5, y: 5, poles: 2, radius: 1e300, angle: 0.0, freq: 0.1, amplitude: 1.0, phase: 0.0 };
+        assert_eq!(m.cells()[0], (i64::MAX, 5));
+        let a = PhasedArray {
+            x: 5,
+            y: 5,
+            count: 3,
+            spacing: i64::MAX,
+            phase_step: 0.0,
+            freq: 0.1,
+            amplitude: 1.0,
+            phase: 0.0,
+        };
+        let far = a.cells().iter().filter(|&&(_, y)| y.abs() > 1 << 60).count();
+        assert_eq!(far, 3, "every element far outside any grid: {:?}", a.cells());
+    }
 
     #[test]
     fn a_moving_source_walks_its_path_and_stops() {
