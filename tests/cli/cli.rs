@@ -491,7 +491,7 @@ fn render_mandelbrot_gif_zooms_from_the_whole_set_to_the_view() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     // Zooms 1, 1e5, 1e10, 1e15, 1e20: the last two beyond f64, by perturbation.
-    assert!(stderr.contains("5 frames from zoom 1 to 1e20 (2 by perturbation)"), "{stderr}");
+    assert!(stderr.contains("5 frames from zoom 1 to 1e20 (2 by perturbation, on 1 reference orbit(s))"), "{stderr}");
     let (w, h, frames) = gif_frames(&gif);
     assert_eq!((w, h, frames.len()), (48, 32, 5));
     // The first frame is the whole set as `render --png` draws it with the same colours.
