@@ -13,9 +13,10 @@
 //   material id held in registers and its (c2, a, b) from the table, the scene rule
 //   (`scene_cell`, every product `grid_product`); tiles on an absorbing edge add an exchange of
 //   the new values of the lines the edge cells look at (`mur_rows`, `mur_cols`) and a third
-//   barrier per update. Where every cell but the edge cells has one plain material (the tile
-//   list's second word; most of Mur's edge ring, plain tiles with forced cells) the plain rule
-//   runs instead of the scene rule: the same bits, and an edge cell's value is Mur's anyway;
+//   barrier per update. Where every cell but walls and edge cells has one plain material (the
+//   tile list's second word; most of Mur's edge ring, walls in the open medium, plain tiles
+//   with forced cells) the plain rule runs instead of the scene rule: the same bits, walls 0,
+//   and an edge cell's value is Mur's anyway;
 // - `scene_layer`: tiles that hold cells of a matched layer: as the general tiles (no Mur edge exists
 //   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in registers,
 //   read from `aux_in` and written to `aux_out` (the host alternates two buffers like the fields).
@@ -470,6 +471,12 @@ fn edge_bit(id: u32) -> u32 {
     return select(0u, 1u, table[MAT * id + 4u] != 0u);
 }
 
+// The plain rule for a cell of a general tile whose cells but walls and edge cells share one
+// plain material: a wall cell that is updated gets 0, as `general_row` gives it.
+fn plain_wall(c2: f32, old: f32, mid: f32, up: f32, down: f32, at: u32, tx: u32, update: bool, id: u32) -> f32 {
+    return select(plain_row(c2, old, mid, up, down, at, tx, update), 0.0f, update && id == WALL);
+}
+
 // update(a, b) on the invocation's column (grid rows i0.., column j), material ids `cell_ids`;
 // with `edges` (uniform: the tile holds absorbing-edge lines) the rows in `edge_bits` then take
 // Mur's rule.
@@ -500,27 +507,27 @@ fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u3
     if ty + 1u < WY {
         below = tile[base + R * TJ];
     }
-    // A tile whose cells but the edge cells share one plain material (`pc2` its c2, uniform):
-    // the plain rule, the same bits; the edge cells' value is Mur's below either way.
+    // A tile whose cells but walls and edge cells share one plain material (`pc2` its c2,
+    // uniform): the plain rule, the same bits; walls 0; the edge cells' value is Mur's below.
     var out: array<f32, R>;
     if pc2 > 0.0 {
     out = array<f32, R>(
-            plain_row(pc2, a[0], b[0], above, b[1], base + 0u * TJ, tx, (mask & 0x1u) != 0u),
-            plain_row(pc2, a[1], b[1], b[0], b[2], base + 1u * TJ, tx, (mask & 0x2u) != 0u),
-            plain_row(pc2, a[2], b[2], b[1], b[3], base + 2u * TJ, tx, (mask & 0x4u) != 0u),
-            plain_row(pc2, a[3], b[3], b[2], b[4], base + 3u * TJ, tx, (mask & 0x8u) != 0u),
-            plain_row(pc2, a[4], b[4], b[3], b[5], base + 4u * TJ, tx, (mask & 0x10u) != 0u),
-            plain_row(pc2, a[5], b[5], b[4], b[6], base + 5u * TJ, tx, (mask & 0x20u) != 0u),
-            plain_row(pc2, a[6], b[6], b[5], b[7], base + 6u * TJ, tx, (mask & 0x40u) != 0u),
-            plain_row(pc2, a[7], b[7], b[6], b[8], base + 7u * TJ, tx, (mask & 0x80u) != 0u),
-            plain_row(pc2, a[8], b[8], b[7], b[9], base + 8u * TJ, tx, (mask & 0x100u) != 0u),
-            plain_row(pc2, a[9], b[9], b[8], b[10], base + 9u * TJ, tx, (mask & 0x200u) != 0u),
-            plain_row(pc2, a[10], b[10], b[9], b[11], base + 10u * TJ, tx, (mask & 0x400u) != 0u),
-            plain_row(pc2, a[11], b[11], b[10], b[12], base + 11u * TJ, tx, (mask & 0x800u) != 0u),
-            plain_row(pc2, a[12], b[12], b[11], b[13], base + 12u * TJ, tx, (mask & 0x1000u) != 0u),
-            plain_row(pc2, a[13], b[13], b[12], b[14], base + 13u * TJ, tx, (mask & 0x2000u) != 0u),
-            plain_row(pc2, a[14], b[14], b[13], b[15], base + 14u * TJ, tx, (mask & 0x4000u) != 0u),
-            plain_row(pc2, a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u)
+            plain_wall(pc2, a[0], b[0], above, b[1], base + 0u * TJ, tx, (mask & 0x1u) != 0u, cell_ids[0]),
+            plain_wall(pc2, a[1], b[1], b[0], b[2], base + 1u * TJ, tx, (mask & 0x2u) != 0u, cell_ids[1]),
+            plain_wall(pc2, a[2], b[2], b[1], b[3], base + 2u * TJ, tx, (mask & 0x4u) != 0u, cell_ids[2]),
+            plain_wall(pc2, a[3], b[3], b[2], b[4], base + 3u * TJ, tx, (mask & 0x8u) != 0u, cell_ids[3]),
+            plain_wall(pc2, a[4], b[4], b[3], b[5], base + 4u * TJ, tx, (mask & 0x10u) != 0u, cell_ids[4]),
+            plain_wall(pc2, a[5], b[5], b[4], b[6], base + 5u * TJ, tx, (mask & 0x20u) != 0u, cell_ids[5]),
+            plain_wall(pc2, a[6], b[6], b[5], b[7], base + 6u * TJ, tx, (mask & 0x40u) != 0u, cell_ids[6]),
+            plain_wall(pc2, a[7], b[7], b[6], b[8], base + 7u * TJ, tx, (mask & 0x80u) != 0u, cell_ids[7]),
+            plain_wall(pc2, a[8], b[8], b[7], b[9], base + 8u * TJ, tx, (mask & 0x100u) != 0u, cell_ids[8]),
+            plain_wall(pc2, a[9], b[9], b[8], b[10], base + 9u * TJ, tx, (mask & 0x200u) != 0u, cell_ids[9]),
+            plain_wall(pc2, a[10], b[10], b[9], b[11], base + 10u * TJ, tx, (mask & 0x400u) != 0u, cell_ids[10]),
+            plain_wall(pc2, a[11], b[11], b[10], b[12], base + 11u * TJ, tx, (mask & 0x800u) != 0u, cell_ids[11]),
+            plain_wall(pc2, a[12], b[12], b[11], b[13], base + 12u * TJ, tx, (mask & 0x1000u) != 0u, cell_ids[12]),
+            plain_wall(pc2, a[13], b[13], b[12], b[14], base + 13u * TJ, tx, (mask & 0x2000u) != 0u, cell_ids[13]),
+            plain_wall(pc2, a[14], b[14], b[13], b[15], base + 14u * TJ, tx, (mask & 0x4000u) != 0u, cell_ids[14]),
+            plain_wall(pc2, a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u, cell_ids[15])
         );
     } else {
     out = array<f32, R>(

@@ -151,10 +151,11 @@ pub(crate) struct TileKinds {
     pub tiles_y: usize,
     /// Per tile (row-major by tile row `i`, then column `j`), from the cells alone.
     pub kinds: Vec<Kind>,
-    /// Per tile: the one material of every interior cell that is not an absorbing-edge cell,
-    /// where it takes the plain rule (undamped, power-of-two `c2`; no wall, no layer cell): a
-    /// general tile on Mur's edge (or a plain one with forced cells) then runs the plain rule
-    /// and Mur's on its edge cells only (their scene-rule value is replaced by Mur's anyway).
+    /// Per tile: the one material of every interior cell that is neither a wall nor an
+    /// absorbing-edge cell, where it takes the plain rule (undamped, power-of-two `c2`; no layer
+    /// cell): a general tile on Mur's edge, on a wall of the open medium (or a plain one with
+    /// forced cells) then runs the plain rule, walls at 0 and Mur's rule on its edge cells
+    /// (their scene-rule value is replaced by Mur's anyway).
     pub plain_rule: Vec<Option<u16>>,
 }
 
@@ -198,7 +199,9 @@ impl TileKinds {
                         let mut one = true;
                         'cells: for i in rows.clone() {
                             for &id in &cells.ids[i * ny + cols.start..i * ny + cols.end] {
-                                if id != WALL && cells.material(id).edge != EDGE_NONE {
+                                // Walls (0 whenever updated) and edge cells (Mur's) keep their
+                                // own rule beside the plain one.
+                                if id == WALL || cells.material(id).edge != EDGE_NONE {
                                     continue;
                                 }
                                 if *shared.get_or_insert(id) != id {
