@@ -67,23 +67,8 @@ pub fn mandelbrot_distance(
     check_image_len(counts, Some(smooth), params.pixels())?;
     check_de_len(de, params.pixels())?;
     let start = Instant::now();
-    let w = params.width;
-    let total_iters = match threads {
-        Threads::One => counts
-            .chunks_exact_mut(w)
-            .zip(smooth.chunks_exact_mut(w))
-            .zip(de.chunks_exact_mut(w * DE_VALUES))
-            .enumerate()
-            .map(|(y, ((r, s), d))| distance_row(params, y, r, s, d))
-            .sum(),
-        Threads::All => counts
-            .par_chunks_exact_mut(w)
-            .zip(smooth.par_chunks_exact_mut(w))
-            .zip(de.par_chunks_exact_mut(w * DE_VALUES))
-            .enumerate()
-            .map(|(y, ((r, s), d))| distance_row(params, y, r, s, d))
-            .sum(),
-    };
+    let total_iters =
+        distance_rows(threads, params.width, counts, smooth, de, &|y, r, s, d| distance_row(params, y, r, s, d));
     Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
 }
 
@@ -103,22 +88,36 @@ pub fn julia_distance(
     check_image_len(counts, Some(smooth), params.pixels())?;
     check_de_len(de, params.pixels())?;
     let start = Instant::now();
-    let w = params.width;
-    let total_iters = match threads {
+    let total_iters =
+        distance_rows(threads, params.width, counts, smooth, de, &|y, r, s, d| julia_distance_row(params, y, r, s, d));
+    Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
+}
+
+/// The rows of a distance picture (`width` pixels a row) by `row(y, counts, smooth, de)`, on one
+/// thread or all of them: the iterations executed, summed.
+fn distance_rows(
+    threads: Threads,
+    width: usize,
+    counts: &mut [i32],
+    smooth: &mut [f32],
+    de: &mut [f32],
+    row: &(dyn Fn(usize, &mut [i32], &mut [f32], &mut [f32]) -> u64 + Sync),
+) -> u64 {
+    let w = width;
+    match threads {
         Threads::One => counts
             .chunks_exact_mut(w)
             .zip(smooth.chunks_exact_mut(w))
             .zip(de.chunks_exact_mut(w * DE_VALUES))
             .enumerate()
-            .map(|(y, ((r, s), d))| julia_distance_row(params, y, r, s, d))
+            .map(|(y, ((r, s), d))| row(y, r, s, d))
             .sum(),
         Threads::All => counts
             .par_chunks_exact_mut(w)
             .zip(smooth.par_chunks_exact_mut(w))
             .zip(de.par_chunks_exact_mut(w * DE_VALUES))
             .enumerate()
-            .map(|(y, ((r, s), d))| julia_distance_row(params, y, r, s, d))
+            .map(|(y, ((r, s), d))| row(y, r, s, d))
             .sum(),
-    };
-    Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
+    }
 }
