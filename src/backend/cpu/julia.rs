@@ -93,6 +93,10 @@ pub fn julia_distance(
     Ok(MandelbrotRun { total_iters, executed_iters: None, timing: Timing::wall(start.elapsed()) })
 }
 
+/// One row `y` of a distance picture into its counts, smooth values and distances: the
+/// iterations executed.
+type DistanceRow<'a> = dyn Fn(usize, &mut [i32], &mut [f32], &mut [f32]) -> u64 + Sync + 'a;
+
 /// The rows of a distance picture (`width` pixels a row) by `row(y, counts, smooth, de)`, on one
 /// thread or all of them: the iterations executed, summed.
 fn distance_rows(
@@ -101,7 +105,7 @@ fn distance_rows(
     counts: &mut [i32],
     smooth: &mut [f32],
     de: &mut [f32],
-    row: &(dyn Fn(usize, &mut [i32], &mut [f32], &mut [f32]) -> u64 + Sync),
+    row: &DistanceRow<'_>,
 ) -> u64 {
     let w = width;
     match threads {
