@@ -18,8 +18,9 @@
 //   with forced cells) the plain rule runs instead of the scene rule: the same bits, walls 0,
 //   and an edge cell's value is Mur's anyway;
 // - `scene_layer`: tiles that hold cells of a matched layer: as the general tiles (no Mur edge exists
-//   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in registers,
-//   read from `aux_in` and written to `aux_out` (the host alternates two buffers like the fields).
+//   with a layer), the layer's cells by `pml_rule` with their six auxiliary values in a per-tile
+//   scratch buffer while the dispatch runs, read from `aux_in` and written to `aux_out` (the host
+//   alternates two buffers like the fields).
 //
 // CPU twin: `scene_reference_run` in src/sim/wave/scene_cells.rs; one-update twin: wave_scene.wgsl.
 //
@@ -309,13 +310,8 @@ fn forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> 
     return out;
 }
 
-// The tile of workgroup `wid` in a list of `count` tiles from word `list`: (tile row, tile
-// column, second word), or none (x = 0xffffffff) past the list's end.
-fn tile_of(list: u32, count: u32, wid: vec3<u32>) -> vec3<u32> {
-    return tile_at(list, count, wid.y * ROW + wid.x);
-}
-
-// Entry `index` of a list of `count` tiles from word `list`, as `tile_of`.
+// Entry `index` of a list of `count` tiles from word `list`: (tile row, tile column, second
+// word), or none (x = 0xffffffff) past the list's end.
 fn tile_at(list: u32, count: u32, index: u32) -> vec3<u32> {
     if index >= count {
         return vec3<u32>(0xffffffffu, 0u, 0u);

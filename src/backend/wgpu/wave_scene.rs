@@ -16,7 +16,7 @@ use crate::sim::wave::pml::{Axis, LayerFields};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells};
 
-use super::wave_scene_blocked::{SceneBlocked, Shared, blocked_refusal};
+use super::wave_scene_blocked::{Room, SceneBlocked, Shared, blocked_refusal};
 
 /// "This source does not force at this step", as the bits of a value.
 const NOT_FORCING: u32 = u32::MAX;
@@ -186,7 +186,12 @@ impl SceneGpu {
         };
         out.set_sources(gpu, scene.clone())?;
         if blocked {
-            let room = gpu.device.limits().max_compute_workgroup_storage_size;
+            let limits = gpu.device.limits();
+            let room = Room {
+                workgroup_bytes: limits.max_compute_workgroup_storage_size,
+                storage_buffers: limits.max_storage_buffers_per_shader_stage,
+                storage_bytes: gpu.max_storage_bytes(),
+            };
             out.refusal = blocked_refusal(scene, room);
             if out.refusal.is_none() {
                 let shared = Shared { fields: &out.fields, ids: &out.ids, aux: &out.aux };

@@ -20,8 +20,8 @@ use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::shader::Order;
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
-use crate::sim::wave::pml::Axis;
-use crate::sim::wave::scene::{Scene, SourceCell};
+use crate::sim::wave::pml::{Axis, Layer};
+use crate::sim::wave::scene::{Boundary, Scene, SourceCell};
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
 
 /// Most time steps one dispatch runs (`K / 2` in the shader).
@@ -73,7 +73,8 @@ pub(crate) struct Pipeline {
 impl Pipeline {
     pub fn new(device: &wgpu::Device, order: Order) -> Result<Self, BackendError> {
         use Binding::{DynamicUniform, ReadOnly, ReadWrite};
-        // The record, f and g in, f and g out, ids, the table, the layer's values in and out.
+        // The record, f and g in, f and g out, ids, the table, the layer's values in and out, the
+        // layer tiles' scratch.
         let kinds = [
             DynamicUniform(size_of::<SceneSteps>()),
             ReadOnly,
@@ -83,6 +84,7 @@ impl Pipeline {
             ReadOnly,
             ReadOnly,
             ReadOnly,
+            ReadWrite,
             ReadWrite,
         ];
         let layout = bind_group_layout(device, "wave scene blocked", &kinds);
@@ -102,16 +104,48 @@ impl Pipeline {
     }
 }
 
-/// Why `scene` keeps the one-update path on a device with `workgroup_bytes` of workgroup memory,
-/// or `None` where the blocked kernel runs it.
+/// Storage buffers the blocked scene kernel binds (`Pipeline::new`).
+pub const STORAGE_BUFFERS: u32 = 9;
+
+/// Bytes of the layer tiles' scratch (`scratch` in shaders/parts/scene_layer_tiles.wgsl) a layer
+/// tile needs: six auxiliary values for each cell of its 64x64 region.
+const SCRATCH_PER_TILE: u64 = 6 * (TILE * TILE) as u64 * 4;
+
+/// The tiles whose region (halo included) holds a cell of a matched layer `width` cells wide on an
+/// `nx x ny` grid: those of the tile rows or columns that reach the layer (`SceneCells::in_layer`:
+/// interior rows `i <= width` or `i >= nx - 1 - width`, columns likewise).
 #[must_use]
-pub fn blocked_refusal(scene: &Scene, workgroup_bytes: u32) -> Option<&'static str> {
+pub fn layer_tiles(nx: usize, ny: usize, width: usize) -> usize {
+    let clear = |n: usize| (0..tiles(n)).filter(|&t| interior(t, n).all(|k| k > width && k + 1 + width < n)).count();
+    tiles(nx) * tiles(ny) - clear(nx) * clear(ny)
+}
+
+/// What the device offers the blocked scene kernel: workgroup memory, storage buffers per
+/// stage, bytes per storage buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct Room {
+    pub workgroup_bytes: u32,
+    pub storage_buffers: u32,
+    pub storage_bytes: u64,
+}
+
+/// Why `scene` keeps the one-update path on a device offering `room`, or `None` where the blocked
+/// kernel runs it.
+#[must_use]
+pub fn blocked_refusal(scene: &Scene, room: Room) -> Option<&'static str> {
     // (An absorbing edge needs 8 cells a side, `Scene::validate`, so its edge cells never look at
     // each other.)
-    if workgroup_bytes < WORKGROUP_BYTES {
+    let layer_width = (scene.boundary == Boundary::Absorbing).then(|| Layer::width_on(scene.nx, scene.ny));
+    if room.workgroup_bytes < WORKGROUP_BYTES {
         Some("the device has too little workgroup memory for the blocked scene kernel")
+    } else if room.storage_buffers < STORAGE_BUFFERS {
+        Some("the device binds too few storage buffers per shader for the blocked scene kernel")
     } else if scene.channels() > 1 << 16 {
         Some("more than 65536 source channels")
+    } else if layer_width.is_some_and(|w| {
+        layer_tiles(scene.nx, scene.ny, w) as u64 * SCRATCH_PER_TILE > room.storage_bytes
+    }) {
+        Some("the matched layer's tiles need more scratch than one storage buffer holds")
     } else {
         None
     }
@@ -303,6 +337,8 @@ pub fn dispatches(tsteps: u32, max: u32) -> u32 {
 /// `[pair 0 -> pair 1, pair 1 -> pair 0]`.
 pub(crate) struct SceneBlocked {
     _second: [wgpu::Buffer; 3],
+    /// The layer tiles' auxiliary values while a dispatch runs (one tile's worth where none).
+    _scratch: wgpu::Buffer,
     table: wgpu::Buffer,
     steps: wgpu::Buffer,
     stride: u64,
@@ -346,6 +382,8 @@ impl SceneBlocked {
         let g = gpu.buffer(&format!("{what} field g (blocked pair)"), bytes, storage)?;
         let aux = gpu.buffer(&format!("{what} layer values (blocked pair)"), shared.aux.size(), storage)?;
         let kinds = TileKinds::new(cells);
+        let layered = kinds.kinds.iter().filter(|&&k| k == Kind::Layer).count().max(1) as u64;
+        let scratch = gpu.buffer(&format!("{what} layer tiles' scratch"), layered * SCRATCH_PER_TILE, storage)?;
         let capacity = (steps_per_submit.max(2) / 2) * 2;
         let mur = cells.materials.iter().any(|m| m.edge != EDGE_NONE);
         let first_out = |n: usize| (n - 2).is_multiple_of(OUT);
@@ -372,6 +410,7 @@ impl SceneBlocked {
                 Some(table.as_entire_binding()),
                 Some(input[2].as_entire_binding()),
                 Some(out[2].as_entire_binding()),
+                Some(scratch.as_entire_binding()),
             ];
             bind_group(&gpu.device, "wave scene blocked", &pipeline.layout, resources)
         };
@@ -383,6 +422,7 @@ impl SceneBlocked {
         })?;
         Ok(Self {
             _second: second,
+            _scratch: scratch,
             table,
             steps,
             stride,
@@ -595,5 +635,22 @@ mod tests {
         let k = TileKinds::new(&SceneCells::new(&matched));
         assert_eq!((k.kinds[0], k.kinds[6], k.kinds[3 * 7 + 6]), (Kind::Layer, Kind::Layer, Kind::Layer));
         assert_eq!((k.kinds[2 * 7 + 2], k.kinds[7 + 1]), (Kind::Plain(0), Kind::Plain(0)));
+    }
+
+    /// `layer_tiles` (the refusal's count, from the geometry alone) is the number of tiles the
+    /// sorting calls `Layer` (the scratch the kernel gets), on shapes where the layer is its full
+    /// width, a quarter of a short side, and tile edges fall on or beside it.
+    #[test]
+    fn layer_tiles_counts_the_tiles_sorted_as_layer() {
+        for (nx, ny) in [(300, 300), (101, 257), (64, 64), (130, 98), (1000, 40)] {
+            let mut s = Scene::seed(nx, ny, 0.1);
+            s.boundary = Boundary::Absorbing;
+            let cells = SceneCells::new(&s);
+            let sorted = TileKinds::new(&cells).kinds.iter().filter(|&&k| k == Kind::Layer).count();
+            let w = cells.layer.as_ref().map(|l| l.width).expect("an absorbing scene has a layer");
+            assert_eq!(layer_tiles(nx, ny, w), sorted, "{nx}x{ny}, layer {w} cells");
+        }
+        // The bench's 4096² scene: 86² tiles, all but the 83² clear of a 32-cell layer.
+        assert_eq!(layer_tiles(4096, 4096, 32), 86 * 86 - 83 * 83);
     }
 }
