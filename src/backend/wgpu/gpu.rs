@@ -372,11 +372,28 @@ pub(crate) fn compute_pipeline_with(
     Ok(pipelines)
 }
 
-/// GPU timing of one batch of passes: a begin and an end timestamp.
+/// Timestamp pairs a [`Timer`] holds: passes beyond the last but one share the last pair.
+const TIMER_PAIRS: u32 = 64;
+
+/// The query indices pass `pass` of a batch writes at its begin and its end (`last`: the batch's
+/// last pass): pair `pass` for the first [`TIMER_PAIRS`] - 1 passes; the last pair's begin for
+/// the pass after them and its end for the batch's last pass.
+fn timestamp_indices(pass: u32, last: bool) -> (Option<u32>, Option<u32>) {
+    let shared = TIMER_PAIRS - 1;
+    let pair = pass.min(shared);
+    ((pass <= shared).then_some(2 * pair), (pass < shared || last).then_some(2 * pair + 1))
+}
+
+/// GPU timing of one batch of passes (one pass a submission): each pass writes a begin and an end
+/// timestamp, and the batch's time is the sum of its passes' times, so the host's work between
+/// submissions (source values, uploads) is not counted as kernel time. Past [`TIMER_PAIRS`] - 1
+/// passes the last pair brackets all the rest, gaps included.
 pub(crate) struct Timer {
     pub queries: wgpu::QuerySet,
     resolve: wgpu::Buffer,
     readback: wgpu::Buffer,
+    /// Passes of the batch last resolved.
+    passes: std::sync::atomic::AtomicU32,
 }
 
 impl Timer {
@@ -389,44 +406,74 @@ impl Timer {
             gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("wavebrot timestamps"),
                 ty: wgpu::QueryType::Timestamp,
-                count: 2,
+                count: 2 * TIMER_PAIRS,
             })
         })?;
-        let resolve = gpu.buffer(
-            "timestamp resolve",
-            2 * wgpu::QUERY_SIZE as u64,
-            wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-        )?;
-        let readback = gpu.buffer(
-            "timestamp readback",
-            2 * wgpu::QUERY_SIZE as u64,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        )?;
-        Ok(Some(Self { queries, resolve, readback }))
+        let bytes = 2 * u64::from(TIMER_PAIRS) * wgpu::QUERY_SIZE as u64;
+        let resolve =
+            gpu.buffer("timestamp resolve", bytes, wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC)?;
+        let readback =
+            gpu.buffer("timestamp readback", bytes, wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST)?;
+        Ok(Some(Self { queries, resolve, readback, passes: 0.into() }))
     }
 
-    /// The timestamp writes of a pass: the begin of the first, the end of the last.
-    pub fn writes(&self, first: bool, last: bool) -> wgpu::ComputePassTimestampWrites<'_> {
-        wgpu::ComputePassTimestampWrites {
+    /// The timestamp writes of pass `pass` of a batch (`last`: the batch's last), or none for a
+    /// pass in the middle of the shared last pair.
+    pub fn writes(&self, pass: u32, last: bool) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let (begin, end) = timestamp_indices(pass, last);
+        (begin.is_some() || end.is_some()).then_some(wgpu::ComputePassTimestampWrites {
             query_set: &self.queries,
-            beginning_of_pass_write_index: first.then_some(0),
-            end_of_pass_write_index: last.then_some(1),
-        }
+            beginning_of_pass_write_index: begin,
+            end_of_pass_write_index: end,
+        })
     }
 
-    /// Encodes the copy of both timestamps to the host-visible buffer.
-    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
-        encoder.resolve_query_set(&self.queries, 0..2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, 2 * wgpu::QUERY_SIZE as u64);
+    /// Encodes the copy of the timestamps of a batch of `passes` passes to the host-visible buffer.
+    pub fn resolve(&self, encoder: &mut wgpu::CommandEncoder, passes: u32) {
+        let pairs = passes.clamp(1, TIMER_PAIRS);
+        self.passes.store(pairs, std::sync::atomic::Ordering::Relaxed);
+        encoder.resolve_query_set(&self.queries, 0..2 * pairs, &self.resolve, 0);
+        let bytes = 2 * u64::from(pairs) * wgpu::QUERY_SIZE as u64;
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, &self.readback, 0, bytes);
     }
 
-    /// Reads the time between the two timestamps (after the work has been submitted).
+    /// Reads the sum of the batch's pass times (after the work has been submitted).
     pub fn elapsed(&self, gpu: &Gpu) -> Result<Option<Duration>, BackendError> {
-        let ticks = gpu.read_back(&self.readback, 2 * wgpu::QUERY_SIZE as u64, |bytes| {
+        let pairs = u64::from(self.passes.load(std::sync::atomic::Ordering::Relaxed).max(1));
+        let ticks = gpu.read_back(&self.readback, 2 * pairs * wgpu::QUERY_SIZE as u64, |bytes| {
             let t: &[u64] = bytemuck::cast_slice(bytes);
-            t[1].checked_sub(t[0])
+            t.chunks_exact(2).try_fold(0u64, |sum, p| p[1].checked_sub(p[0]).map(|d| sum + d))
         })?;
         let period_ns = f64::from(gpu.queue.get_timestamp_period());
         Ok(ticks.filter(|&t| t > 0).map(|t| Duration::from_secs_f64(t as f64 * period_ns * 1e-9)))
+    }
+}
+
+#[cfg(test)]
+mod timer_tests {
+    use super::{TIMER_PAIRS, timestamp_indices};
+
+    /// Whatever the batch's length, each pair it resolves gets one begin and then one end, in
+    /// pass order, and no index is written twice: the sum of pair times is well defined.
+    #[test]
+    fn every_resolved_pair_gets_one_begin_then_one_end() {
+        for passes in [1, 2, 5, TIMER_PAIRS - 1, TIMER_PAIRS, TIMER_PAIRS + 1, 3 * TIMER_PAIRS] {
+            let mut writes = vec![Vec::new(); 2 * TIMER_PAIRS as usize];
+            for pass in 0..passes {
+                let (begin, end) = timestamp_indices(pass, pass + 1 == passes);
+                for at in [begin, end].into_iter().flatten() {
+                    writes[at as usize].push(pass);
+                }
+            }
+            let pairs = passes.min(TIMER_PAIRS) as usize;
+            for p in 0..pairs {
+                let (b, e) = (&writes[2 * p], &writes[2 * p + 1]);
+                assert!(b.len() == 1 && e.len() == 1, "{passes} passes: pair {p} written {b:?} / {e:?}");
+                assert!(b[0] <= e[0], "{passes} passes: pair {p} ends (pass {}) before it begins ({})", e[0], b[0]);
+            }
+            assert!(writes[2 * pairs..].iter().all(Vec::is_empty), "{passes} passes: a write past the resolved pairs");
+            // The last pair ends with the batch.
+            assert_eq!(writes[2 * pairs - 1], [passes - 1], "{passes} passes");
+        }
     }
 }

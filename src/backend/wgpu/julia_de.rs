@@ -146,14 +146,14 @@ pub(crate) fn run(
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("julia_de"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes(true, true)),
+                timestamp_writes: timer.as_ref().and_then(|t| t.writes(0, true)),
             });
             pass.set_pipeline(&pipeline.pipeline);
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
         if let Some(timer) = &timer {
-            timer.resolve(&mut encoder);
+            timer.resolve(&mut encoder, 1);
         }
         encoder.copy_buffer_to_buffer(&counts_buf, 0, &read, 0, count_bytes);
         encoder.copy_buffer_to_buffer(&smooth_buf, 0, &read, count_bytes, count_bytes);

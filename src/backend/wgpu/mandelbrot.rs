@@ -242,14 +242,14 @@ pub(crate) fn run(
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("mandelbrot"),
-                timestamp_writes: b.timer.as_ref().map(|t| t.writes(true, true)),
+                timestamp_writes: b.timer.as_ref().and_then(|t| t.writes(0, true)),
             });
             pass.set_pipeline(&pipeline.pipeline);
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
         if let Some(timer) = &b.timer {
-            timer.resolve(&mut encoder);
+            timer.resolve(&mut encoder, 1);
         }
         encoder.copy_buffer_to_buffer(&b.total, 0, &b.total_read, 0, 8);
         gpu.queue.submit([encoder.finish()]);

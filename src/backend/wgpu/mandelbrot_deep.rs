@@ -198,14 +198,14 @@ pub(crate) fn run(
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("mandelbrot_deep"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes(true, true)),
+                timestamp_writes: timer.as_ref().and_then(|t| t.writes(0, true)),
             });
             pass.set_pipeline(&pipeline.pipeline);
             pass.set_bind_group(0, &bind, &[]);
             pass.dispatch_workgroups(groups.0, groups.1, 1);
         }
         if let Some(timer) = &timer {
-            timer.resolve(&mut encoder);
+            timer.resolve(&mut encoder, 1);
         }
         encoder.copy_buffer_to_buffer(&counts_buf, 0, &staging, 0, count_bytes);
         if want_smooth {

@@ -41,14 +41,14 @@ pub(super) fn timed_dispatch(
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("lesson"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes(true, true)),
+                timestamp_writes: timer.as_ref().and_then(|t| t.writes(0, true)),
             });
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, bind, &[]);
             pass.dispatch_workgroups(groups, 1, 1);
         }
         if let Some(t) = &timer {
-            t.resolve(&mut encoder);
+            t.resolve(&mut encoder, 1);
         }
         gpu.queue.submit([encoder.finish()]);
     })?;

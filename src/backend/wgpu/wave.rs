@@ -463,9 +463,10 @@ impl WgpuWave {
         let groups = simple_groups(self.params.nx, self.params.ny);
         let pipeline = &gpu.wave.simple;
         let mut done = 0;
+        let mut pass = 0;
         while done < tsteps {
             let n = self.steps_per_submit.min(tsteps - done);
-            let (first, last) = (done == 0, done + n == tsteps);
+            let last = done + n == tsteps;
             let entries = self.step_entries(self.tstep + done + 1, n);
             gpu.scoped("advancing the wave", || {
                 gpu.queue.write_buffer(&self.steps, 0, &entries);
@@ -474,9 +475,8 @@ impl WgpuWave {
                 {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("wave steps"),
-                        // Only the first and last pass of a run write timestamps; a pass in between
-                        // must name none (wgpu refuses writes with neither index).
-                        timestamp_writes: self.timer.as_ref().filter(|_| first || last).map(|t| t.writes(first, last)),
+                        // Each pass times itself (`Timer`): the host's work between them is not kernel time.
+                        timestamp_writes: self.timer.as_ref().and_then(|t| t.writes(pass, last)),
                     });
                     pass.set_pipeline(pipeline);
                     for d in 0..2 * n {
@@ -486,11 +486,12 @@ impl WgpuWave {
                     }
                 }
                 if last && let Some(timer) = &self.timer {
-                    timer.resolve(&mut encoder);
+                    timer.resolve(&mut encoder, pass + 1);
                 }
                 gpu.queue.submit([encoder.finish()]);
             })?;
             done += n;
+            pass += 1;
         }
         Ok(())
     }

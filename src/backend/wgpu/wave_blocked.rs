@@ -248,7 +248,7 @@ impl Blocked {
         let mut next_step = tstep0 + 1;
         for start in (0..n).step_by(per_submit as usize) {
             let chunk: Vec<u32> = (start..n.min(start + per_submit)).map(count).collect();
-            let (first, last) = (start == 0, start + per_submit >= n);
+            let (pass, last) = (start / per_submit, start + per_submit >= n);
             let stride = self.stride as usize;
             let mut bytes = vec![0u8; chunk.len() * stride];
             for (d, &count) in chunk.iter().enumerate() {
@@ -278,7 +278,7 @@ impl Blocked {
                 {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("wave blocked steps"),
-                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                        timestamp_writes: timer.and_then(|t| t.writes(pass, last)),
                     });
                     pass.set_pipeline(&self.pipeline);
                     for d in 0..chunk.len() {
@@ -288,7 +288,7 @@ impl Blocked {
                     }
                 }
                 if last && let Some(timer) = timer {
-                    timer.resolve(&mut encoder);
+                    timer.resolve(&mut encoder, pass + 1);
                 }
                 gpu.queue.submit([encoder.finish()]);
             })?;

@@ -269,9 +269,10 @@ impl SceneGpu {
         let sources = self.scene.channels() as u32;
         let pipelines = &gpu.wave.scene;
         let mut done = 0;
+        let mut pass = 0;
         while done < tsteps {
             let n = self.capacity.min(tsteps - done);
-            let (first, last) = (done == 0, done + n == tsteps);
+            let last = done + n == tsteps;
             let mut values = Vec::with_capacity((n * sources) as usize);
             let mut records = vec![0u8; n as usize * self.stride as usize];
             for k in 0..n {
@@ -304,7 +305,7 @@ impl SceneGpu {
                 {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("scene steps"),
-                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                        timestamp_writes: timer.and_then(|t| t.writes(pass, last)),
                     });
                     for k in 0..n {
                         let offset = [(u64::from(k) * self.stride) as u32];
@@ -325,11 +326,12 @@ impl SceneGpu {
                     }
                 }
                 if last && let Some(timer) = timer {
-                    timer.resolve(&mut encoder);
+                    timer.resolve(&mut encoder, pass + 1);
                 }
                 gpu.queue.submit([encoder.finish()]);
             })?;
             done += n;
+            pass += 1;
         }
         Ok(())
     }

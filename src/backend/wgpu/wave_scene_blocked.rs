@@ -525,7 +525,7 @@ impl SceneBlocked {
         let mut next_step = tstep0 + 1;
         for start in (0..n).step_by(self.capacity as usize) {
             let chunk: Vec<u32> = (start..n.min(start + self.capacity)).map(count).collect();
-            let (first, last) = (start == 0, start + self.capacity >= n);
+            let (pass, last) = (start / self.capacity, start + self.capacity >= n);
             let stride = self.stride as usize;
             let mut records = vec![0u8; chunk.len() * stride];
             let mut values = vec![NOT_FORCING; chunk.len() * slot];
@@ -550,7 +550,7 @@ impl SceneBlocked {
                 {
                     let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                         label: Some("scene blocked steps"),
-                        timestamp_writes: timer.filter(|_| first || last).map(|t| t.writes(first, last)),
+                        timestamp_writes: timer.and_then(|t| t.writes(pass, last)),
                     });
                     for d in 0..chunk.len() {
                         let offset = [(d as u64 * self.stride) as u32];
@@ -564,7 +564,7 @@ impl SceneBlocked {
                     }
                 }
                 if last && let Some(timer) = timer {
-                    timer.resolve(&mut encoder);
+                    timer.resolve(&mut encoder, pass + 1);
                 }
                 gpu.queue.submit([encoder.finish()]);
             })?;
