@@ -678,16 +678,20 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     store_column(i0, ti0, tx, j, f, g);
 }
 
-// The general tiles, then the plain ones, in one dispatch: the slow tiles start first and the
-// plain ones fill the GPU behind them, where a dispatch per kind waited for the last general tile
-// (and a barrier) before any plain one ran. The kind is the workgroup's (uniform: `wid`, `steps`).
+// The layer tiles, the general tiles, then the plain ones, in one dispatch: the slow tiles start
+// first and the plain ones fill the GPU behind them, where a dispatch per kind waited for the last
+// slow tile (and a barrier) before any plain one ran. The kind is the workgroup's (uniform: `wid`,
+// `steps`).
 @compute @workgroup_size(64, 4, 1)
 fn scene_mixed(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let index = wid.y * ROW + wid.x;
-    if index < steps.n_general {
-        general_tile(tile_at(steps.general, steps.n_general, index), lid);
-    } else if index - steps.n_general < steps.n_plain {
-        plain_tile(tile_at(steps.plain, steps.n_plain, index - steps.n_general), lid);
+    let n_slow = steps.n_layered + steps.n_general;
+    if index < steps.n_layered {
+        layer_tile(tile_at(steps.layered, steps.n_layered, index), index, lid);
+    } else if index < n_slow {
+        general_tile(tile_at(steps.general, steps.n_general, index - steps.n_layered), lid);
+    } else if index - n_slow < steps.n_plain {
+        plain_tile(tile_at(steps.plain, steps.n_plain, index - n_slow), lid);
     }
 }
 //#include scene_layer_tiles.wgsl

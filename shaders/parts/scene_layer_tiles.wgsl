@@ -142,13 +142,9 @@ fn store_aux(i0: i32, ti0: u32, r: u32, j: i32, layer: bool, c: u32) {
     }
 }
 
-@compute @workgroup_size(64, 4, 1)
-fn scene_layer(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    let slot = wid.y * ROW + wid.x;
-    let t = tile_at(steps.layered, steps.n_layered, slot);
-    if t.x == 0xffffffffu {
-        return;
-    }
+// Layer tile `t` (from `tile_at`), entry `slot` of the layer list, on the workgroup of invocation
+// `lid`.
+fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;

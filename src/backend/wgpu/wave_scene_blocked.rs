@@ -1,8 +1,8 @@
 //! Scenes by temporal blocking (`shaders/wave_scene_blocked.wgsl`, the WGSL twin of CUDA's
 //! `wave_scene_steps` in `kernels/wave.cu`): up to [`STEPS_PER_DISPATCH`] time steps per dispatch
 //! on the 64x64 tiles (48x48 output) of `shaders/wave_blocked_workgroup.wgsl`. The host sorts the
-//! tiles by what they hold ([`TileKinds`]) and each dispatch group runs two entry points over their
-//! lists: plain tiles (one undamped material with a power-of-two `c2`, no forced cell: the plain
+//! tiles by what they hold ([`TileKinds`]) and each dispatch runs one entry point over their lists
+//! (the slow kinds first): plain tiles (one undamped material with a power-of-two `c2`, no forced cell: the plain
 //! kernel's code), general tiles (walls, media, damping, forced cells, Mur's edge) and layer tiles
 //! (the matched layer's cells with their auxiliary values). Like the plain blocked kernel it reads
 //! one pair of fields (and of the layer's auxiliary values) and writes a second, an even number of
@@ -62,12 +62,11 @@ struct SceneSteps {
     pad: [u32; 3],
 }
 
-/// The two pipelines (general and plain tiles in one dispatch, layer tiles), compiled on a
-/// scene's first blocked advance.
+/// The pipeline (layer, general and plain tiles in one dispatch), compiled on a scene's first
+/// blocked advance.
 pub(crate) struct Pipeline {
     layout: wgpu::BindGroupLayout,
     mixed: wgpu::ComputePipeline,
-    layer: wgpu::ComputePipeline,
 }
 
 impl Pipeline {
@@ -95,12 +94,11 @@ impl Pipeline {
             device,
             "wave_scene_blocked.wgsl",
             &source,
-            &[("scene_mixed", &layout), ("scene_layer", &layout)],
+            &[("scene_mixed", &layout)],
             false,
         )?;
-        let layer = p.pop().ok_or_else(|| runtime("no scene layer pipeline"))?;
-        let mixed = p.pop().ok_or_else(|| runtime("no scene pipeline for general and plain tiles"))?;
-        Ok(Self { layout, mixed, layer })
+        let mixed = p.pop().ok_or_else(|| runtime("no blocked scene pipeline"))?;
+        Ok(Self { layout, mixed })
     }
 }
 
@@ -519,9 +517,8 @@ impl SceneBlocked {
         let count = |k: u32| tsteps / n + u32::from(k < tsteps % n);
         let sources = scene.channels();
         let slot = self.max_steps as usize * sources.max(1);
-        // General tiles first, then plain ones, in one dispatch (`scene_mixed`); the layer's.
-        let kinds =
-            [(&pipeline.mixed, self.base.n_general + self.base.n_plain), (&pipeline.layer, self.base.n_layered)];
+        // Layer tiles first, then general ones, then plain ones, in one dispatch (`scene_mixed`).
+        let tiles = self.base.n_layered + self.base.n_general + self.base.n_plain;
         let mut next_step = tstep0 + 1;
         for start in (0..n).step_by(self.capacity as usize) {
             let chunk: Vec<u32> = (start..n.min(start + self.capacity)).map(count).collect();
@@ -552,15 +549,11 @@ impl SceneBlocked {
                         label: Some("scene blocked steps"),
                         timestamp_writes: timer.and_then(|t| t.writes(pass, last)),
                     });
+                    pass.set_pipeline(&pipeline.mixed);
                     for d in 0..chunk.len() {
                         let offset = [(d as u64 * self.stride) as u32];
                         pass.set_bind_group(0, &self.bind_groups[d % 2], &offset);
-                        for (pipeline, tiles) in kinds {
-                            if tiles > 0 {
-                                pass.set_pipeline(pipeline);
-                                pass.dispatch_workgroups(tiles.min(ROW), tiles.div_ceil(ROW), 1);
-                            }
-                        }
+                        pass.dispatch_workgroups(tiles.min(ROW), tiles.div_ceil(ROW), 1);
                     }
                 }
                 if last && let Some(timer) = timer {
