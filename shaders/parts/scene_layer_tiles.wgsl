@@ -30,11 +30,20 @@ fn put_scratch(c: u32, q: Aux) {
     scratch[c + 5u * n] = q.gy;
 }
 
-// One cell: outside `update` it keeps its value (and its auxiliary values); a wall becomes 0 (in
-// the layer its auxiliary values too); a layer cell (`layer`) takes `pml_rule` with its row's
-// coefficients (row i), the column's `yc` and its auxiliary values at scratch cell `c`; any other
-// the scene rule.
-fn layer_row(old: f32, mid: f32, up: f32, down: f32, at: u32, tx: u32, id: u32, update: bool, layer: bool, i: i32, yc: Coef, c: u32) -> f32 {
+// Layer cell r of the invocation's column (rows from i0, column j; `at` its place in `tile`, which
+// holds the field read; `above`/`below` the rows past the column's ends), old value `old`: a wall
+// becomes 0 with its auxiliary values, any other cell takes `pml_rule` with its row's coefficients,
+// the column's `yc` and its auxiliary values at scratch cell `c`.
+fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32, j: i32, yc: Coef, c: u32) -> f32 {
+    let mid = tile[at];
+    var up = above;
+    var down = below;
+    if r > 0u {
+        up = tile[at - TJ];
+    }
+    if r + 1u < R {
+        down = tile[at + TJ];
+    }
     // Values past the tile are never in the right region; any finite value does.
     var left = 0.0f;
     var right = 0.0f;
@@ -44,28 +53,23 @@ fn layer_row(old: f32, mid: f32, up: f32, down: f32, at: u32, tx: u32, id: u32, 
     if tx + 1u < TJ {
         right = tile[at + 1u];
     }
-    if !update {
-        return old;
-    }
+    let id = load_id(i, j);
     if id == WALL {
-        if layer {
-            put_scratch(c, Aux(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
-        }
+        put_scratch(c, Aux(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
         return 0.0f;
     }
-    let m = MAT * id;
-    if layer {
-        let xc = coef(axis_base(u32(i), steps.nx, steps.layer_w));
-        let p = pml_rule(word_f32(m), xc, yc, scratch_aux(c), old, mid, up, down, left, right);
-        put_scratch(c, p.aux);
-        return p.v;
-    }
-    return scene_cell(word_f32(m), word_f32(m + 1u), word_f32(m + 2u), old, mid, up, down, left, right);
+    let xc = coef(axis_base(u32(i), steps.nx, steps.layer_w));
+    let p = pml_rule(word_f32(MAT * id), xc, yc, scratch_aux(c), old, mid, up, down, left, right);
+    put_scratch(c, p.aux);
+    return p.v;
 }
 
-// update(a, b) on the invocation's column (scratch cell `c0` for its first row), the layer's
-// cells (`layer_bits`) by the layer's rule.
-fn layer_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, yc: Coef, c0: u32) -> array<f32, R> {
+// update(a, b) on the invocation's column (first row i0, column j; scratch cell `c0` for its
+// first row): the cells outside the layer by the scene rule, row by row as the general tiles do,
+// then the layer's cells (`layer_bits`, all updated) in a loop, so that the layer's long rule is
+// in the shader once rather than once a row (written out 16 times it measured ~4x slower than one
+// update per dispatch on the H100: docs/PERFORMANCE.md).
+fn layer_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j: i32, yc: Coef, c0: u32) -> array<f32, R> {
     let base = ty * R * TJ + tx;
     tile[base + 0u * TJ] = b[0];
     tile[base + 1u * TJ] = b[1];
@@ -92,25 +96,34 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u
     if ty + 1u < WY {
         below = tile[base + R * TJ];
     }
-    let v0 = layer_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (mask & 0x1u) != 0u, (layer_bits & 0x1u) != 0u, i0 + 0, yc, c0 + 0u * TJ);
-    let v1 = layer_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (mask & 0x2u) != 0u, (layer_bits & 0x2u) != 0u, i0 + 1, yc, c0 + 1u * TJ);
-    let v2 = layer_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (mask & 0x4u) != 0u, (layer_bits & 0x4u) != 0u, i0 + 2, yc, c0 + 2u * TJ);
-    let v3 = layer_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (mask & 0x8u) != 0u, (layer_bits & 0x8u) != 0u, i0 + 3, yc, c0 + 3u * TJ);
-    let v4 = layer_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (mask & 0x10u) != 0u, (layer_bits & 0x10u) != 0u, i0 + 4, yc, c0 + 4u * TJ);
-    let v5 = layer_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (mask & 0x20u) != 0u, (layer_bits & 0x20u) != 0u, i0 + 5, yc, c0 + 5u * TJ);
-    let v6 = layer_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (mask & 0x40u) != 0u, (layer_bits & 0x40u) != 0u, i0 + 6, yc, c0 + 6u * TJ);
-    let v7 = layer_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (mask & 0x80u) != 0u, (layer_bits & 0x80u) != 0u, i0 + 7, yc, c0 + 7u * TJ);
-    let v8 = layer_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (mask & 0x100u) != 0u, (layer_bits & 0x100u) != 0u, i0 + 8, yc, c0 + 8u * TJ);
-    let v9 = layer_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (mask & 0x200u) != 0u, (layer_bits & 0x200u) != 0u, i0 + 9, yc, c0 + 9u * TJ);
-    let v10 = layer_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (mask & 0x400u) != 0u, (layer_bits & 0x400u) != 0u, i0 + 10, yc, c0 + 10u * TJ);
-    let v11 = layer_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (mask & 0x800u) != 0u, (layer_bits & 0x800u) != 0u, i0 + 11, yc, c0 + 11u * TJ);
-    let v12 = layer_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (mask & 0x1000u) != 0u, (layer_bits & 0x1000u) != 0u, i0 + 12, yc, c0 + 12u * TJ);
-    let v13 = layer_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (mask & 0x2000u) != 0u, (layer_bits & 0x2000u) != 0u, i0 + 13, yc, c0 + 13u * TJ);
-    let v14 = layer_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (mask & 0x4000u) != 0u, (layer_bits & 0x4000u) != 0u, i0 + 14, yc, c0 + 14u * TJ);
-    let v15 = layer_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (mask & 0x8000u) != 0u, (layer_bits & 0x8000u) != 0u, i0 + 15, yc, c0 + 15u * TJ);
+    let rest = mask & ~layer_bits;
+    let v0 = general_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (rest & 0x1u) != 0u);
+    let v1 = general_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (rest & 0x2u) != 0u);
+    let v2 = general_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (rest & 0x4u) != 0u);
+    let v3 = general_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (rest & 0x8u) != 0u);
+    let v4 = general_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (rest & 0x10u) != 0u);
+    let v5 = general_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (rest & 0x20u) != 0u);
+    let v6 = general_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (rest & 0x40u) != 0u);
+    let v7 = general_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (rest & 0x80u) != 0u);
+    let v8 = general_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (rest & 0x100u) != 0u);
+    let v9 = general_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (rest & 0x200u) != 0u);
+    let v10 = general_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (rest & 0x400u) != 0u);
+    let v11 = general_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (rest & 0x800u) != 0u);
+    let v12 = general_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (rest & 0x1000u) != 0u);
+    let v13 = general_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (rest & 0x2000u) != 0u);
+    let v14 = general_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (rest & 0x4000u) != 0u);
+    let v15 = general_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (rest & 0x8000u) != 0u);
+    var out = array<f32, R>(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+    var rows = layer_bits;
+    while rows != 0u {
+        let r = firstTrailingBit(rows);
+        rows = rows & (rows - 1u);
+        let v = layer_cell(row_value(a, r), base + r * TJ, r, above, below, tx, i0 + i32(r), j, yc, c0 + r * TJ);
+        out = put(out, v, r);
+    }
     // Everyone has read `tile` before the next half step overwrites it.
     workgroupBarrier();
-    return array<f32, R>(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
+    return out;
 }
 
 // Row r's auxiliary values from `aux_in` to scratch cell `c` where the cell is a layer cell.
@@ -198,8 +211,8 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     load_aux(i0 + 15, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * TJ);
     for (var s = 0u; s < steps.nsteps; s++) {
         g = forced(g, first, last, s, tx, ty);
-        f = layer_half(f, g, cell_ids, tx, ty, mask, layer_bits, i0, yc, c0);
-        g = layer_half(g, f, cell_ids, tx, ty, mask, layer_bits, i0, yc, c0);
+        f = layer_half(f, g, cell_ids, tx, ty, mask, layer_bits, i0, j, yc, c0);
+        g = layer_half(g, f, cell_ids, tx, ty, mask, layer_bits, i0, j, yc, c0);
     }
     let tj = i32(tx);
     if j < 0 || j >= ny || tj < K || tj >= K + OJ {
