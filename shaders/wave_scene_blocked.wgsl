@@ -526,24 +526,22 @@ fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u3
             plain_wall(pc2, a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u, cell_ids[15])
         );
     } else {
-    out = array<f32, R>(
-            general_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (mask & 0x1u) != 0u),
-            general_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (mask & 0x2u) != 0u),
-            general_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (mask & 0x4u) != 0u),
-            general_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (mask & 0x8u) != 0u),
-            general_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (mask & 0x10u) != 0u),
-            general_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (mask & 0x20u) != 0u),
-            general_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (mask & 0x40u) != 0u),
-            general_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (mask & 0x80u) != 0u),
-            general_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (mask & 0x100u) != 0u),
-            general_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (mask & 0x200u) != 0u),
-            general_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (mask & 0x400u) != 0u),
-            general_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (mask & 0x800u) != 0u),
-            general_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (mask & 0x1000u) != 0u),
-            general_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (mask & 0x2000u) != 0u),
-            general_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (mask & 0x4000u) != 0u),
-            general_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (mask & 0x8000u) != 0u)
-        );
+        // The scene rule row by row in a loop: its products' tie path is long, and written out
+        // for 16 rows it measured slower (docs/PERFORMANCE.md).
+        out = a;
+        for (var r = 0u; r < R; r++) {
+            let at = base + r * TJ;
+            var up = above;
+            var down = below;
+            if r > 0u {
+                up = tile[at - TJ];
+            }
+            if r + 1u < R {
+                down = tile[at + TJ];
+            }
+            let v = general_row(row_value(a, r), tile[at], up, down, at, tx, load_id(i0 + i32(r), j), (mask & (1u << r)) != 0u);
+            out = put(out, v, r);
+        }
     }
     if edges {
         // The new values of the lines the edge cells look at: j = 2, ny-3 and i = 2, nx-3.

@@ -223,10 +223,6 @@ impl WgpuWave {
         scene.validate()?;
         let variant = match variant {
             WaveVariant::Auto if gpu.adapter.device_type == wgpu::DeviceType::Cpu => WaveVariant::Simple,
-            // The absorbing layer's tiles (six auxiliary values a cell in registers) made the
-            // blocked kernel slower than one update per dispatch on the H100 (stop 31, 2048²:
-            // 152.0 µs against 47.3 an update), so `auto` keeps such scenes on `simple`.
-            WaveVariant::Auto if scene.boundary == crate::sim::wave::scene::Boundary::Absorbing => WaveVariant::Simple,
             WaveVariant::Simple => WaveVariant::Simple,
             WaveVariant::Auto | WaveVariant::Blocked | WaveVariant::BlockedWorkgroup => WaveVariant::Blocked,
         };
