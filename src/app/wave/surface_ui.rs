@@ -2,12 +2,26 @@
 //! drawn), the camera (drag to rotate, wheel to zoom) and its matrix, and the paint callback
 //! handed to egui (the GPU side is `surface_gpu.rs`).
 
-use crate::app::wave::surface_gpu::SurfaceCallback;
+use crate::app::wave::surface_gpu::{self, SurfaceCallback};
 
 /// Why the 3D view cannot be drawn: eframe draws with glow, or without wgpu.
 pub const NEEDS_WGPU: &str = "3D needs the wgpu renderer: this window draws without it (glow or software)";
 /// The picture is not a texture the surface can read yet.
 pub const NO_PICTURE: &str = "3D: waiting for the first picture";
+/// Why the 3D view cannot be drawn: the adapter lacks what the surface's compute pass and
+/// vertex stage need ([`surface_gpu::NEEDS`]).
+pub const NEEDS_STORAGE: &str =
+    "3D needs compute shaders and storage buffers in the vertex stage: this graphics adapter lacks them";
+
+/// Why the 3D view cannot be drawn with eframe's `render_state` (none: it can).
+#[must_use]
+pub fn unavailable(render_state: Option<&egui_wgpu::RenderState>) -> Option<&'static str> {
+    match render_state {
+        None => Some(NEEDS_WGPU),
+        Some(rs) if !surface_gpu::supported(&rs.adapter) => Some(NEEDS_STORAGE),
+        Some(_) => None,
+    }
+}
 
 /// The lowest the camera goes, radians above the surface: about 9°, where a wave's crests
 /// still read as a surface (at the 3° it allowed before, the field collapsed to a line).
