@@ -320,7 +320,12 @@ impl Resources {
     }
 
     /// The compute pass's bind group: the picture `field` and the vertex buffer `vertices`.
-    fn field_group(&mut self, device: &wgpu::Device, field: &wgpu::Texture, vertices: &wgpu::Buffer) -> wgpu::BindGroup {
+    fn field_group(
+        &mut self,
+        device: &wgpu::Device,
+        field: &wgpu::Texture,
+        vertices: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
         if let Some((t, b, g)) = &self.field
             && t == field
             && b == vertices
@@ -379,8 +384,8 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
         let (Some(b), Some(o)) = (r.buffers.as_ref(), r.offscreen.as_ref()) else { return Vec::new() };
         {
             // Every mesh vertex once: position, colour, normal.
-            let mut pass =
-                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("cs_mesh"), timestamp_writes: None });
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("cs_mesh"), timestamp_writes: None });
             pass.set_pipeline(&r.vertices);
             pass.set_bind_group(0, &group, &[]);
             pass.dispatch_workgroups(mesh[0].div_ceil(WORKGROUP_SIDE), mesh[1].div_ceil(WORKGROUP_SIDE), 1);
