@@ -23,15 +23,10 @@ const VERTEX_BYTES: u64 = 48;
 const WORKGROUP_SIDE: u32 = 8;
 
 /// What the adapter must offer for the surface: a compute pass, and a storage buffer read by the
-/// vertex stage (wgpu's GL backend may lack it; Vulkan, Metal and DX12 have both).
+/// vertex stage (wgpu's GL backend may lack it; Vulkan, Metal and DX12 have both). The 3D toggle
+/// is off, saying why, on an adapter without them (`surface_ui::why_unavailable`).
 pub const NEEDS: wgpu::DownlevelFlags =
     wgpu::DownlevelFlags::COMPUTE_SHADERS.union(wgpu::DownlevelFlags::VERTEX_STORAGE);
-
-/// Whether `adapter` can draw the surface ([`NEEDS`]).
-#[must_use]
-pub fn supported(adapter: &wgpu::Adapter) -> bool {
-    adapter.get_downlevel_capabilities().flags.contains(NEEDS)
-}
 
 /// The uniform block of `wave_surface.wgsl` (`Surface`).
 #[repr(C)]

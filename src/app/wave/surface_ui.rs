@@ -16,9 +16,15 @@ pub const NEEDS_STORAGE: &str =
 /// Why the 3D view cannot be drawn with eframe's `render_state` (none: it can).
 #[must_use]
 pub fn unavailable(render_state: Option<&egui_wgpu::RenderState>) -> Option<&'static str> {
-    match render_state {
+    why_unavailable(render_state.map(|rs| rs.adapter.get_downlevel_capabilities().flags))
+}
+
+/// Why the 3D view cannot be drawn on an adapter with downlevel `flags` (`None`: no wgpu at all).
+#[must_use]
+pub fn why_unavailable(flags: Option<wgpu::DownlevelFlags>) -> Option<&'static str> {
+    match flags {
         None => Some(NEEDS_WGPU),
-        Some(rs) if !surface_gpu::supported(&rs.adapter) => Some(NEEDS_STORAGE),
+        Some(f) if !f.contains(surface_gpu::NEEDS) => Some(NEEDS_STORAGE),
         Some(_) => None,
     }
 }
@@ -211,6 +217,16 @@ mod tests {
         let eye = v.eye();
         let near = [0.5f32.copysign(eye[0]), 0.0, 0.5f32.copysign(eye[2])];
         assert!(project(&m, near)[2] < project(&m, [-near[0], 0.0, -near[2]])[2]);
+    }
+
+    #[test]
+    fn an_adapter_without_vertex_storage_or_compute_is_refused_with_its_reason() {
+        use wgpu::DownlevelFlags as F;
+        assert_eq!(why_unavailable(None), Some(NEEDS_WGPU));
+        assert_eq!(why_unavailable(Some(F::all())), None);
+        assert_eq!(why_unavailable(Some(F::all() - F::VERTEX_STORAGE)), Some(NEEDS_STORAGE));
+        assert_eq!(why_unavailable(Some(F::all() - F::COMPUTE_SHADERS)), Some(NEEDS_STORAGE));
+        assert_eq!(why_unavailable(Some(F::empty())), Some(NEEDS_STORAGE));
     }
 
     #[test]
