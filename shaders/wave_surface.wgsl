@@ -1,7 +1,10 @@
 // The wave view's 3D surface (drawing, not a compute family): a grid of `mesh` vertices displaced
-// in the vertex shader by the field picture the 2D view shows, coloured with its own `hot`
-// colours and shaded by a fixed light (`vs_mesh` / `fs_mesh`, drawn into an offscreen colour and
-// depth target), then copied into egui's pass (`vs_blit` / `fs_blit`).
+// by the field picture the 2D view shows, coloured with its own `hot` colours and shaded by a
+// fixed light. `cs_mesh` (a compute pass) makes each mesh vertex once, into `vertices`: its world
+// position, colour and normal; `vs_mesh` reads its vertex by the index buffer's `vertex_index`
+// and only multiplies by the MVP (an indexed draw: the post-transform cache runs a vertex shared
+// by six triangles about twice, not six times); `fs_mesh` shades, into an offscreen colour and
+// depth target, then `vs_blit` / `fs_blit` copy it into egui's pass.
 //
 // The picture is Rgba8Unorm bytes of matplotlib's `hot`; its height is `hot` read backwards:
 // red rises from 0.0416 to 1 over [0, 0.365079], green from 0 to 1 over [0.365079, 0.746032],
@@ -29,6 +32,19 @@ struct Surface {
 @group(0) @binding(2) var offscreen: texture_2d<f32>;
 @group(0) @binding(3) var offscreen_sampler: sampler;
 
+// One mesh vertex, as `cs_mesh` writes it and `vs_mesh` reads it: world position (w = 1),
+// colour (the picture's texel, a = 0) and unit normal (w = 0).
+struct Vertex {
+    position: vec4<f32>,
+    colour: vec4<f32>,
+    normal: vec4<f32>,
+};
+
+// Row-major, `mesh.x` per row: vertex (i, j) is `j * mesh.x + i`. The compute pass writes it,
+// the vertex stage reads it (a vertex shader may not bind a writable one).
+@group(0) @binding(4) var<storage, read_write> vertices_out: array<Vertex>;
+@group(0) @binding(5) var<storage, read> vertices: array<Vertex>;
+
 fn hot_inverse(c: vec3<f32>) -> f32 {
     return 0.365079 * clamp((c.r - 0.0416) / 0.9584, 0.0, 1.0) + 0.380953 * c.g + 0.253968 * c.b;
 }
@@ -46,22 +62,14 @@ fn height_at(i: i32, j: i32) -> f32 {
     return (hot_inverse(c) - 0.5) * u.height;
 }
 
-struct MeshOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) colour: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-};
-
-@vertex
-fn vs_mesh(@builtin(vertex_index) vid: u32) -> MeshOut {
-    // Six vertices (two triangles) per quad of the mesh.
-    let quads_x = u.mesh.x - 1u;
-    let q = vid / 6u;
-    let k = vid % 6u;
-    var dx = array<u32, 6>(0u, 1u, 0u, 1u, 1u, 0u);
-    var dy = array<u32, 6>(0u, 0u, 1u, 0u, 1u, 1u);
-    let i = i32(q % quads_x + dx[k]);
-    let j = i32(q / quads_x + dy[k]);
+// Mesh vertex (i, j) = `id.xy`: where it is, its colour and its normal, once per frame.
+@compute @workgroup_size(8, 8)
+fn cs_mesh(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x >= u.mesh.x || id.y >= u.mesh.y {
+        return;
+    }
+    let i = i32(id.x);
+    let j = i32(id.y);
     let m = vec2<f32>(u.mesh - vec2<u32>(1));
     // Texture row 0 is the picture's top: world z grows towards the viewer as rows go down.
     let x = (f32(i) / m.x - 0.5) * u.extent.x;
@@ -71,10 +79,25 @@ fn vs_mesh(@builtin(vertex_index) vid: u32) -> MeshOut {
     let step = u.extent / m;
     let sx = (height_at(i + 1, j) - height_at(i - 1, j)) / (2.0 * step.x);
     let sz = (height_at(i, j + 1) - height_at(i, j - 1)) / (2.0 * step.y);
+    let colour = textureLoad(field, texel_of(i, j), 0).rgb;
+    let normal = normalize(vec3<f32>(-sx, 1.0, -sz));
+    vertices_out[id.y * u.mesh.x + id.x] = Vertex(vec4<f32>(x, y, z, 1.0), vec4<f32>(colour, 0.0), vec4<f32>(normal, 0.0));
+}
+
+struct MeshOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) colour: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+};
+
+// The index buffer's vertex, made by `cs_mesh`: only the MVP is left to do.
+@vertex
+fn vs_mesh(@builtin(vertex_index) vid: u32) -> MeshOut {
+    let v = vertices[vid];
     var out: MeshOut;
-    out.clip = u.mvp * vec4<f32>(x, y, z, 1.0);
-    out.colour = textureLoad(field, texel_of(i, j), 0).rgb;
-    out.normal = normalize(vec3<f32>(-sx, 1.0, -sz));
+    out.clip = u.mvp * vec4<f32>(v.position.xyz, 1.0);
+    out.colour = v.colour.rgb;
+    out.normal = v.normal.xyz;
     return out;
 }
 

@@ -241,7 +241,7 @@ impl WavebrotApp {
         out.look |= lab.look;
         out.message = lab.message;
         self.apply_lab(out);
-        let unavailable = self.render_state().is_none().then_some(crate::app::wave::surface_ui::NEEDS_WGPU);
+        let unavailable = crate::app::wave::surface_ui::unavailable(self.render_state());
         self.wave.surface.toggle_ui(ui, unavailable);
         ui.separator();
         ui.label("Measure");

@@ -1,8 +1,11 @@
 //! The 3D surface's GPU side: eframe's wgpu paint callback ([`SurfaceCallback`]) that draws the
-//! field picture as a displaced, shaded mesh (`shaders/wave_surface.wgsl`) into an offscreen
-//! colour and depth target in `prepare`, and copies it into egui's pass in `paint`. Its pipelines
-//! and targets live in egui-wgpu's callback resources ([`Resources`]), made on first use. No UI
-//! and no simulation here: the camera and the controls are `surface_ui.rs`.
+//! field picture as a displaced, shaded mesh (`shaders/wave_surface.wgsl`). In `prepare` a
+//! compute pass (`cs_mesh`) makes every mesh vertex once into a storage buffer, and an indexed
+//! draw (`vs_mesh`, `fs_mesh`) of the mesh's triangles renders them into an offscreen colour and
+//! depth target; `paint` copies that into egui's pass. Its pipelines, buffers and targets live in
+//! egui-wgpu's callback resources ([`Resources`]), made on first use and remade only when the mesh
+//! or the view changes size. No UI and no simulation here: the camera and the controls are
+//! `surface_ui.rs`.
 
 use crate::backend::wgpu::shader;
 
@@ -14,6 +17,16 @@ pub const MAX_MESH_SIDE: u32 = 512;
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// The offscreen target's colour format (gamma-space bytes, like the 2D picture).
 const COLOUR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// Bytes of one mesh vertex in the storage buffer (`Vertex` of the shader: three `vec4<f32>`).
+const VERTEX_BYTES: u64 = 48;
+/// `cs_mesh`'s workgroup side (`@workgroup_size(8, 8)`).
+const WORKGROUP_SIDE: u32 = 8;
+
+/// What the adapter must offer for the surface: a compute pass, and a storage buffer read by the
+/// vertex stage (wgpu's GL backend may lack it; Vulkan, Metal and DX12 have both). The 3D toggle
+/// is off, saying why, on an adapter without them (`surface_ui::why_unavailable`).
+pub const NEEDS: wgpu::DownlevelFlags =
+    wgpu::DownlevelFlags::COMPUTE_SHADERS.union(wgpu::DownlevelFlags::VERTEX_STORAGE);
 
 /// The uniform block of `wave_surface.wgsl` (`Surface`).
 #[repr(C)]
@@ -47,6 +60,23 @@ pub fn mesh_side(texels: u32) -> u32 {
     if texels <= MAX_MESH_SIDE { texels.max(2) } else { texels.div_ceil(texels.div_ceil(MAX_MESH_SIDE)).max(2) }
 }
 
+/// The index buffer of a `mesh` (vertices per side, row-major: vertex `(i, j)` is
+/// `j * mesh[0] + i`): per quad, row by row, the triangles `(i, j) (i+1, j) (i, j+1)` and
+/// `(i+1, j) (i+1, j+1) (i, j+1)` — the order and winding the non-indexed draw had, so the
+/// picture is drawn triangle for triangle as before.
+#[must_use]
+pub fn mesh_indices(mesh: [u32; 2]) -> Vec<u32> {
+    let (nx, ny) = (mesh[0].max(2), mesh[1].max(2));
+    let mut out = Vec::with_capacity(6 * (nx - 1) as usize * (ny - 1) as usize);
+    for j in 0..ny - 1 {
+        for i in 0..nx - 1 {
+            let v = |di: u32, dj: u32| (j + dj) * nx + i + di;
+            out.extend_from_slice(&[v(0, 0), v(1, 0), v(0, 1), v(1, 0), v(1, 1), v(0, 1)]);
+        }
+    }
+    out
+}
+
 /// The world size of a `w × h` picture: the longer side is 1.
 #[must_use]
 pub fn extent(w: u32, h: u32) -> [f32; 2] {
@@ -61,21 +91,43 @@ struct Offscreen {
     blit: wgpu::BindGroup,
 }
 
-/// The surface's pipelines and targets, kept in egui-wgpu's callback resources.
+/// A mesh size's buffers: its vertices (written by `cs_mesh`, read by `vs_mesh`) and its
+/// triangles.
+struct MeshBuffers {
+    side: [u32; 2],
+    vertices: wgpu::Buffer,
+    indices: wgpu::Buffer,
+    index_count: u32,
+    /// The uniform block and the vertices, for the draw.
+    draw: wgpu::BindGroup,
+}
+
+/// The surface's pipelines, buffers and targets, kept in egui-wgpu's callback resources.
 pub struct Resources {
+    vertices: wgpu::ComputePipeline,
     mesh: wgpu::RenderPipeline,
     blit: wgpu::RenderPipeline,
+    compute_layout: wgpu::BindGroupLayout,
     mesh_layout: wgpu::BindGroupLayout,
     blit_layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     sampler: wgpu::Sampler,
     offscreen: Option<Offscreen>,
-    /// The field texture the mesh bind group was made for.
-    field: Option<(wgpu::Texture, wgpu::BindGroup)>,
+    buffers: Option<MeshBuffers>,
+    /// The field texture and vertex buffer the compute bind group was made for.
+    field: Option<(wgpu::Texture, wgpu::Buffer, wgpu::BindGroup)>,
 }
 
 fn entry(binding: u32, visibility: wgpu::ShaderStages, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry { binding, visibility, ty, count: None }
+}
+
+fn storage_binding(read_only: bool) -> wgpu::BindingType {
+    wgpu::BindingType::Buffer {
+        ty: wgpu::BufferBindingType::Storage { read_only },
+        has_dynamic_offset: false,
+        min_binding_size: None,
+    }
 }
 
 fn texture_binding(filterable: bool) -> wgpu::BindingType {
@@ -84,6 +136,70 @@ fn texture_binding(filterable: bool) -> wgpu::BindingType {
         view_dimension: wgpu::TextureViewDimension::D2,
         multisampled: false,
     }
+}
+
+/// `cs_mesh`'s pipeline.
+fn compute_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::BindGroupLayout,
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("cs_mesh"),
+        layout: Some(&device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("cs_mesh"),
+            bind_group_layouts: &[Some(layout)],
+            immediate_size: 0,
+        })),
+        module,
+        entry_point: Some("cs_mesh"),
+        compilation_options: wgpu::PipelineCompilationOptions::default(),
+        cache: None,
+    })
+}
+
+/// A render pipeline of the surface's shader: entry points `[vertex, fragment]`, one colour
+/// target of `format`, with the depth test where `depth`.
+fn render_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::BindGroupLayout,
+    [vs, fs]: [&str; 2],
+    format: wgpu::TextureFormat,
+    depth: bool,
+) -> wgpu::RenderPipeline {
+    let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(vs),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(vs),
+        layout: Some(&pl),
+        vertex: wgpu::VertexState {
+            module,
+            entry_point: Some(vs),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: &[],
+        },
+        fragment: Some(wgpu::FragmentState {
+            module,
+            entry_point: Some(fs),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
+        }),
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: depth.then(|| wgpu::DepthStencilState {
+            format: DEPTH,
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        }),
+        multisample: wgpu::MultisampleState::default(),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 impl Resources {
@@ -98,9 +214,18 @@ impl Resources {
             min_binding_size: None,
         };
         let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wave_surface vertices"),
+            entries: &[
+                entry(0, compute, uniform_ty),
+                entry(1, compute, texture_binding(false)),
+                entry(4, compute, storage_binding(false)),
+            ],
+        });
         let mesh_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave_surface mesh"),
-            entries: &[entry(0, both, uniform_ty), entry(1, wgpu::ShaderStages::VERTEX, texture_binding(false))],
+            entries: &[entry(0, both, uniform_ty), entry(5, wgpu::ShaderStages::VERTEX, storage_binding(true))],
         });
         let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave_surface blit"),
@@ -110,44 +235,9 @@ impl Resources {
                 entry(3, wgpu::ShaderStages::FRAGMENT, wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)),
             ],
         });
-        let pipeline = |layout: &wgpu::BindGroupLayout, vs: &str, fs: &str, format, depth: bool| {
-            let pl = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some(vs),
-                bind_group_layouts: &[Some(layout)],
-                immediate_size: 0,
-            });
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(vs),
-                layout: Some(&pl),
-                vertex: wgpu::VertexState {
-                    module: &module,
-                    entry_point: Some(vs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[],
-                },
-                fragment: Some(wgpu::FragmentState {
-                    module: &module,
-                    entry_point: Some(fs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format,
-                        blend: None,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                primitive: wgpu::PrimitiveState::default(),
-                depth_stencil: depth.then(|| wgpu::DepthStencilState {
-                    format: DEPTH,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::Less),
-                    stencil: wgpu::StencilState::default(),
-                    bias: wgpu::DepthBiasState::default(),
-                }),
-                multisample: wgpu::MultisampleState::default(),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
+        let vertices = compute_pipeline(device, &module, &compute_layout);
+        let pipeline =
+            |layout, vs, fs, format, depth| render_pipeline(device, &module, layout, [vs, fs], format, depth);
         let mesh = pipeline(&mesh_layout, "vs_mesh", "fs_mesh", COLOUR, true);
         let blit = pipeline(&blit_layout, "vs_blit", "fs_blit", target, false);
         let uniform = device.create_buffer(&wgpu::BufferDescriptor {
@@ -162,10 +252,23 @@ impl Resources {
             min_filter: wgpu::FilterMode::Nearest,
             ..Default::default()
         });
-        Self { mesh, blit, mesh_layout, blit_layout, uniform, sampler, offscreen: None, field: None }
+        Self {
+            vertices,
+            mesh,
+            blit,
+            compute_layout,
+            mesh_layout,
+            blit_layout,
+            uniform,
+            sampler,
+            offscreen: None,
+            buffers: None,
+            field: None,
+        }
     }
 
-    fn offscreen(&mut self, device: &wgpu::Device, size: [u32; 2]) -> &Offscreen {
+    /// Makes the offscreen target for a view of `size` pixels unless it has that size.
+    fn offscreen(&mut self, device: &wgpu::Device, size: [u32; 2]) {
         if self.offscreen.as_ref().is_none_or(|o| o.size != size) {
             let texture = |format, usage| {
                 device
@@ -194,25 +297,64 @@ impl Resources {
             });
             self.offscreen = Some(Offscreen { size, colour, depth, blit });
         }
-        self.offscreen.as_ref().expect("made above")
     }
 
-    fn field_group(&mut self, device: &wgpu::Device, field: &wgpu::Texture) -> wgpu::BindGroup {
-        if let Some((t, g)) = &self.field
+    /// Makes the vertex and index buffers of a mesh of `side` vertices unless they are that size.
+    fn buffers(&mut self, device: &wgpu::Device, side: [u32; 2]) {
+        if self.buffers.as_ref().is_some_and(|b| b.side == side) {
+            return;
+        }
+        let vertices = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wave_surface vertices"),
+            size: u64::from(side[0]) * u64::from(side[1]) * VERTEX_BYTES,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let triangles = mesh_indices(side);
+        let indices = wgpu::util::DeviceExt::create_buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("wave_surface triangles"),
+                contents: bytemuck::cast_slice(&triangles),
+                usage: wgpu::BufferUsages::INDEX,
+            },
+        );
+        let draw = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("wave_surface mesh"),
+            layout: &self.mesh_layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 5, resource: vertices.as_entire_binding() },
+            ],
+        });
+        let index_count = u32::try_from(triangles.len()).unwrap_or(u32::MAX);
+        self.buffers = Some(MeshBuffers { side, vertices, indices, index_count, draw });
+    }
+
+    /// The compute pass's bind group: the picture `field` and the vertex buffer `vertices`.
+    fn field_group(
+        &mut self,
+        device: &wgpu::Device,
+        field: &wgpu::Texture,
+        vertices: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        if let Some((t, b, g)) = &self.field
             && t == field
+            && b == vertices
         {
             return g.clone();
         }
         let view = field.create_view(&wgpu::TextureViewDescriptor::default());
         let g = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("wave_surface field"),
-            layout: &self.mesh_layout,
+            layout: &self.compute_layout,
             entries: &[
                 wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 4, resource: vertices.as_entire_binding() },
             ],
         });
-        self.field = Some((field.clone(), g.clone()));
+        self.field = Some((field.clone(), vertices.clone(), g.clone()));
         g
     }
 }
@@ -247,8 +389,19 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
             extent: extent(w, h),
         };
         queue.write_buffer(&r.uniform, 0, bytemuck::bytes_of(&u));
-        let group = r.field_group(device, &self.field);
-        let o = r.offscreen(device, self.size_px);
+        r.buffers(device, mesh);
+        r.offscreen(device, self.size_px);
+        let Some(vertices) = r.buffers.as_ref().map(|b| b.vertices.clone()) else { return Vec::new() };
+        let group = r.field_group(device, &self.field, &vertices);
+        let (Some(b), Some(o)) = (r.buffers.as_ref(), r.offscreen.as_ref()) else { return Vec::new() };
+        {
+            // Every mesh vertex once: position, colour, normal.
+            let mut pass = encoder
+                .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("cs_mesh"), timestamp_writes: None });
+            pass.set_pipeline(&r.vertices);
+            pass.set_bind_group(0, &group, &[]);
+            pass.dispatch_workgroups(mesh[0].div_ceil(WORKGROUP_SIDE), mesh[1].div_ceil(WORKGROUP_SIDE), 1);
+        }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("wave_surface"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -270,8 +423,9 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
             multiview_mask: None,
         });
         pass.set_pipeline(&r.mesh);
-        pass.set_bind_group(0, &group, &[]);
-        pass.draw(0..6 * (mesh[0] - 1) * (mesh[1] - 1), 0..1);
+        pass.set_bind_group(0, &b.draw, &[]);
+        pass.set_index_buffer(b.indices.slice(..), wgpu::IndexFormat::Uint32);
+        pass.draw_indexed(0..b.index_count, 0, 0..1);
         Vec::new()
     }
 
@@ -302,5 +456,26 @@ mod tests {
         assert!(mesh_side(1500) <= MAX_MESH_SIDE);
         assert_eq!(mesh_side(1), 2);
         assert_eq!(extent(200, 100), [1.0, 0.5]);
+    }
+
+    /// The vertex the non-indexed draw (the shader before the compute pass) made for its
+    /// `vid`-th vertex: `(i, j)` from the quad `vid / 6` and the corner `vid % 6`.
+    fn non_indexed_vertex(mesh: [u32; 2], vid: u32) -> (u32, u32) {
+        let (q, k) = (vid / 6, (vid % 6) as usize);
+        let (dx, dy) = ([0, 1, 0, 1, 1, 0], [0, 0, 1, 0, 1, 1]);
+        (q % (mesh[0] - 1) + dx[k], q / (mesh[0] - 1) + dy[k])
+    }
+
+    #[test]
+    fn the_index_buffer_lists_the_triangles_the_non_indexed_draw_drew_in_its_order() {
+        for mesh in [[2, 2], [3, 5], [7, 4], [512, 256]] {
+            let idx = mesh_indices(mesh);
+            assert_eq!(idx.len() as u32, 6 * (mesh[0] - 1) * (mesh[1] - 1), "mesh {mesh:?}");
+            for (vid, &v) in idx.iter().enumerate() {
+                let (i, j) = non_indexed_vertex(mesh, vid as u32);
+                assert_eq!(v, j * mesh[0] + i, "mesh {mesh:?}, vertex {vid}");
+            }
+            assert_eq!(idx.iter().max().copied(), Some(mesh[0] * mesh[1] - 1), "every vertex of {mesh:?} is used");
+        }
     }
 }

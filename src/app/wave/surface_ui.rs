@@ -2,12 +2,32 @@
 //! drawn), the camera (drag to rotate, wheel to zoom) and its matrix, and the paint callback
 //! handed to egui (the GPU side is `surface_gpu.rs`).
 
-use crate::app::wave::surface_gpu::SurfaceCallback;
+use crate::app::wave::surface_gpu::{self, SurfaceCallback};
 
 /// Why the 3D view cannot be drawn: eframe draws with glow, or without wgpu.
 pub const NEEDS_WGPU: &str = "3D needs the wgpu renderer: this window draws without it (glow or software)";
 /// The picture is not a texture the surface can read yet.
 pub const NO_PICTURE: &str = "3D: waiting for the first picture";
+/// Why the 3D view cannot be drawn: the adapter lacks what the surface's compute pass and
+/// vertex stage need ([`surface_gpu::NEEDS`]).
+pub const NEEDS_STORAGE: &str =
+    "3D needs compute shaders and storage buffers in the vertex stage: this graphics adapter lacks them";
+
+/// Why the 3D view cannot be drawn with eframe's `render_state` (none: it can).
+#[must_use]
+pub fn unavailable(render_state: Option<&egui_wgpu::RenderState>) -> Option<&'static str> {
+    why_unavailable(render_state.map(|rs| rs.adapter.get_downlevel_capabilities().flags))
+}
+
+/// Why the 3D view cannot be drawn on an adapter with downlevel `flags` (`None`: no wgpu at all).
+#[must_use]
+pub fn why_unavailable(flags: Option<wgpu::DownlevelFlags>) -> Option<&'static str> {
+    match flags {
+        None => Some(NEEDS_WGPU),
+        Some(f) if !f.contains(surface_gpu::NEEDS) => Some(NEEDS_STORAGE),
+        Some(_) => None,
+    }
+}
 
 /// The lowest the camera goes, radians above the surface: about 9°, where a wave's crests
 /// still read as a surface (at the 3° it allowed before, the field collapsed to a line).
@@ -197,6 +217,16 @@ mod tests {
         let eye = v.eye();
         let near = [0.5f32.copysign(eye[0]), 0.0, 0.5f32.copysign(eye[2])];
         assert!(project(&m, near)[2] < project(&m, [-near[0], 0.0, -near[2]])[2]);
+    }
+
+    #[test]
+    fn an_adapter_without_vertex_storage_or_compute_is_refused_with_its_reason() {
+        use wgpu::DownlevelFlags as F;
+        assert_eq!(why_unavailable(None), Some(NEEDS_WGPU));
+        assert_eq!(why_unavailable(Some(F::all())), None);
+        assert_eq!(why_unavailable(Some(F::all() - F::VERTEX_STORAGE)), Some(NEEDS_STORAGE));
+        assert_eq!(why_unavailable(Some(F::all() - F::COMPUTE_SHADERS)), Some(NEEDS_STORAGE));
+        assert_eq!(why_unavailable(Some(F::empty())), Some(NEEDS_STORAGE));
     }
 
     #[test]
