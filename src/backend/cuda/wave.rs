@@ -59,6 +59,10 @@ pub struct CudaWave {
     graphs: Vec<((usize, usize), SendGraph)>,
     /// The scene's data on the device, when it runs one.
     scene: Option<SceneData>,
+    /// A second stream for a scene's matched-layer tiles: their launch runs beside the other
+    /// tiles' (they read the same fields and write other cells), forked from and joined back
+    /// into `stream` around each pair of launches (in a captured graph: two parallel branches).
+    side: Option<Arc<CudaStream>>,
 }
 
 impl CudaWave {
@@ -99,6 +103,7 @@ impl CudaWave {
             chunk_events: Vec::new(),
             graphs: Vec::new(),
             scene: None,
+            side: None,
         })
     }
 
@@ -119,6 +124,9 @@ impl CudaWave {
         if data.one_update_only() {
             // The blocked kernels have no twin of a matched layer beside Mur's edge: `simple`.
             wave.variant = WaveVariant::Simple;
+        }
+        if data.n_layer_tiles > 0 {
+            wave.side = Some(stream.fork().map_err(|e| runtime("creating the layer tiles' stream", e))?);
         }
         wave.scene = Some(data);
         Ok(wave)
@@ -193,6 +201,7 @@ impl CudaWave {
     /// ping-ponging between the two pairs of fields.
     fn launch_scene_blocked(&mut self, steps: usize) -> Result<(), BackendError> {
         let per = self.steps_per_launch();
+        let side = self.side.clone();
         let Some(sc) = self.scene.as_mut() else { return Ok(()) };
         let cfg =
             LaunchConfig { grid_dim: (sc.tiles.0, sc.tiles.1, 1), block_dim: (32, TILE.warps, 1), shared_mem_bytes: 0 };
@@ -208,17 +217,17 @@ impl CudaWave {
                 if self.cur == 0 { ((&*f0, &*g0), (f1, g1)) } else { ((&*f1, &*g1), (f0, g0)) };
             let values = sc.values.slice(done * sources..(done + n) * sources);
             let n_i32 = n as i32;
-            let mut l = self.stream.launch_builder(&self.dev.wave_scene_steps);
-            l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(&mut *f_out).arg(&mut *g_out).arg(&sc.kinds);
-            l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
-            l.arg(&values).arg(&sources_i32).arg(&n_i32);
-            // Launch contract: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
-            // `kinds` one u16 per block of the grid, `mat4` four words per material id,
-            // `tile_offsets` blocks + 1 offsets into `tile_entries`, whose sources are below
-            // `sources`; `values` holds n*sources; the kernel reads (f_in, g_in) and writes only
-            // (f_out, g_out).
-            launch(l, cfg, "launching wave_scene_steps")?;
-            if sc.n_layer_tiles > 0 {
+            // The layer tiles (slow, few) start first, on the side stream once it has caught up
+            // with everything before; the other tiles' launch runs beside them.
+            let layer_stream = if sc.n_layer_tiles == 0 {
+                None
+            } else if let Some(s) = &side {
+                s.join(&self.stream).map_err(|e| runtime("ordering the layer tiles' launch", e))?;
+                Some(s)
+            } else {
+                Some(&self.stream)
+            };
+            if let Some(stream) = layer_stream {
                 let layer_cfg = LaunchConfig {
                     grid_dim: (sc.n_layer_tiles, 1, 1),
                     block_dim: (32, TILE.warps, 1),
@@ -226,8 +235,8 @@ impl CudaWave {
                 };
                 let [aux0, aux1] = &mut sc.aux;
                 let (aux_in, aux_out) = if self.cur == 0 { (&*aux0, aux1) } else { (&*aux1, aux0) };
-                let mut l = self.stream.launch_builder(&self.dev.wave_scene_layer_steps);
-                l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(f_out).arg(g_out).arg(&sc.layer_tiles);
+                let mut l = stream.launch_builder(&self.dev.wave_scene_layer_steps);
+                l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(&mut *f_out).arg(&mut *g_out).arg(&sc.layer_tiles);
                 l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
                 l.arg(&values).arg(&sources_i32).arg(&n_i32);
                 l.arg(aux_in).arg(aux_out).arg(&sc.layer).arg(&sc.layer_w);
@@ -237,6 +246,19 @@ impl CudaWave {
                 // kernel writes only the LAYER tiles' centres of (f_out, g_out) and every layer
                 // cell's values in aux_out.
                 launch(l, layer_cfg, "launching wave_scene_layer_steps")?;
+            }
+            let mut l = self.stream.launch_builder(&self.dev.wave_scene_steps);
+            l.arg(&nx).arg(&ny).arg(f_in).arg(g_in).arg(&mut *f_out).arg(&mut *g_out).arg(&sc.kinds);
+            l.arg(&sc.ids).arg(&sc.mat4).arg(&n_mat).arg(&sc.tile_offsets).arg(&sc.tile_entries);
+            l.arg(&values).arg(&sources_i32).arg(&n_i32);
+            // Launch contract: arguments match `wave_scene_steps`; the fields and `ids` hold nx*ny values,
+            // `kinds` one u16 per block of the grid, `mat4` four words per material id,
+            // `tile_offsets` blocks + 1 offsets into `tile_entries`, whose sources are below
+            // `sources`; `values` holds n*sources; the kernel reads (f_in, g_in) and writes only
+            // (f_out, g_out), the cells of tiles other than LAYER ones.
+            launch(l, cfg, "launching wave_scene_steps")?;
+            if let (Some(s), true) = (&side, sc.n_layer_tiles > 0) {
+                self.stream.join(s).map_err(|e| runtime("joining the layer tiles' launch", e))?;
             }
             self.cur ^= 1;
             done += n;
