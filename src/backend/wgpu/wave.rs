@@ -223,6 +223,15 @@ impl WgpuWave {
         scene.validate()?;
         let variant = match variant {
             WaveVariant::Auto if gpu.adapter.device_type == wgpu::DeviceType::Cpu => WaveVariant::Simple,
+            // Where the matched layer's tiles are a large share of the grid, they cost the
+            // blocked kernel more than it saves (`LAYER_SHARE_BLOCKED`).
+            WaveVariant::Auto
+                if scene.boundary == crate::sim::wave::scene::Boundary::Absorbing
+                    && wave_scene_blocked::layer_tile_share(scene.nx, scene.ny)
+                        > wave_scene_blocked::LAYER_SHARE_BLOCKED =>
+            {
+                WaveVariant::Simple
+            }
             WaveVariant::Simple => WaveVariant::Simple,
             WaveVariant::Auto | WaveVariant::Blocked | WaveVariant::BlockedWorkgroup => WaveVariant::Blocked,
         };

@@ -118,6 +118,18 @@ pub fn layer_tiles(nx: usize, ny: usize, width: usize) -> usize {
     tiles(nx) * tiles(ny) - clear(nx) * clear(ny)
 }
 
+/// The share of an `nx x ny` grid's tiles that hold cells of its matched layer.
+#[must_use]
+pub fn layer_tile_share(nx: usize, ny: usize) -> f64 {
+    layer_tiles(nx, ny, Layer::width_on(nx, ny)) as f64 / (tiles(nx) * tiles(ny)) as f64
+}
+
+/// Above this share of layer tiles, `auto` runs a matched-layer scene one update per dispatch:
+/// on the H100 the layer tiles cost the blocked kernel more than the saved trips to memory gain
+/// at 2048² (13% layer tiles: 55.9 µs an update blocked, 47.3 one update per dispatch) and less
+/// at 4096² (7%: 130.5 against 176.2); docs/PERFORMANCE.md, stop 33.
+pub const LAYER_SHARE_BLOCKED: f64 = 0.10;
+
 /// What the device offers the blocked scene kernel: workgroup memory, storage buffers per
 /// stage, bytes per storage buffer.
 #[derive(Clone, Copy, Debug)]
@@ -645,5 +657,14 @@ mod tests {
         }
         // The bench's 4096² scene: 86² tiles, all but the 83² clear of a 32-cell layer.
         assert_eq!(layer_tiles(4096, 4096, 32), 86 * 86 - 83 * 83);
+    }
+
+    /// The share `auto` reads: 13.5% of the tiles at 2048² (one update per dispatch), 6.9% at
+    /// 4096² (blocked), as the H100 runs in docs/PERFORMANCE.md counted them.
+    #[test]
+    fn layer_share_sends_2048_to_one_update_a_dispatch_and_4096_to_blocked() {
+        let (small, large) = (layer_tile_share(2048, 2048), layer_tile_share(4096, 4096));
+        assert!((small - 249.0 / 1849.0).abs() < 1e-12 && small > LAYER_SHARE_BLOCKED, "2048²: {small}");
+        assert!((large - 507.0 / 7396.0).abs() < 1e-12 && large < LAYER_SHARE_BLOCKED, "4096²: {large}");
     }
 }
