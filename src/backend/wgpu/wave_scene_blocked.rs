@@ -152,9 +152,9 @@ pub fn blocked_refusal(scene: &Scene, room: Room) -> Option<&'static str> {
         Some("the device binds too few storage buffers per shader for the blocked scene kernel")
     } else if scene.channels() > 1 << 16 {
         Some("more than 65536 source channels")
-    } else if layer_width.is_some_and(|w| {
-        layer_tiles(scene.nx, scene.ny, w) as u64 * SCRATCH_PER_TILE > room.storage_bytes
-    }) {
+    } else if layer_width
+        .is_some_and(|w| layer_tiles(scene.nx, scene.ny, w) as u64 * SCRATCH_PER_TILE > room.storage_bytes)
+    {
         Some("the matched layer's tiles need more scratch than one storage buffer holds")
     } else {
         None
