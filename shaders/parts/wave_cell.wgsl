@@ -44,11 +44,9 @@ fn cpu_product(p: f32) -> f32 {
 // way to go. A product flushed to zero by the driver was under half a grid step: 0 either way.
 // Before the ties were settled, every scene with a c2 other than 0.25 or with damping drifted
 // from cpu1: 5.5e-6 after 3000 steps on the H100, 7.3e-6 on llvmpipe after 800.
-// A zero factor gives the signed zero `p` on both (the matched layer's coefficients outside
-// their own band are 0: four of the layer rule's twelve products), so it skips the grid too.
 fn grid_product(x: f32, y: f32) -> f32 {
     let p = exact(x * y);
-    if abs(p) >= 0x1p-102f || y == 0.0 || x == 0.0 {
+    if abs(p) >= 0x1p-102f || y == 0.0 {
         return p;
     }
     // In units of the grid (an exact scaling by a power of two).
