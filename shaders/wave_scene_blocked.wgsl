@@ -45,6 +45,9 @@ const OJ: i32 = 48;
 // Workgroups along x of a dispatch at most; a longer list of tiles takes rows of them.
 const ROW: u32 = 32768u;
 const NOT_FORCING: u32 = 0xffffffffu;
+// A general tile's second word: its cells but walls and edge cells hold several undamped
+// materials with power-of-two c2 (`OWN_C2` in src/backend/wgpu/wave_scene_blocked.rs).
+const OWN_C2: u32 = 0xfffeu;
 
 // One dispatch's parameters (`SceneSteps` in src/backend/wgpu/wave_scene_blocked.rs); the offsets
 // are words of `table`.
@@ -539,7 +542,19 @@ fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u3
             if r + 1u < R {
                 down = tile[at + TJ];
             }
-            let v = general_row(row_value(a, r), tile[at], up, down, at, tx, load_id(i0 + i32(r), j), (mask & (1u << r)) != 0u);
+            let id = load_id(i0 + i32(r), j);
+            let update = (mask & (1u << r)) != 0u;
+            var v: f32;
+            if pc2 < 0.0 {
+                // `OWN_C2`: each cell the plain rule with its own power-of-two c2 (uniform).
+                var c2 = 0.0f;
+                if id != WALL {
+                    c2 = word_f32(MAT * id);
+                }
+                v = plain_wall(c2, row_value(a, r), tile[at], up, down, at, tx, update, id);
+            } else {
+                v = general_row(row_value(a, r), tile[at], up, down, at, tx, id, update);
+            }
             out = put(out, v, r);
         }
     }
@@ -663,9 +678,12 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
             (edge_bit(cell_ids[15]) << 15u)
         );
     }
-    // The plain rule's c2 where the host found one material for the non-edge cells (0: none).
+    // The plain rule's c2 where the host found one material for the non-edge cells (0: none;
+    // -1: `OWN_C2`, several materials, each cell its own c2).
     var pc2 = 0.0f;
-    if t.z != WALL {
+    if t.z == OWN_C2 {
+        pc2 = -1.0f;
+    } else if t.z != WALL {
         pc2 = word_f32(MAT * t.z);
     }
     for (var s = 0u; s < steps.nsteps; s++) {

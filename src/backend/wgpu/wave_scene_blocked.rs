@@ -102,6 +102,11 @@ impl Pipeline {
     }
 }
 
+/// A general tile's second word where its cells but walls and edge cells hold several materials,
+/// each undamped with a power-of-two `c2`: each cell takes the plain rule with its own `c2`
+/// (`OWN_C2` in shaders/wave_scene_blocked.wgsl; the lens' rim in the budget scene).
+const OWN_C2: u16 = 0xfffe;
+
 /// Storage buffers the blocked scene kernel binds (`Pipeline::new`).
 pub const STORAGE_BUFFERS: u32 = 9;
 
@@ -199,7 +204,8 @@ pub(crate) struct TileKinds {
     /// absorbing-edge cell, where it takes the plain rule (undamped, power-of-two `c2`; no layer
     /// cell): a general tile on Mur's edge, on a wall of the open medium (or a plain one with
     /// forced cells) then runs the plain rule, walls at 0 and Mur's rule on its edge cells
-    /// (their scene-rule value is replaced by Mur's anyway).
+    /// (their scene-rule value is replaced by Mur's anyway); [`OWN_C2`] where those cells hold
+    /// several such materials (each cell the plain rule with its own `c2`).
     pub plain_rule: Vec<Option<u16>>,
 }
 
@@ -238,23 +244,26 @@ impl TileKinds {
                     Kind::Plain(id) => Some(id),
                     Kind::Layer => None,
                     Kind::General => {
-                        // The one id of the cells that are not edge cells, if they share one.
+                        // The one id of the cells that are not edge cells, if they share one;
+                        // else `OWN_C2` where every one of them is eligible.
                         let mut shared: Option<u16> = None;
-                        let mut one = true;
-                        'cells: for i in rows.clone() {
+                        let (mut one, mut all_eligible) = (true, true);
+                        for i in rows.clone() {
                             for &id in &cells.ids[i * ny + cols.start..i * ny + cols.end] {
                                 // Walls (0 whenever updated) and edge cells (Mur's) keep their
                                 // own rule beside the plain one.
                                 if id == WALL || cells.material(id).edge != EDGE_NONE {
                                     continue;
                                 }
-                                if *shared.get_or_insert(id) != id {
-                                    one = false;
-                                    break 'cells;
-                                }
+                                one &= *shared.get_or_insert(id) == id;
+                                all_eligible &= eligible(id);
                             }
                         }
-                        shared.filter(|&id| one && eligible(id))
+                        match shared {
+                            Some(id) if one && eligible(id) => Some(id),
+                            Some(_) if all_eligible && cells.materials.len() < usize::from(OWN_C2) => Some(OWN_C2),
+                            _ => None,
+                        }
                     }
                 };
                 kinds.push(kind);
@@ -625,6 +634,11 @@ mod tests {
         assert_eq!(at(250, 5), Kind::General, "the wall");
         assert_eq!(at(265, 140), Kind::General, "c2 0.1");
         assert!(matches!(at(150, 260), Kind::Plain(id) if id != 0), "c2 0.125, inside the medium");
+        // Where the open medium meets the c2 0.125 one, each cell takes the plain rule with its
+        // own c2; beside the c2 0.1 medium (not a power of two), the scene rule.
+        let rule = |i: usize, j: usize| k.plain_rule[(i / OUT) * 7 + j / OUT];
+        assert_eq!((at(120, 200), rule(120, 200)), (Kind::General, Some(OWN_C2)), "0.25 beside 0.125");
+        assert_eq!(rule(265, 140), None, "0.25 beside 0.1");
         // The source's cell lies in the regions of tiles (1..=2, 1..=2), all plain.
         let lists = Lists::new(&k, &s.source_cells(), s.ny, 0);
         assert_eq!(lists.general.1 as usize, k.kinds.iter().filter(|&&v| v == Kind::General).count() + 4);
