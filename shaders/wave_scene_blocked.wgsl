@@ -252,6 +252,20 @@ fn store_column(i0: i32, ti0: u32, tx: u32, j: i32, f: array<f32, R>, g: array<f
     store(i0, ti0, 15u, j, f[15], g[15]);
 }
 
+// The neighbours above and below row r of the column (its place `at` in `tile`), `above` and
+// `below` past the column's ends.
+fn vertical(at: u32, r: u32, above: f32, below: f32) -> vec2<f32> {
+    var up = above;
+    var down = below;
+    if r > 0u {
+        up = tile[at - TJ];
+    }
+    if r + 1u < R {
+        down = tile[at + TJ];
+    }
+    return vec2<f32>(up, down);
+}
+
 // The column with the value v in row r.
 fn put(x: array<f32, R>, v: f32, r: u32) -> array<f32, R> {
     return array<f32, R>(
@@ -534,14 +548,9 @@ fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u3
         out = a;
         for (var r = 0u; r < R; r++) {
             let at = base + r * TJ;
-            var up = above;
-            var down = below;
-            if r > 0u {
-                up = tile[at - TJ];
-            }
-            if r + 1u < R {
-                down = tile[at + TJ];
-            }
+            let ud = vertical(at, r, above, below);
+            let up = ud.x;
+            let down = ud.y;
             let id = load_id(i0 + i32(r), j);
             let update = (mask & (1u << r)) != 0u;
             var v: f32;

@@ -36,14 +36,9 @@ fn put_scratch(c: u32, q: Aux) {
 // the column's `yc` and its auxiliary values at scratch cell `c`.
 fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32, j: i32, yc: Coef, c: u32) -> f32 {
     let mid = tile[at];
-    var up = above;
-    var down = below;
-    if r > 0u {
-        up = tile[at - TJ];
-    }
-    if r + 1u < R {
-        down = tile[at + TJ];
-    }
+    let ud = vertical(at, r, above, below);
+    let up = ud.x;
+    let down = ud.y;
     // Values past the tile are never in the right region; any finite value does.
     var left = 0.0f;
     var right = 0.0f;
