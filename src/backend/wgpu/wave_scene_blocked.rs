@@ -658,10 +658,11 @@ mod tests {
 
     /// `layer_tiles` (the refusal's count, from the geometry alone) is the number of tiles the
     /// sorting calls `Layer` (the scratch the kernel gets), on shapes where the layer is its full
-    /// width, a quarter of a short side, and tile edges fall on or beside it.
+    /// width, a quarter of a short side, and a tile's region ends just at or one cell before the
+    /// far layer (280 = 48·4 + 56 + 32, 328 = 48·5 + 56 + 32, and one more).
     #[test]
     fn layer_tiles_counts_the_tiles_sorted_as_layer() {
-        for (nx, ny) in [(300, 300), (101, 257), (64, 64), (130, 98), (1000, 40)] {
+        for (nx, ny) in [(300, 300), (101, 257), (64, 64), (130, 98), (1000, 40), (280, 329), (281, 328)] {
             let mut s = Scene::seed(nx, ny, 0.1);
             s.boundary = Boundary::Absorbing;
             let cells = SceneCells::new(&s);
