@@ -1,8 +1,10 @@
 // The scene's cell rules, shared by the one-update scene kernel (shaders/wave_scene.wgsl) and the
 // temporally blocked one (shaders/wave_scene_blocked.wgsl), spliced in after wave_cell.wgsl
-// (`exact`, `grid_product`). CPU twins: `scene_update_cell` in src/sim/wave/scene_cells.rs and
-// `pml_cell` in src/sim/wave/pml.rs; the same operations in the same order, each rounded on its
-// own as the CPU rounds it.
+// (`exact`); they bring `grid_product` (shaders/parts/grid_product.wgsl). CPU twins:
+// `scene_update_cell` in src/sim/wave/scene_cells.rs and `pml_cell` in src/sim/wave/pml.rs; the
+// same operations in the same order, each rounded on its own as the CPU rounds it.
+
+//#include grid_product.wgsl
 
 // A wall's material id; words per `Material` (c2, a, b, mur, edge) and per layer `Axis`; values
 // per layer cell (`AUX` in src/sim/wave/pml.rs).

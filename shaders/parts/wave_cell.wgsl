@@ -18,7 +18,8 @@ fn exact(x: f32) -> f32 {
 // The GPU holds the field times 2^24 (`FIELD_SCALE` in src/backend/wgpu/field.rs), so that no
 // field value is subnormal: drivers may flush subnormals to zero (NVIDIA's and llvmpipe's Vulkan
 // drivers do), the CPU keeps them. Scaled, sums and differences round as the CPU's do (a
-// subnormal sum is exact). Products need more care: see `grid_product`.
+// subnormal sum is exact). Products need more care: see `grid_product`
+// (shaders/parts/grid_product.wgsl, in the scene kernels).
 
 // The plain kernels' product `c2 * lap`, already rounded to 24 bits, rounded to the CPU's
 // subnormal grid 2^-149 (2^-125 scaled), half to even. Exact when c2 is a power of two (its
@@ -32,51 +33,6 @@ fn cpu_product(p: f32) -> f32 {
         return p;
     }
     return round(p * 0x1p125f) * 0x1p-125f;
-}
-
-// `x * y` rounded once, as the CPU rounds the unscaled product, for a coefficient `x` (c2, a
-// damping factor, Mur's coefficient: between 2^-20 and 2) and a scaled field value `y`.
-// Where the unscaled product is normal (2^-102 and up, scaled) the GPU's product is the CPU's.
-// Below, the CPU rounds to its subnormal grid 2^-149 (2^-125 scaled), half to even. The GPU's
-// product `p` is first rounded to 24 bits, then here to the grid: the same result unless the
-// first rounding landed exactly on a half-way point of the grid (no half-way point lies strictly
-// between the product and its nearest 24-bit value), where the product's own error says which
-// way to go. A product flushed to zero by the driver was under half a grid step: 0 either way.
-// Before the ties were settled, every scene with a c2 other than 0.25 or with damping drifted
-// from cpu1: 5.5e-6 after 3000 steps on the H100, 7.3e-6 on llvmpipe after 800.
-fn grid_product(x: f32, y: f32) -> f32 {
-    let p = exact(x * y);
-    if abs(p) >= 0x1p-102f || y == 0.0 {
-        return p;
-    }
-    // In units of the grid (an exact scaling by a power of two).
-    let q = exact(p * 0x1p125f);
-    var r = round(q);
-    let d = exact(q - r);
-    if abs(d) == 0.5 {
-        let lo = product_error(x, y);
-        if d == 0.5 && lo > 0.0 {
-            r = exact(r + 1.0);
-        } else if d == -0.5 && lo < 0.0 {
-            r = exact(r - 1.0);
-        }
-    }
-    return exact(r * 0x1p-125f);
-}
-
-// The sign-bearing error `x * y - round24(x * y)`, scaled by 2^40, exactly: Dekker's
-// two-product on Veltkamp halves of `x` and `y * 2^40` (an exact scaling after which no partial
-// product is subnormal, so a driver that flushes subnormals cannot lose it), every step `exact`.
-fn product_error(x: f32, y: f32) -> f32 {
-    let ys = exact(y * 0x1p40f);
-    let hi = exact(x * ys);
-    let cx = exact(4097.0 * x);
-    let xh = exact(cx - exact(cx - x));
-    let xl = exact(x - xh);
-    let cy = exact(4097.0 * ys);
-    let yh = exact(cy - exact(cy - ys));
-    let yl = exact(ys - yh);
-    return exact(exact(exact(exact(exact(xh * yh) - hi) + exact(xh * yl)) + exact(xl * yh)) + exact(xl * yl));
 }
 
 // The update of one interior cell from its neighbours in `g` and its old value `old`:

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::layout::ComputeKernel;
-use super::shader::Order;
+use super::shader::{Order, Products};
 use super::wave_blocked::{Kernel, Lanes, WORKGROUP_BYTES};
 use super::{KIND, WORKGROUP_INVOCATIONS, colormap, describe_adapter, mandelbrot, runtime, wave};
 use crate::backend::{BackendError, DeviceInfo};
@@ -67,8 +67,9 @@ impl Gpu {
         // The layouts too: nothing may reach the device's uncaptured-error handler (on a
         // device shared with eframe, wgpu's default handler panics).
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let products = super::probe_fma::products(&device, &queue);
         let pipelines = (|| -> Result<_, BackendError> {
-            let wave = wave::Pipeline::new(&device, Order::of(adapter.backend))?;
+            let wave = wave::Pipeline::new(&device, Order::of(adapter.backend), products)?;
             let colormap = colormap::Pipelines::new(&device)?;
             let mandelbrot_f32 = mandelbrot::kernel(&device, Precision::F32, Order::of(adapter.backend))?;
             let order = Order::of(adapter.backend);
@@ -309,6 +310,13 @@ impl Gpu {
                 },
             ),
             ("wave kernel auto runs".to_owned(), super::wave::default_variant(a.device_type).name().to_owned()),
+            (
+                "scene products' error".to_owned(),
+                match self.wave.products() {
+                    Products::Fused => "one fma (the probe saw it round once)".to_owned(),
+                    Products::Split => "Dekker's two-product (the probe saw no fused fma)".to_owned(),
+                },
+            ),
         ];
         if a.device_type == wgpu::DeviceType::Cpu {
             details.push(("note".to_owned(), "software rendering: timings are of the CPU, not a GPU".to_owned()));

@@ -23,6 +23,7 @@ pub mod julia_de;
 mod layout;
 pub mod mandelbrot;
 mod mandelbrot_deep;
+pub mod probe_fma;
 mod reduction;
 mod saxpy;
 pub mod shader;

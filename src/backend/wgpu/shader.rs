@@ -34,6 +34,10 @@ const WAVE_STEPS_BINDINGS: &str = shader_file!("parts/wave_steps_bindings.wgsl")
 const WAVE_SCENE: &str = shader_file!("wave_scene.wgsl");
 /// The scene kernels' cell rules (the scene rule, the matched layer), shared by both scene kernels.
 const SCENE_RULES: &str = shader_file!("parts/scene_rules.wgsl");
+/// Their products, rounded as the CPU rounds them, and the two forms of a product's error.
+const GRID_PRODUCT: &str = shader_file!("parts/grid_product.wgsl");
+const PRODUCT_ERROR_FMA: &str = shader_file!("parts/product_error_fma.wgsl");
+const PRODUCT_ERROR_SPLIT: &str = shader_file!("parts/product_error_split.wgsl");
 /// The temporally blocked scene kernel: plain, general and layer tiles.
 const WAVE_SCENE_BLOCKED: &str = shader_file!("wave_scene_blocked.wgsl");
 /// Its layer tiles (the matched layer's cells with their auxiliary values in registers).
@@ -154,6 +158,28 @@ fn assemble(source: &str, parts: &[(&str, &str)]) -> String {
     expand(source, parts).unwrap_or_else(|e| format!("// {e}\n{source}"))
 }
 
+/// How the scene kernels find a product's rounding error where a tie on the CPU's subnormal grid
+/// must be settled (`product_error` in `shaders/parts/grid_product.wgsl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Products {
+    /// One `fma`: for a device whose `fma` a probe saw round once (`super::probe_fma`).
+    Fused,
+    /// Dekker's two-product, seventeen fenced operations: any device.
+    Split,
+}
+
+impl Products {
+    /// Every form, for validation.
+    pub const ALL: [Self; 2] = [Self::Fused, Self::Split];
+
+    fn part(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Fused => ("PRODUCT_ERROR", PRODUCT_ERROR_FMA),
+            Self::Split => ("PRODUCT_ERROR", PRODUCT_ERROR_SPLIT),
+        }
+    }
+}
+
 /// `shaders/wave.wgsl` as compiled.
 #[must_use]
 pub fn wave(order: Order) -> String {
@@ -187,20 +213,31 @@ pub fn wave_blocked_workgroup(order: Order) -> String {
 
 /// `shaders/wave_scene.wgsl` as compiled (its own rule; the shared part's sums fenced).
 #[must_use]
-pub fn wave_scene() -> String {
-    assemble(WAVE_SCENE, &[("wave_cell.wgsl", WAVE_CELL), Order::Fenced.part(), ("scene_rules.wgsl", SCENE_RULES)])
+pub fn wave_scene(products: Products) -> String {
+    assemble(
+        WAVE_SCENE,
+        &[
+            ("wave_cell.wgsl", WAVE_CELL),
+            Order::Fenced.part(),
+            ("scene_rules.wgsl", SCENE_RULES),
+            ("grid_product.wgsl", GRID_PRODUCT),
+            products.part(),
+        ],
+    )
 }
 
 /// The temporally blocked scene kernel, `shaders/wave_scene_blocked.wgsl`: its plain tiles run
 /// `update_cell` with the device's `order`, its other tiles the scene rules (every sum fenced).
 #[must_use]
-pub fn wave_scene_blocked(order: Order) -> String {
+pub fn wave_scene_blocked(order: Order, products: Products) -> String {
     assemble(
         WAVE_SCENE_BLOCKED,
         &[
             ("wave_cell.wgsl", WAVE_CELL),
             order.part(),
             ("scene_rules.wgsl", SCENE_RULES),
+            ("grid_product.wgsl", GRID_PRODUCT),
+            products.part(),
             ("scene_layer_tiles.wgsl", SCENE_LAYER_TILES),
         ],
     )
@@ -285,9 +322,19 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("wave_blocked.wgsl + lanes_workgroup.wgsl", Cow::Owned(wave_blocked(Order::Vulkan, false)), PLAIN),
         ("wave_blocked.wgsl (fenced order)", Cow::Owned(wave_blocked(Order::Fenced, false)), PLAIN),
         ("wave_blocked_workgroup.wgsl", Cow::Owned(wave_blocked_workgroup(Order::Vulkan)), PLAIN),
-        ("wave_scene.wgsl", Cow::Owned(wave_scene()), PLAIN),
-        ("wave_scene_blocked.wgsl", Cow::Owned(wave_scene_blocked(Order::Vulkan)), PLAIN),
-        ("wave_scene_blocked.wgsl (fenced order)", Cow::Owned(wave_scene_blocked(Order::Fenced)), PLAIN),
+        ("wave_scene.wgsl (fused product error)", Cow::Owned(wave_scene(Products::Fused)), PLAIN),
+        ("wave_scene.wgsl (split product error)", Cow::Owned(wave_scene(Products::Split)), PLAIN),
+        ("wave_scene_blocked.wgsl", Cow::Owned(wave_scene_blocked(Order::Vulkan, Products::Fused)), PLAIN),
+        (
+            "wave_scene_blocked.wgsl (split product error)",
+            Cow::Owned(wave_scene_blocked(Order::Vulkan, Products::Split)),
+            PLAIN,
+        ),
+        (
+            "wave_scene_blocked.wgsl (fenced order)",
+            Cow::Owned(wave_scene_blocked(Order::Fenced, Products::Split)),
+            PLAIN,
+        ),
         ("mandelbrot.wgsl + mandelbrot_f32.wgsl", Cow::Owned(mandelbrot(Precision::F32, Order::Vulkan)), PLAIN),
         ("mandelbrot.wgsl + mandelbrot_f64.wgsl", Cow::Owned(mandelbrot(Precision::F64, Order::Vulkan)), F64),
         (
@@ -312,6 +359,7 @@ pub fn all() -> Vec<(&'static str, Cow<'static, str>, Needs)> {
         ("colormap.wgsl", Cow::Borrowed(colormap()), PLAIN),
         ("saxpy.wgsl", Cow::Borrowed(include_str!("../../../shaders/saxpy.wgsl")), PLAIN),
         ("reduction.wgsl", Cow::Borrowed(include_str!("../../../shaders/reduction.wgsl")), PLAIN),
+        ("probe_fma.wgsl", Cow::Borrowed(include_str!("../../../shaders/probe_fma.wgsl")), PLAIN),
         ("wave_surface.wgsl", Cow::Borrowed(wave_surface()), PLAIN),
     ]
 }
@@ -364,5 +412,14 @@ mod tests {
             }
         }
         assert!(wave(Order::Vulkan).contains("return x;") && wave(Order::Fenced).contains("return exact(x);"));
+        // The plain kernels carry no scene product; the scene kernels one of each form.
+        assert!(!wave(Order::Vulkan).contains("fn grid_product("));
+        for products in Products::ALL {
+            for source in [wave_scene(products), wave_scene_blocked(Order::Vulkan, products)] {
+                assert_eq!(source.matches("fn grid_product(").count(), 1);
+                assert_eq!(source.matches("fn product_error(").count(), 1);
+                assert_eq!(source.contains("return fma(x, ys, -hi);"), products == Products::Fused);
+            }
+        }
     }
 }

@@ -83,10 +83,15 @@ pub(crate) struct Pipeline {
     /// The blocked scene kernel's pipelines, compiled on a scene's first blocked advance.
     scene_blocked: std::sync::OnceLock<wave_scene_blocked::Pipeline>,
     order: super::shader::Order,
+    products: super::shader::Products,
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device, order: super::shader::Order) -> Result<Self, BackendError> {
+    pub fn new(
+        device: &wgpu::Device,
+        order: super::shader::Order,
+        products: super::shader::Products,
+    ) -> Result<Self, BackendError> {
         // The step record, the field written, the field read.
         let kinds = [Binding::DynamicUniform(size_of::<Step>()), Binding::ReadWrite, Binding::ReadOnly];
         let layout = bind_group_layout(device, "wave", &kinds);
@@ -98,10 +103,16 @@ impl Pipeline {
             layout,
             simple,
             blocked: wave_blocked::Pipeline::new(device, order)?,
-            scene: wave_scene::Pipeline::new(device)?,
+            scene: wave_scene::Pipeline::new(device, products)?,
             scene_blocked: std::sync::OnceLock::new(),
             order,
+            products,
         })
+    }
+
+    /// How the scene kernels find a product's rounding error on this device.
+    pub(super) fn products(&self) -> super::shader::Products {
+        self.products
     }
 
     /// The blocked scene kernel's pipelines, compiled on first use.
@@ -109,7 +120,7 @@ impl Pipeline {
         if let Some(p) = self.scene_blocked.get() {
             return Ok(p);
         }
-        let p = wave_scene_blocked::Pipeline::new(device, self.order)?;
+        let p = wave_scene_blocked::Pipeline::new(device, self.order, self.products)?;
         Ok(self.scene_blocked.get_or_init(|| p))
     }
 }

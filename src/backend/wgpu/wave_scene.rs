@@ -50,7 +50,7 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, products: super::shader::Products) -> Result<Self, BackendError> {
         use Binding::{DynamicUniform, ReadOnly, ReadWrite};
         // The step record, the field written, the field read, ids, materials, forced cells, values.
         // Then the matched layer's auxiliary values and coefficients.
@@ -66,7 +66,7 @@ impl Pipeline {
             ReadOnly,
         ];
         let layout = bind_group_layout(device, "wave scene", &kinds);
-        let source = super::shader::wave_scene();
+        let source = super::shader::wave_scene(products);
         let mut pipelines = super::compute_pipeline(
             device,
             "wave_scene.wgsl",

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
-use super::shader::Order;
+use super::shader::{Order, Products};
 use super::{Gpu, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::pml::{Axis, Layer};
@@ -70,7 +70,7 @@ pub(crate) struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(device: &wgpu::Device, order: Order) -> Result<Self, BackendError> {
+    pub fn new(device: &wgpu::Device, order: Order, products: Products) -> Result<Self, BackendError> {
         use Binding::{DynamicUniform, ReadOnly, ReadWrite};
         // The record, f and g in, f and g out, ids, the table, the layer's values in and out, the
         // layer tiles' scratch.
@@ -87,7 +87,7 @@ impl Pipeline {
             ReadWrite,
         ];
         let layout = bind_group_layout(device, "wave scene blocked", &kinds);
-        let source = super::shader::wave_scene_blocked(order);
+        let source = super::shader::wave_scene_blocked(order, products);
         // Every workgroup-memory read follows a write of the same update (a Mur line read past the
         // tile feeds only cells that are never right), so the memory is not zeroed.
         let mut p = super::compute_pipeline_with(
