@@ -326,31 +326,68 @@ impl Gpu {
 }
 
 /// Creates a shader module and a compute pipeline for one entry point, reporting a shader
-/// that fails validation as [`BackendError::Compile`] with wgpu's message.
+/// that fails validation as [`BackendError::Compile`] with wgpu's message ([`Guards::KEPT`]).
 pub(crate) fn compute_pipeline(
     device: &wgpu::Device,
     file: &str,
     source: &str,
     entry_points: &[(&str, &wgpu::BindGroupLayout)],
 ) -> Result<Vec<wgpu::ComputePipeline>, BackendError> {
-    compute_pipeline_with(device, file, source, entry_points, true)
+    compute_pipeline_with(device, file, source, entry_points, Guards::KEPT)
 }
 
-/// [`compute_pipeline`], saying whether workgroup memory is zeroed at the start of every
-/// workgroup (WGSL's rule; `false` only for a shader that writes all it reads first).
+/// What a compute shader module keeps of the guards wgpu adds to a shader. wgpu's loop counters
+/// (a 64-bit count in every loop, so that none runs forever) are left out of every module: every
+/// loop of the shaders in `shaders/` ends (a counted `for`, or a count or width that moves toward
+/// its bound each time round), and the counters cost the Mandelbrot kernels most of their gap to
+/// CUDA (H100, 4096², 1000 iterations: f32 1.68 -> 0.74 ms, f64 1.68 -> 0.99; docs/PERFORMANCE.md,
+/// stop 34).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Guards {
+    /// Workgroup memory zeroed at the start of every workgroup (WGSL's rule; off only for a
+    /// shader that writes all it reads first).
+    pub zero_workgroup_memory: bool,
+    /// wgpu's clamps of array indices (and buffer indices where the driver has no robust buffer
+    /// access of its own); off only for a shader whose every index is in range by its own code.
+    pub bounds_checks: bool,
+}
+
+impl Guards {
+    /// Every guard but the loop counters.
+    pub const KEPT: Self = Self { zero_workgroup_memory: true, bounds_checks: true };
+    /// The blocked wave kernels (`wave_blocked.wgsl`, `wave_blocked_workgroup.wgsl`,
+    /// `wave_scene_blocked.wgsl`): each buffer load and store sits under a test that the cell is in
+    /// the grid (`load_f`, `load_g`, the output block's test), each workgroup-memory index is made
+    /// of the invocation's own ids and constants, or tested or clamped where it reaches a
+    /// neighbour, and each list or table index is below a count the host wrote. Without the index
+    /// clamps the H100 ran the plain kernel at 4096² in 27.8 µs instead of 32.4 (and with the loop
+    /// counters off but the clamps kept, 36.2).
+    pub const IN_RANGE_BY_THE_SHADER: Self = Self { zero_workgroup_memory: true, bounds_checks: false };
+}
+
+/// [`compute_pipeline`] with the given [`Guards`].
+#[expect(unsafe_code, reason = "a shader module without some of wgpu's guards is made by an unsafe call")]
 pub(crate) fn compute_pipeline_with(
     device: &wgpu::Device,
     file: &str,
     source: &str,
     entry_points: &[(&str, &wgpu::BindGroupLayout)],
-    zero_workgroup_memory: bool,
+    guards: Guards,
 ) -> Result<Vec<wgpu::ComputePipeline>, BackendError> {
     let oom = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(file),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
+    let mut checks = wgpu::ShaderRuntimeChecks::checked();
+    checks.force_loop_bounding = false;
+    checks.bounds_checks = guards.bounds_checks;
+    // SAFETY: without the loop counters, no loop of the shader may run forever, and without the
+    // bounds checks no index may leave its array: both argued at `Guards` for the shaders that
+    // ask for it, and checked by the kernels' tests at odd sizes and tile edges.
+    let module = unsafe {
+        device.create_shader_module_trusted(
+            wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source.into()) },
+            checks,
+        )
+    };
     let pipelines = entry_points
         .iter()
         .map(|(entry, layout)| {
@@ -365,7 +402,7 @@ pub(crate) fn compute_pipeline_with(
                 module: &module,
                 entry_point: Some(entry),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    zero_initialize_workgroup_memory: zero_workgroup_memory,
+                    zero_initialize_workgroup_memory: guards.zero_workgroup_memory,
                     ..Default::default()
                 },
                 cache: None,

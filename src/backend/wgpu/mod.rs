@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 pub use wave::WgpuWave;
 
-pub(crate) use gpu::{Gpu, Timer, compute_pipeline, compute_pipeline_with};
+pub(crate) use gpu::{Gpu, Guards, Timer, compute_pipeline, compute_pipeline_with};
 
 use super::{Backend, BackendError, BackendKind, DeviceInfo, MandelbrotRun, WaveSim, WaveVariant};
 use crate::sim::fractal::deep::DeepJob;

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::shader::Order;
-use super::{Gpu, Timer, runtime};
+use super::{Gpu, Guards, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::{WaveParams, source_value};
 
@@ -105,11 +105,12 @@ impl Pipeline {
         let kinds = [DynamicUniform(size_of::<BlockedSteps>()), ReadOnly, ReadOnly, ReadWrite, ReadWrite];
         let layout = bind_group_layout(device, "wave blocked", &kinds);
         let source = super::shader::wave_blocked_workgroup(order);
-        let workgroup = super::compute_pipeline(
+        let workgroup = super::compute_pipeline_with(
             device,
             "wave_blocked_workgroup.wgsl",
             &source,
             &[("wave_blocked_workgroup", &layout)],
+            Guards::IN_RANGE_BY_THE_SHADER,
         )?
         .pop()
         .ok_or_else(|| runtime("no blocked-workgroup wave pipeline"))?;
@@ -136,7 +137,8 @@ impl Pipeline {
             Lanes::Subgroup => "wave_blocked.wgsl + parts/lanes_subgroup.wgsl",
             Lanes::Workgroup => "wave_blocked.wgsl + parts/lanes_workgroup.wgsl",
         };
-        super::compute_pipeline_with(device, file, &source, &[("wave_blocked", layout)], false)?
+        let guards = Guards { zero_workgroup_memory: false, ..Guards::IN_RANGE_BY_THE_SHADER };
+        super::compute_pipeline_with(device, file, &source, &[("wave_blocked", layout)], guards)?
             .pop()
             .ok_or_else(|| runtime("no blocked wave pipeline"))
     }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::shader::{Order, Products};
-use super::{Gpu, Timer, runtime};
+use super::{Gpu, Guards, Timer, runtime};
 use crate::backend::BackendError;
 use crate::sim::wave::pml::{Axis, Layer};
 use crate::sim::wave::scene::{Boundary, Scene, SourceCell};
@@ -95,7 +95,7 @@ impl Pipeline {
             "wave_scene_blocked.wgsl",
             &source,
             &[("scene_mixed", &layout)],
-            false,
+            Guards { zero_workgroup_memory: false, ..Guards::IN_RANGE_BY_THE_SHADER },
         )?;
         let mixed = p.pop().ok_or_else(|| runtime("no blocked scene pipeline"))?;
         Ok(Self { layout, mixed })
