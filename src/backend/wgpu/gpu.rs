@@ -311,6 +311,18 @@ impl Gpu {
             ),
             ("wave kernel auto runs".to_owned(), super::wave::default_variant(a.device_type).name().to_owned()),
             (
+                "roundings kept by".to_owned(),
+                if self.device.features().contains(wgpu::Features::PASSTHROUGH_SHADERS)
+                    && a.backend == wgpu::Backend::Vulkan
+                {
+                    "the Mandelbrot, Julia and scene kernels: SPIR-V made here, every float add, subtract and \
+                     multiply NoContraction; the plain wave kernels: `exact`'s fences"
+                        .to_owned()
+                } else {
+                    "`exact`'s fences (an xor with a uniform 0)".to_owned()
+                },
+            ),
+            (
                 "scene products' error".to_owned(),
                 match self.wave.products() {
                     Products::Fused => "one fma (the probe saw it round once)".to_owned(),
@@ -350,19 +362,29 @@ pub(crate) struct Guards {
     /// wgpu's clamps of array indices (and buffer indices where the driver has no robust buffer
     /// access of its own); off only for a shader whose every index is in range by its own code.
     pub bounds_checks: bool,
+    /// On a Vulkan device that takes SPIR-V as it is, the shader made into SPIR-V here with every
+    /// float add, subtract and multiply `NoContraction` and `exact` the value itself
+    /// (`super::spirv`), instead of `exact`'s integer fences. H100 (docs/PERFORMANCE.md, stop 34):
+    /// Mandelbrot 4096², 1000 it, f32 0.738 -> 0.553 ms, f64 0.987 -> 0.864; the matched-layer
+    /// scene 96.4 -> 88.1 µs; but the plain wave kernels 27.9 -> 50.4 µs, so they keep the fences.
+    pub no_contraction: bool,
 }
 
 impl Guards {
-    /// Every guard but the loop counters.
-    pub const KEPT: Self = Self { zero_workgroup_memory: true, bounds_checks: true };
+    /// Every guard but the loop counters; `NoContraction` where the device takes SPIR-V.
+    pub const KEPT: Self = Self { zero_workgroup_memory: true, bounds_checks: true, no_contraction: true };
     /// The blocked wave kernels (`wave_blocked.wgsl`, `wave_blocked_workgroup.wgsl`,
     /// `wave_scene_blocked.wgsl`): each buffer load and store sits under a test that the cell is in
     /// the grid (`load_f`, `load_g`, the output block's test), each workgroup-memory index is made
     /// of the invocation's own ids and constants, or tested or clamped where it reaches a
     /// neighbour, and each list or table index is below a count the host wrote. Without the index
     /// clamps the H100 ran the plain kernel at 4096² in 27.8 µs instead of 32.4 (and with the loop
-    /// counters off but the clamps kept, 36.2).
-    pub const IN_RANGE_BY_THE_SHADER: Self = Self { zero_workgroup_memory: true, bounds_checks: false };
+    /// counters off but the clamps kept, 36.2). The plain kernels keep `exact`'s fences.
+    pub const IN_RANGE_BY_THE_SHADER: Self =
+        Self { zero_workgroup_memory: true, bounds_checks: false, no_contraction: false };
+    /// The plain one-update wave kernel (`wave.wgsl`): its fences kept, as the blocked plain
+    /// kernels' (not measured with `NoContraction`).
+    pub const FENCED: Self = Self { no_contraction: false, ..Self::KEPT };
 }
 
 /// [`compute_pipeline`] with the given [`Guards`].
@@ -379,14 +401,34 @@ pub(crate) fn compute_pipeline_with(
     let mut checks = wgpu::ShaderRuntimeChecks::checked();
     checks.force_loop_bounding = false;
     checks.bounds_checks = guards.bounds_checks;
-    // SAFETY: without the loop counters, no loop of the shader may run forever, and without the
-    // bounds checks no index may leave its array: both argued at `Guards` for the shaders that
-    // ask for it, and checked by the kernels' tests at odd sizes and tile edges.
-    let module = unsafe {
-        device.create_shader_module_trusted(
-            wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source.into()) },
-            checks,
-        )
+    let decorated = if guards.no_contraction { decorated_spirv(device, source, guards) } else { None };
+    let module = match decorated {
+        // SAFETY: the SPIR-V is naga's own output for a shader that validated, with only
+        // `NoContraction` decorations added (`super::spirv`), without loop counters and with the
+        // bounds checks of `guards`: the same promises as the module below.
+        Some(words) => unsafe {
+            device.create_shader_module_passthrough(wgpu::ShaderModuleDescriptorPassthrough {
+                label: Some(file),
+                entry_points: entry_points
+                    .iter()
+                    .map(|(name, _)| wgpu::PassthroughShaderEntryPoint {
+                        name: (*name).into(),
+                        workgroup_size: (0, 0, 0),
+                    })
+                    .collect(),
+                spirv: Some(words.into()),
+                ..Default::default()
+            })
+        },
+        // SAFETY: without the loop counters, no loop of the shader may run forever, and without
+        // the bounds checks no index may leave its array: both argued at `Guards` for the shaders
+        // that ask for it, and checked by the kernels' tests at odd sizes and tile edges.
+        None => unsafe {
+            device.create_shader_module_trusted(
+                wgpu::ShaderModuleDescriptor { label: Some(file), source: wgpu::ShaderSource::Wgsl(source.into()) },
+                checks,
+            )
+        },
     };
     let pipelines = entry_points
         .iter()
@@ -415,6 +457,23 @@ pub(crate) fn compute_pipeline_with(
         return Err(BackendError::Compile { kind: KIND, log: format!("shaders/{file}: {e}") });
     }
     Ok(pipelines)
+}
+
+/// `source` as SPIR-V with `NoContraction` instead of `exact`'s fences (`super::spirv`), where the
+/// device is a Vulkan one that takes SPIR-V as it is and the shader has `exact` in the known form.
+fn decorated_spirv(device: &wgpu::Device, source: &str, guards: Guards) -> Option<Vec<u32>> {
+    if !device.features().contains(wgpu::Features::PASSTHROUGH_SHADERS)
+        || device.adapter_info().backend != wgpu::Backend::Vulkan
+    {
+        return None;
+    }
+    match super::spirv::decorated(source, guards.bounds_checks, guards.zero_workgroup_memory) {
+        Ok(words) => words,
+        Err(e) => {
+            log::warn!("SPIR-V with NoContraction failed ({e}); the shader keeps its fences");
+            None
+        }
+    }
 }
 
 /// Timestamp pairs a [`Timer`] holds: passes beyond the last but one share the last pair.

@@ -27,6 +27,7 @@ pub mod probe_fma;
 mod reduction;
 mod saxpy;
 pub mod shader;
+pub mod spirv;
 pub mod wave;
 pub mod wave_blocked;
 mod wave_scene;
@@ -116,7 +117,8 @@ pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'sta
     let wanted = wgpu::Features::TIMESTAMP_QUERY
         | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
         | wgpu::Features::SHADER_F64
-        | wgpu::Features::SUBGROUP;
+        | wgpu::Features::SUBGROUP
+        | wgpu::Features::PASSTHROUGH_SHADERS;
     wgpu::DeviceDescriptor {
         label: Some("wavebrot device"),
         required_features: adapter.features() & wanted,

@@ -27,7 +27,7 @@ use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::wave_blocked::{self, Blocked};
 use super::wave_scene::{self, SceneGpu};
 use super::wave_scene_blocked;
-use super::{Gpu, KIND, Timer, runtime};
+use super::{Gpu, Guards, KIND, Timer, runtime};
 use crate::backend::{BackendError, Timing, WaveSim, WaveVariant, check_fits};
 use crate::sim::wave::scene::{Scene, Source};
 use crate::sim::wave::{WaveParams, source_value};
@@ -96,9 +96,10 @@ impl Pipeline {
         let kinds = [Binding::DynamicUniform(size_of::<Step>()), Binding::ReadWrite, Binding::ReadOnly];
         let layout = bind_group_layout(device, "wave", &kinds);
         let source = super::shader::wave(order);
-        let simple = super::compute_pipeline(device, "wave.wgsl", &source, &[("wave_update", &layout)])?
-            .pop()
-            .ok_or_else(|| runtime("no wave pipeline"))?;
+        let simple =
+            super::compute_pipeline_with(device, "wave.wgsl", &source, &[("wave_update", &layout)], Guards::FENCED)?
+                .pop()
+                .ok_or_else(|| runtime("no wave pipeline"))?;
         Ok(Self {
             layout,
             simple,

@@ -95,7 +95,7 @@ impl Pipeline {
             "wave_scene_blocked.wgsl",
             &source,
             &[("scene_mixed", &layout)],
-            Guards { zero_workgroup_memory: false, ..Guards::IN_RANGE_BY_THE_SHADER },
+            Guards { zero_workgroup_memory: false, no_contraction: true, ..Guards::IN_RANGE_BY_THE_SHADER },
         )?;
         let mixed = p.pop().ok_or_else(|| runtime("no blocked scene pipeline"))?;
         Ok(Self { layout, mixed })
