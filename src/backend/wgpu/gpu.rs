@@ -366,7 +366,9 @@ pub(crate) struct Guards {
     /// float add, subtract and multiply `NoContraction` and `exact` the value itself
     /// (`super::spirv`), instead of `exact`'s integer fences. H100 (docs/PERFORMANCE.md, stop 34):
     /// Mandelbrot 4096², 1000 it, f32 0.738 -> 0.553 ms, f64 0.987 -> 0.864; the matched-layer
-    /// scene 96.4 -> 88.1 µs; but the plain wave kernels 27.9 -> 50.4 µs, so they keep the fences.
+    /// scene 96.4 -> 88.1 µs. The plain wave kernels keep the fences: their one fence a cell
+    /// costs nothing measurable (27.8 against 27.9 µs), and naga's zeroing of their tile made
+    /// them 1.8x slower.
     pub no_contraction: bool,
 }
 

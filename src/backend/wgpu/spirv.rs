@@ -102,7 +102,8 @@ pub fn no_contraction(words: &[u32]) -> Result<Vec<u32>, SpirvError> {
 
 /// `source` (WGSL with an `exact` of the known form) as SPIR-V 1.3 with `exact` the value itself
 /// and every float add, subtract and multiply `NoContraction`; no loop counters, and bounds
-/// checks (`Restrict`) only where `bounds_checks`; workgroup memory zeroed where asked.
+/// checks (`Restrict`) only where `bounds_checks`; workgroup memory zeroed by naga's stores where
+/// asked. `None` for a shader without such an `exact`.
 ///
 /// # Errors
 /// WGSL that does not parse or validate, or a module naga cannot write, with the reason.
@@ -129,6 +130,9 @@ pub fn decorated(
             image_load: policy,
             binding_array: naga::proc::BoundsCheckPolicy::Unchecked,
         },
+        // naga's zeroing is stores in the shader, where wgpu asks the driver: cheap for the
+        // Mandelbrot kernels' two counters, but the plain blocked kernel's 16 KiB tile ran 1.8x
+        // slower so (docs/PERFORMANCE.md, stop 34), and that kernel stays with wgpu.
         zero_initialize_workgroup_memory: if zero_workgroup_memory {
             spv::ZeroInitializeWorkgroupMemoryMode::Polyfill
         } else {
