@@ -468,9 +468,11 @@ fn wgpu_deep_smooth_values_equal_the_cpu_twin() {
         let (want, want_smooth) = cpu_smooth(&job, mantissa);
         let (m, excess, at) = smooth_against(&counts, &smooth, &want, &want_smooth);
         // WGSL cannot forbid a driver to fuse a multiply and an add (NVIDIA's Vulkan compiler
-        // does, llvmpipe does not), and in a chaotic orbit one rounding apart grows over the
-        // iterations: the count holds, the escaped z (so the smooth value) may not. Pixels whose
-        // count or smooth value differs get the deep budget, as counts do against the direct rule.
+        // does), and in a chaotic orbit one rounding apart grows over the iterations: the count
+        // holds, the escaped z (so the smooth value) may not. Where the device takes the SPIR-V
+        // made here, every operation is `NoContraction` (`Guards::DEEP`) and no pixel may be off
+        // (the H100 had 1 of 2560 at each zoom before); elsewhere pixels whose count or smooth
+        // value differs get the deep budget, as counts do against the direct rule.
         let off = counts
             .iter()
             .zip(&smooth)
@@ -491,10 +493,12 @@ fn wgpu_deep_smooth_values_equal_the_cpu_twin() {
             want_smooth[at]
         );
         assert!(m <= 0.01, "{:.3}% of counts differ", m * 100.0);
+        let budget = if b.no_contraction() { 0.0 } else { 0.001 };
         assert!(
-            off <= 0.001,
-            "{:.3}% of pixels differ in count or smooth value (budget 0.1%); worst: pixel {at}, smooth {} against the CPU twin's {}",
+            off <= budget,
+            "{:.3}% of pixels differ in count or smooth value (budget {}%); worst: pixel {at}, smooth {} against the CPU twin's {}",
             off * 100.0,
+            budget * 100.0,
             smooth[at],
             want_smooth[at]
         );

@@ -312,11 +312,9 @@ impl Gpu {
             ("wave kernel auto runs".to_owned(), super::wave::default_variant(a.device_type).name().to_owned()),
             (
                 "roundings kept by".to_owned(),
-                if self.device.features().contains(wgpu::Features::PASSTHROUGH_SHADERS)
-                    && a.backend == wgpu::Backend::Vulkan
-                {
-                    "the Mandelbrot, Julia and scene kernels: SPIR-V made here, every float add, subtract and \
-                     multiply NoContraction; the plain wave kernels: `exact`'s fences"
+                if takes_spirv(&self.device) {
+                    "the Mandelbrot, Julia, deep and scene kernels: SPIR-V made here, every float add, subtract \
+                     and multiply NoContraction; the plain wave kernels: `exact`'s fences"
                         .to_owned()
                 } else {
                     "`exact`'s fences (an xor with a uniform 0)".to_owned()
@@ -370,11 +368,17 @@ pub(crate) struct Guards {
     /// costs nothing measurable (27.8 against 27.9 µs), and naga's zeroing of their tile made
     /// them 1.8x slower.
     pub no_contraction: bool,
+    /// With `no_contraction`, a shader without any `exact` decorated as it is: the deep kernels,
+    /// written in their CPU twin's order with nothing fenced. H100 (stop 34): no pixel of the
+    /// deep smooth test off its twin (1 of 2560 before), for 13% more kernel time (354 -> 401 µs
+    /// at 1e100, 1920x1080, of a 50 ms picture).
+    pub unfenced_too: bool,
 }
 
 impl Guards {
     /// Every guard but the loop counters; `NoContraction` where the device takes SPIR-V.
-    pub const KEPT: Self = Self { zero_workgroup_memory: true, bounds_checks: true, no_contraction: true };
+    pub const KEPT: Self =
+        Self { zero_workgroup_memory: true, bounds_checks: true, no_contraction: true, unfenced_too: false };
     /// The blocked wave kernels (`wave_blocked.wgsl`, `wave_blocked_workgroup.wgsl`,
     /// `wave_scene_blocked.wgsl`): each buffer load and store sits under a test that the cell is in
     /// the grid (`load_f`, `load_g`, the output block's test), each workgroup-memory index is made
@@ -383,10 +387,12 @@ impl Guards {
     /// clamps the H100 ran the plain kernel at 4096² in 27.8 µs instead of 32.4 (and with the loop
     /// counters off but the clamps kept, 36.2). The plain kernels keep `exact`'s fences.
     pub const IN_RANGE_BY_THE_SHADER: Self =
-        Self { zero_workgroup_memory: true, bounds_checks: false, no_contraction: false };
+        Self { zero_workgroup_memory: true, bounds_checks: false, no_contraction: false, unfenced_too: false };
     /// The plain one-update wave kernel (`wave.wgsl`): its fences kept, as the blocked plain
     /// kernels' (not measured with `NoContraction`).
     pub const FENCED: Self = Self { no_contraction: false, ..Self::KEPT };
+    /// The deep kernels (`mandelbrot_deep.wgsl`): decorated though they have no `exact`.
+    pub const DEEP: Self = Self { unfenced_too: true, ..Self::KEPT };
 }
 
 /// [`compute_pipeline`] with the given [`Guards`].
@@ -461,15 +467,20 @@ pub(crate) fn compute_pipeline_with(
     Ok(pipelines)
 }
 
+/// Whether `device` is a Vulkan one that takes SPIR-V as it is: the shaders that ask for it
+/// (`Guards::no_contraction`) then get `NoContraction` instead of `exact`'s fences.
+pub(crate) fn takes_spirv(device: &wgpu::Device) -> bool {
+    device.features().contains(wgpu::Features::PASSTHROUGH_SHADERS)
+        && device.adapter_info().backend == wgpu::Backend::Vulkan
+}
+
 /// `source` as SPIR-V with `NoContraction` instead of `exact`'s fences (`super::spirv`), where the
 /// device is a Vulkan one that takes SPIR-V as it is and the shader has `exact` in the known form.
 fn decorated_spirv(device: &wgpu::Device, source: &str, guards: Guards) -> Option<Vec<u32>> {
-    if !device.features().contains(wgpu::Features::PASSTHROUGH_SHADERS)
-        || device.adapter_info().backend != wgpu::Backend::Vulkan
-    {
+    if !takes_spirv(device) {
         return None;
     }
-    match super::spirv::decorated(source, guards.bounds_checks, guards.zero_workgroup_memory) {
+    match super::spirv::decorated(source, guards.bounds_checks, guards.zero_workgroup_memory, guards.unfenced_too) {
         Ok(words) => words,
         Err(e) => {
             log::warn!("SPIR-V with NoContraction failed ({e}); the shader keeps its fences");

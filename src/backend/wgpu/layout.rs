@@ -105,8 +105,23 @@ impl ComputeKernel {
         entry: &str,
         kinds: &[Binding],
     ) -> Result<Self, BackendError> {
+        Self::with_guards(device, file, source, entry, kinds, super::Guards::KEPT)
+    }
+
+    /// [`Self::new`] with the given [`super::Guards`].
+    ///
+    /// # Errors
+    /// [`BackendError::Compile`] with wgpu's message.
+    pub fn with_guards(
+        device: &wgpu::Device,
+        file: &str,
+        source: &str,
+        entry: &str,
+        kinds: &[Binding],
+        guards: super::Guards,
+    ) -> Result<Self, BackendError> {
         let layout = bind_group_layout(device, entry, kinds);
-        let pipeline = super::compute_pipeline(device, file, source, &[(entry, &layout)])?
+        let pipeline = super::compute_pipeline_with(device, file, source, &[(entry, &layout)], guards)?
             .pop()
             .ok_or_else(|| runtime(format!("no {entry} pipeline")))?;
         Ok(Self { layout, pipeline })

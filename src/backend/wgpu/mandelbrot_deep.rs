@@ -48,7 +48,14 @@ fn kernel(device: &wgpu::Device, mantissa: Mantissa, de: bool) -> Result<Compute
     // params, orbit, grid, counts, total, smooth values, BLA coefficients, BLA radii, BLA exponents
     // (and the distances).
     let kinds = [Uniform, ReadOnly, ReadOnly, ReadWrite, ReadWrite, ReadWrite, ReadOnly, ReadOnly, ReadOnly, ReadWrite];
-    ComputeKernel::new(device, file, &source, "mandelbrot_deep", &kinds[..if de { 10 } else { 9 }])
+    ComputeKernel::with_guards(
+        device,
+        file,
+        &source,
+        "mandelbrot_deep",
+        &kinds[..if de { 10 } else { 9 }],
+        super::Guards::DEEP,
+    )
 }
 
 /// The variants compiled so far (by their deltas' precision): counts (and smooth values), and

@@ -245,6 +245,14 @@ impl WgpuBackend {
         self.gpu.mandelbrot_f64.is_some()
     }
 
+    /// True where the kernels that ask for it round every float operation on its own by
+    /// `NoContraction` (a Vulkan device taking SPIR-V as it is: `gpu::takes_spirv`), the deep
+    /// kernels among them; elsewhere the deep kernels may fuse multiply-adds.
+    #[must_use]
+    pub fn no_contraction(&self) -> bool {
+        gpu::takes_spirv(&self.gpu.device)
+    }
+
     /// The deltas' type deep views use here: `f64` where the adapter has it, else `f32`.
     #[must_use]
     pub fn deep_mantissa(&self) -> Mantissa {

@@ -103,7 +103,8 @@ pub fn no_contraction(words: &[u32]) -> Result<Vec<u32>, SpirvError> {
 /// `source` (WGSL with an `exact` of the known form) as SPIR-V 1.3 with `exact` the value itself
 /// and every float add, subtract and multiply `NoContraction`; no loop counters, and bounds
 /// checks (`Restrict`) only where `bounds_checks`; workgroup memory zeroed by naga's stores where
-/// asked. `None` for a shader without such an `exact`.
+/// asked. A shader without any `exact` (the deep kernels, which fence nothing) is decorated as it
+/// is where `unfenced_too`; `None` for any other shader without an `exact` of the known form.
 ///
 /// # Errors
 /// WGSL that does not parse or validate, or a module naga cannot write, with the reason.
@@ -111,8 +112,13 @@ pub fn decorated(
     source: &str,
     bounds_checks: bool,
     zero_workgroup_memory: bool,
+    unfenced_too: bool,
 ) -> Result<Option<Vec<u32>>, SpirvError> {
-    let Some(unfenced) = without_fences(source) else { return Ok(None) };
+    let unfenced = match without_fences(source) {
+        Some(unfenced) => unfenced,
+        None if unfenced_too && !source.contains("\nfn exact(") => source.to_owned(),
+        None => return Ok(None),
+    };
     let module = naga::front::wgsl::parse_str(&unfenced).map_err(|e| SpirvError::Parse(e.emit_to_string(&unfenced)))?;
     let info = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
         .validate(&module)
@@ -164,7 +170,7 @@ mod tests {
                    fn exact(x: f32) -> f32 {\n    return bitcast<f32>(bitcast<u32>(x) ^ opaque());\n}\n\
                    @group(0) @binding(1) var<uniform> z: u32;\nfn opaque() -> u32 { return z; }\n\
                    @compute @workgroup_size(1) fn main() { v[0] = exact(v[1] * v[2]) + v[3] - v[4]; }\n";
-        let words = decorated(src, true, true).unwrap().unwrap();
+        let words = decorated(src, true, true, false).unwrap().unwrap();
         let ops: Vec<(u32, usize)> = {
             let mut out = Vec::new();
             let mut at = 5;
@@ -181,5 +187,9 @@ mod tests {
         // No xor is left: `exact` is the value itself.
         assert!(!ops.iter().any(|(op, _)| *op == 198), "an OpBitwiseXor is left");
         assert!(no_contraction(&words[..3]).is_err());
+        // A shader without `exact` only where asked.
+        let bare = src.replace("exact(v[1] * v[2])", "v[1] * v[2]").replace("fn exact(", "fn kept(");
+        assert!(decorated(&bare, true, true, false).unwrap().is_none());
+        assert!(decorated(&bare.replace("fn kept(", "fn other("), true, true, true).unwrap().is_some());
     }
 }
