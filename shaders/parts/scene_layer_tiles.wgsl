@@ -60,11 +60,12 @@ fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32
 }
 
 // update(a, b) on the invocation's column (first row i0, column j; scratch cell `c0` for its
-// first row): the cells outside the layer by the scene rule, row by row as the general tiles do,
-// then the layer's cells (`layer_bits`, all updated) in a loop, so that the layer's long rule is
-// in the shader once rather than once a row (written out 16 times it measured ~4x slower than one
-// update per dispatch on the H100: docs/PERFORMANCE.md).
-fn layer_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j: i32, yc: Coef, c0: u32) -> array<f32, R> {
+// first row): each interior cell in one loop over the column's rows, a layer cell (`layer_bits`)
+// by the layer's rule, any other by the scene rule, so that each rule is in the shader once (the
+// layer's rule written out 16 times measured ~4x slower than one update per dispatch on the H100,
+// and the scene rule's 16 rows beside a loop of the layer's cells made the kernel's code 264 KB:
+// docs/PERFORMANCE.md).
+fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j: i32, yc: Coef, c0: u32) -> array<f32, R> {
     let base = ty * R * TJ + tx;
     tile[base + 0u * TJ] = b[0];
     tile[base + 1u * TJ] = b[1];
@@ -91,29 +92,21 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, cell_ids: array<u32, R>, tx: u
     if ty + 1u < WY {
         below = tile[base + R * TJ];
     }
-    let rest = mask & ~layer_bits;
-    let v0 = general_row(a[0], b[0], above, b[1], base + 0u * TJ, tx, cell_ids[0], (rest & 0x1u) != 0u);
-    let v1 = general_row(a[1], b[1], b[0], b[2], base + 1u * TJ, tx, cell_ids[1], (rest & 0x2u) != 0u);
-    let v2 = general_row(a[2], b[2], b[1], b[3], base + 2u * TJ, tx, cell_ids[2], (rest & 0x4u) != 0u);
-    let v3 = general_row(a[3], b[3], b[2], b[4], base + 3u * TJ, tx, cell_ids[3], (rest & 0x8u) != 0u);
-    let v4 = general_row(a[4], b[4], b[3], b[5], base + 4u * TJ, tx, cell_ids[4], (rest & 0x10u) != 0u);
-    let v5 = general_row(a[5], b[5], b[4], b[6], base + 5u * TJ, tx, cell_ids[5], (rest & 0x20u) != 0u);
-    let v6 = general_row(a[6], b[6], b[5], b[7], base + 6u * TJ, tx, cell_ids[6], (rest & 0x40u) != 0u);
-    let v7 = general_row(a[7], b[7], b[6], b[8], base + 7u * TJ, tx, cell_ids[7], (rest & 0x80u) != 0u);
-    let v8 = general_row(a[8], b[8], b[7], b[9], base + 8u * TJ, tx, cell_ids[8], (rest & 0x100u) != 0u);
-    let v9 = general_row(a[9], b[9], b[8], b[10], base + 9u * TJ, tx, cell_ids[9], (rest & 0x200u) != 0u);
-    let v10 = general_row(a[10], b[10], b[9], b[11], base + 10u * TJ, tx, cell_ids[10], (rest & 0x400u) != 0u);
-    let v11 = general_row(a[11], b[11], b[10], b[12], base + 11u * TJ, tx, cell_ids[11], (rest & 0x800u) != 0u);
-    let v12 = general_row(a[12], b[12], b[11], b[13], base + 12u * TJ, tx, cell_ids[12], (rest & 0x1000u) != 0u);
-    let v13 = general_row(a[13], b[13], b[12], b[14], base + 13u * TJ, tx, cell_ids[13], (rest & 0x2000u) != 0u);
-    let v14 = general_row(a[14], b[14], b[13], b[15], base + 14u * TJ, tx, cell_ids[14], (rest & 0x4000u) != 0u);
-    let v15 = general_row(a[15], b[15], b[14], below, base + 15u * TJ, tx, cell_ids[15], (rest & 0x8000u) != 0u);
-    var out = array<f32, R>(v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15);
-    var rows = layer_bits;
+    // Rows outside the grid's interior keep their value.
+    var out = a;
+    var rows = mask;
     while rows != 0u {
         let r = firstTrailingBit(rows);
         rows = rows & (rows - 1u);
-        let v = layer_cell(row_value(a, r), base + r * TJ, r, above, below, tx, i0 + i32(r), j, yc, c0 + r * TJ);
+        let at = base + r * TJ;
+        let old = row_value(a, r);
+        var v: f32;
+        if (layer_bits & (1u << r)) != 0u {
+            v = layer_cell(old, at, r, above, below, tx, i0 + i32(r), j, yc, c0 + r * TJ);
+        } else {
+            let ud = vertical(at, r, above, below);
+            v = general_row(old, tile[at], ud.x, ud.y, at, tx, load_id(i0 + i32(r), j), true);
+        }
         out = put(out, v, r);
     }
     // Everyone has read `tile` before the next half step overwrites it.
@@ -163,7 +156,6 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     let last = table[steps.offsets + at + 1u];
     var f = column_f(i0, j);
     var g = column_g(i0, j);
-    let cell_ids = column_ids(i0, j);
     let mask = interior_mask(i0, j);
     // The layer's cells of the column: interior cells in a row of the layer from side to side,
     // or all interior cells where the column is in the layer.
@@ -204,10 +196,15 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     load_aux(i0 + 13, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * TJ);
     load_aux(i0 + 14, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * TJ);
     load_aux(i0 + 15, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * TJ);
-    for (var s = 0u; s < steps.nsteps; s++) {
-        g = forced(g, first, last, s, tx, ty);
-        f = layer_half(f, g, cell_ids, tx, ty, mask, layer_bits, i0, j, yc, c0);
-        g = layer_half(g, f, cell_ids, tx, ty, mask, layer_bits, i0, j, yc, c0);
+    // Half steps: update(f, g) after the step's forced cells, then update(g, f); one call of
+    // `layer_half` in the shader rather than two.
+    for (var h = 0u; h < 2u * steps.nsteps; h++) {
+        if (h & 1u) == 0u {
+            g = forced(g, first, last, h / 2u, tx, ty);
+        }
+        let next = layer_half(f, g, tx, ty, mask, layer_bits, i0, j, yc, c0);
+        f = g;
+        g = next;
     }
     let tj = i32(tx);
     if j < 0 || j >= ny || tj < K || tj >= K + OJ {
