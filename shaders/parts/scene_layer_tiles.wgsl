@@ -10,6 +10,10 @@
 // its TI x TJ cells, plane by plane (`scratch_cell`).
 @group(0) @binding(9) var<storage, read_write> scratch: array<f32>;
 
+// The layer's coefficients (`Coef`, AXIS words) of each of the tile's TI rows, loaded once a
+// dispatch: a layer cell's row coefficients then come from workgroup memory, not from `table`.
+var<workgroup> row_coefs: array<f32, 448>;
+
 // The scratch index of value 0 of cell (ti, tj) of layer tile `slot`; value k is TI * TJ further.
 fn scratch_cell(slot: u32, ti: u32, tj: u32) -> u32 {
     return (slot * 6u * TI + ti) * TJ + tj;
@@ -53,7 +57,8 @@ fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32
         put_scratch(c, Aux(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f));
         return 0.0f;
     }
-    let xc = coef(axis_base(u32(i), steps.nx, steps.layer_w));
+    let k = AXIS * (at / TJ);
+    let xc = Coef(row_coefs[k], row_coefs[k + 1u], row_coefs[k + 2u], row_coefs[k + 3u], row_coefs[k + 4u], row_coefs[k + 5u], row_coefs[k + 6u]);
     let p = pml_rule(word_f32(MAT * id), xc, yc, scratch_aux(c), old, mid, up, down, left, right);
     put_scratch(c, p.aux);
     return p.v;
@@ -178,6 +183,17 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     var yc = coef(0u);
     if j >= 1 && j + 1 < ny {
         yc = coef(axis_base(u32(j), steps.ny, steps.layer_w));
+    }
+    if ty == 0u {
+        // Row tx of the tile: its coefficients (level 0 outside the interior: never a layer cell).
+        let i = i32(t.x) * OI - K + i32(tx);
+        var b = 0u;
+        if i >= 1 && i + 1 < nx {
+            b = axis_base(u32(i), steps.nx, steps.layer_w);
+        }
+        for (var k = 0u; k < AXIS; k++) {
+            row_coefs[AXIS * tx + k] = word_f32(steps.axes + b + k);
+        }
     }
     let c0 = scratch_cell(slot, ti0, tx);
     load_aux(i0 + 0, j, (layer_bits & 0x1u) != 0u, c0 + 0u * TJ);
