@@ -697,10 +697,15 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     } else if t.z != WALL {
         pc2 = word_f32(MAT * t.z);
     }
-    for (var s = 0u; s < steps.nsteps; s++) {
-        g = forced(g, first, last, s, tx, ty);
-        f = general_half(pc2, f, g, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
-        g = general_half(pc2, g, f, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
+    // Half steps: update(f, g) after the step's forced cells, then update(g, f); one call of
+    // `general_half` in the shader rather than two.
+    for (var h = 0u; h < 2u * steps.nsteps; h++) {
+        if (h & 1u) == 0u {
+            g = forced(g, first, last, h / 2u, tx, ty);
+        }
+        let next = general_half(pc2, f, g, cell_ids, tx, ty, mask, edge_bits, edges, i0, j);
+        f = g;
+        g = next;
     }
     store_column(i0, ti0, tx, j, f, g);
 }
