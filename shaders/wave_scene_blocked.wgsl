@@ -77,9 +77,7 @@ struct SceneSteps {
     layer_w: u32,
     // 1 where the scene has Mur's absorbing edge.
     mur: u32,
-    // Layer tiles go every `spread`-th workgroup at the dispatch's start (`spread_for` in
-    // src/backend/wgpu/wave_scene_blocked.rs).
-    spread: u32,
+    _pad0: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -717,23 +715,13 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
 @compute @workgroup_size(64, 4, 1)
 fn scene_mixed(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let index = wid.y * ROW + wid.x;
-    // The first spread * n_layered workgroups: a layer tile every `spread`-th, the others general
-    // then plain tiles; past them, the remaining general then plain tiles.
-    let spread = steps.spread;
-    let mixed = spread * steps.n_layered;
-    var other = index - steps.n_layered;
-    if index < mixed {
-        if index % spread == 0u {
-            let slot = index / spread;
-            layer_tile(tile_at(steps.layered, steps.n_layered, slot), slot, lid);
-            return;
-        }
-        other = index - index / spread - 1u;
-    }
-    if other < steps.n_general {
-        general_tile(tile_at(steps.general, steps.n_general, other), lid);
-    } else if other - steps.n_general < steps.n_plain {
-        plain_tile(tile_at(steps.plain, steps.n_plain, other - steps.n_general), lid);
+    let n_slow = steps.n_layered + steps.n_general;
+    if index < steps.n_layered {
+        layer_tile(tile_at(steps.layered, steps.n_layered, index), index, lid);
+    } else if index < n_slow {
+        general_tile(tile_at(steps.general, steps.n_general, index - steps.n_layered), lid);
+    } else if index - n_slow < steps.n_plain {
+        plain_tile(tile_at(steps.plain, steps.n_plain, index - n_slow), lid);
     }
 }
 //#include scene_layer_tiles.wgsl

@@ -59,9 +59,7 @@ struct SceneSteps {
     axes: u32,
     layer_w: u32,
     mur: u32,
-    /// Layer tiles go every `spread`-th workgroup at the dispatch's start (`spread_for`).
-    spread: u32,
-    pad: [u32; 2],
+    pad: [u32; 3],
 }
 
 /// The pipeline (layer, general and plain tiles in one dispatch), compiled on a scene's first
@@ -347,16 +345,6 @@ impl Lists {
     }
 }
 
-/// Layer tiles per workgroup at a dispatch's start: one in every `LAYER_SPREAD` (fewer where the
-/// other tiles run out), so that an SM holds a layer tile beside others instead of several.
-pub const LAYER_SPREAD: u32 = 1;
-
-/// `spread` of a dispatch with `layered` layer tiles and `others` other tiles.
-#[must_use]
-pub fn spread_for(layered: u32, others: u32) -> u32 {
-    if layered == 0 { 1 } else { LAYER_SPREAD.min(1 + others / layered).max(1) }
-}
-
 /// Dispatches [`SceneBlocked::run`] makes for `tsteps >= 2` time steps of at most `max` each: an
 /// even count.
 #[must_use]
@@ -504,7 +492,6 @@ impl SceneBlocked {
             axes: axes_at,
             layer_w: cells.layer.as_ref().map_or(0, |l| l.width as u32),
             mur: u32::from(cells.materials.iter().any(|m| m.edge != EDGE_NONE)),
-            spread: spread_for(lists.layered.1, lists.general.1 + lists.plain.1),
             ..SceneSteps::default()
         };
         (words, base, values_at)
