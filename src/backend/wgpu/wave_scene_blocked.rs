@@ -32,8 +32,9 @@ const OUT: usize = 48;
 const HALO: usize = 8;
 /// Workgroups along x of a dispatch at most (`ROW` in the shader).
 const ROW: u32 = 32768;
-/// Workgroup memory of the general tiles: the tile (16 KiB) and Mur's lines (1 KiB).
-pub const WORKGROUP_BYTES: u32 = 16 * 1024 + 1024;
+/// Workgroup memory of the kernel: the tile (16 KiB), Mur's lines (1 KiB) and the layer tiles'
+/// row coefficients (64 rows x 7 words, `row_coefs` in shaders/parts/scene_layer_tiles.wgsl).
+pub const WORKGROUP_BYTES: u32 = 16 * 1024 + 1024 + 64 * 7 * 4;
 /// "This source does not force at this step", as the bits of a value.
 const NOT_FORCING: u32 = u32::MAX;
 
