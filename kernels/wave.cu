@@ -332,6 +332,13 @@ __device__ __forceinline__ long long pml_aux_offset(int nx, int ny, int w, int i
     return PML_AUX * start + slot;
 }
 
+// The layer's product `x ⊗ y` (`layer_product` in src/sim/wave/pml.rs): the product, or 0 where
+// its magnitude is below 2^-125.
+__device__ __forceinline__ float pml_mul(float x, float y) {
+    const float p = __fmul_rn(x, y);
+    return fabsf(p) < 0x1p-125f ? 0.0f : p;
+}
+
 // The layer's rule for one cell: the twin of `pml_cell`, the same operations in the same order,
 // each rounded on its own (no contraction into fused multiply-adds). `x`, `y` the cell's `Axis`
 // records, `v` its auxiliary values (updated), `old` its f, `mid` its g; returns its new f.
@@ -339,19 +346,19 @@ __device__ __forceinline__ float pml_rule(const float* __restrict__ x, const flo
                                           float (&v)[PML_AUX], float old, float mid, float up, float down,
                                           float left, float right) {
     const float pu = v[0], cu = v[1], px0 = v[2], py0 = v[3], gx0 = v[4], gy0 = v[5];
-    const float gx = __fmul_rn(__fsub_rn(down, up), 0.5f);
-    const float gy = __fmul_rn(__fsub_rn(right, left), 0.5f);
-    const float px = __fadd_rn(__fmul_rn(x[4], px0), __fadd_rn(__fmul_rn(x[5], gx), __fmul_rn(x[6], gx0)));
-    const float py = __fadd_rn(__fmul_rn(y[4], py0), __fadd_rn(__fmul_rn(y[5], gy), __fmul_rn(y[6], gy0)));
+    const float gx = pml_mul(__fsub_rn(down, up), 0.5f);
+    const float gy = pml_mul(__fsub_rn(right, left), 0.5f);
+    const float px = __fadd_rn(pml_mul(x[4], px0), __fadd_rn(pml_mul(x[5], gx), pml_mul(x[6], gx0)));
+    const float py = __fadd_rn(pml_mul(y[4], py0), __fadd_rn(pml_mul(y[5], gy), pml_mul(y[6], gy0)));
     const float dxx = __fsub_rn(__fadd_rn(up, down), __fmul_rn(2.0f, mid));
     const float dyy = __fsub_rn(__fadd_rn(left, right), __fmul_rn(2.0f, mid));
-    const float tx = __fsub_rn(__fadd_rn(__fmul_rn(c2, __fsub_rn(dxx, __fmul_rn(x[3], px))), __fmul_rn(x[2], cu)),
-                               __fmul_rn(x[0], pu));
-    const float ux = __fmul_rn(x[1], tx);
+    const float tx = __fsub_rn(__fadd_rn(pml_mul(c2, __fsub_rn(dxx, pml_mul(x[3], px))), pml_mul(x[2], cu)),
+                               pml_mul(x[0], pu));
+    const float ux = pml_mul(x[1], tx);
     const float ty = __fsub_rn(
-        __fadd_rn(__fmul_rn(c2, __fsub_rn(dyy, __fmul_rn(y[3], py))), __fmul_rn(y[2], __fsub_rn(mid, cu))),
-        __fmul_rn(y[0], __fsub_rn(old, pu)));
-    const float uy = __fmul_rn(y[1], ty);
+        __fadd_rn(pml_mul(c2, __fsub_rn(dyy, pml_mul(y[3], py))), pml_mul(y[2], __fsub_rn(mid, cu))),
+        pml_mul(y[0], __fsub_rn(old, pu)));
+    const float uy = pml_mul(y[1], ty);
     v[0] = cu;
     v[1] = ux;
     v[2] = px;

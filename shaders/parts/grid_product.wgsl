@@ -5,7 +5,8 @@
 // elsewhere (shaders/parts/product_error_split.wgsl).
 
 // `x * y` rounded once, as the CPU rounds the unscaled product, for a coefficient `x` (c2, a
-// damping factor, Mur's coefficient, the matched layer's coefficients: between 2^-20 and 2, or 0)
+// damping factor, Mur's coefficient: between 2^-20 and 2, or 0; the matched layer's rule flushes its
+// products instead, `layer_product` in shaders/parts/scene_rules.wgsl)
 // and a scaled field value `y`.
 // Where the unscaled product is normal (2^-102 and up, scaled) the GPU's product is the CPU's.
 // Below, the CPU rounds to its subnormal grid 2^-149 (2^-125 scaled), half to even. The GPU's

@@ -11,7 +11,8 @@
 /// 2^-125), sums and differences round exactly as the CPU's (a subnormal result of an addition is
 /// exact), and the one product that can round in the subnormal range, `c2 * lap`, is rounded to
 /// the CPU's grid in the shader (`grid_product`, `shaders/parts/wave_cell.wgsl`, also for the scene
-/// kernel's other coefficients: damping and Mur's). Source values are
+/// kernel's other coefficients: damping and Mur's; the matched layer's rule flushes its products
+/// below 2^-125 on every backend instead, `layer_product` in `src/sim/wave/pml.rs`). Source values are
 /// scaled on upload, the field unscaled on read-back and the colormap's thresholds scaled: all
 /// exact, being multiplications by powers of two.
 pub const FIELD_SCALE: f32 = 16_777_216.0;

@@ -204,8 +204,9 @@ pub(crate) struct TileKinds {
     /// Per tile (row-major by tile row `i`, then column `j`), from the cells alone.
     pub kinds: Vec<Kind>,
     /// Per tile: the one material of every interior cell that is neither a wall nor an
-    /// absorbing-edge cell, where it takes the plain rule (undamped, power-of-two `c2`; no layer
-    /// cell): a general tile on Mur's edge, on a wall of the open medium (or a plain one with
+    /// absorbing-edge cell, where it takes the plain rule (undamped, power-of-two `c2`): a layer
+    /// tile then runs the plain rule outside the layer and the layer's rule with that `c2` in it,
+    /// walls at 0; a general tile on Mur's edge, on a wall of the open medium (or a plain one with
     /// forced cells) then runs the plain rule, walls at 0 and Mur's rule on its edge cells
     /// (their scene-rule value is replaced by Mur's anyway); [`OWN_C2`] where those cells hold
     /// several such materials (each cell the plain rule with its own `c2`).
@@ -245,7 +246,20 @@ impl TileKinds {
                 };
                 let rule = match kind {
                     Kind::Plain(id) => Some(id),
-                    Kind::Layer => None,
+                    Kind::Layer => {
+                        // The one id of the cells that are not walls, if it takes the plain rule:
+                        // the cells outside the layer then take it, and the layer's cells its c2.
+                        let mut shared: Option<u16> = None;
+                        let mut one = true;
+                        for i in rows.clone() {
+                            for &id in &cells.ids[i * ny + cols.start..i * ny + cols.end] {
+                                if id != WALL {
+                                    one &= *shared.get_or_insert(id) == id;
+                                }
+                            }
+                        }
+                        shared.filter(|&id| one && eligible(id))
+                    }
                     Kind::General => {
                         // The one id of the cells that are not edge cells, if they share one;
                         // else `OWN_C2` where every one of them is eligible.
@@ -322,7 +336,8 @@ impl Lists {
                 Kind::Plain(_) | Kind::General => {
                     lists[1].extend([word, u32::from(kinds.plain_rule[t].unwrap_or(WALL))]);
                 }
-                Kind::Layer => lists[2].extend([word, 0]),
+                // The second word: the one material of the tile's cells (WALL: several).
+                Kind::Layer => lists[2].extend([word, u32::from(kinds.plain_rule[t].unwrap_or(WALL))]),
             }
         }
         let mut words = Vec::new();
@@ -657,6 +672,16 @@ mod tests {
         let k = TileKinds::new(&SceneCells::new(&matched));
         assert_eq!((k.kinds[0], k.kinds[6], k.kinds[3 * 7 + 6]), (Kind::Layer, Kind::Layer, Kind::Layer));
         assert_eq!((k.kinds[2 * 7 + 2], k.kinds[7 + 1]), (Kind::Plain(0), Kind::Plain(0)));
+        // A layer tile whose cells but walls share one plain material runs the plain rule
+        // outside the layer and that c2 in it; two media, or one that is not plain, do not.
+        assert_eq!(k.plain_rule[0], Some(0), "the open medium");
+        assert!(matches!(k.plain_rule[6], Some(id) if id != 0), "inside the c2 0.125 medium");
+        assert_eq!(k.plain_rule[4], None, "the open medium beside the c2 0.125 one");
+        assert_eq!((k.kinds[5 * 7], k.plain_rule[5 * 7]), (Kind::Layer, Some(0)), "a wall in the open medium");
+        assert_eq!((k.kinds[5 * 7 + 2], k.plain_rule[5 * 7 + 2]), (Kind::Layer, None), "c2 0.1");
+        let lists = Lists::new(&k, &matched.source_cells(), matched.ny, 0);
+        let second = |n: u32| lists.words[(lists.layered.0 + 2 * n + 1) as usize];
+        assert_eq!((second(0), second(4)), (0, u32::from(WALL)), "the layer list's second words");
     }
 
     /// `layer_tiles` (the refusal's count, from the geometry alone) is the number of tiles the

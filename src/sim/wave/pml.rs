@@ -21,16 +21,23 @@
 //! `Y = y[ly]` ([`Axis`]), `f`, `g` the two fields, `pu`, `cu` the auxiliary `ux` of the previous
 //! and the current level, `px`, `py` the two `phi`:
 //! ```text
-//! gx  = (down - up)*0.5                           up = g[i-1][j], down = g[i+1][j]
-//! gy  = (right - left)*0.5                        left = g[i][j-1], right = g[i][j+1]
-//! px' = X.al*px + (X.w1*gx + X.w0*gx_prev)        (gx_prev, gy_prev: the last update's gx, gy)
-//! py' = Y.al*py + (Y.w1*gy + Y.w0*gy_prev)
+//! gx  = (down - up)⊗0.5                           up = g[i-1][j], down = g[i+1][j]
+//! gy  = (right - left)⊗0.5                        left = g[i][j-1], right = g[i][j+1]
+//! px' = X.al⊗px + (X.w1⊗gx + X.w0⊗gx_prev)        (gx_prev, gy_prev: the last update's gx, gy)
+//! py' = Y.al⊗py + (Y.w1⊗gy + Y.w0⊗gy_prev)
 //! dxx = (up + down) - 2*g
 //! dyy = (left + right) - 2*g
-//! ux  = X.b*((c2*(dxx - X.ds*px') + X.e*cu) - X.a*pu)
-//! uy  = Y.b*((c2*(dyy - Y.ds*py') + Y.e*(g - cu)) - Y.a*(f - pu))
+//! ux  = X.b⊗((c2⊗(dxx - X.ds⊗px') + X.e⊗cu) - X.a⊗pu)
+//! uy  = Y.b⊗((c2⊗(dyy - Y.ds⊗py') + Y.e⊗(g - cu)) - Y.a⊗(f - pu))
 //! f'  = ux + uy;      then pu' = cu, cu' = ux, gx_prev' = gx, gy_prev' = gy
 //! ```
+//! `a⊗b` is [`layer_product`]: the product, or 0 where it is below 2^-125 in magnitude (every
+//! coefficient is at most 2 in magnitude, so a product with a subnormal factor is always 0). No
+//! backend then rounds on the CPU's subnormal grid: the GPUs' drivers flush subnormals, and
+//! wgpu's scaled fields (`FIELD_SCALE`) round a tiny product to 24 bits where the CPU rounds it to
+//! its grid 2^-149; a flushed product is 0 on all of them alike. (Until stop 36 the products were
+//! the CPU's, and wgpu settled the grid's ties in `grid_product`: the layer scene took 81.8 µs
+//! an update at 4096² on the H100, 70.4 with this rule; docs/PERFORMANCE.md.) `2*g` is exact.
 //! A wall cell of the layer becomes 0 and its auxiliary values 0. Every layer cell is updated once
 //! per update (the auxiliary values roll: the previous level is dropped), so `update(f, g)` and
 //! `update(g, f)` need no separate copies.
@@ -279,6 +286,21 @@ impl<'a> Planes<'a> {
     }
 }
 
+/// Products below this magnitude (2^-125) are 0 in the layer's rule ([`layer_product`]).
+pub const LAYER_FLUSH: f32 = f32::from_bits(0x0100_0000);
+
+/// The layer rule's product `x ⊗ y`: `x * y`, or 0 where its magnitude is below [`LAYER_FLUSH`].
+/// For `|x| <= 2` and any `y` this is the same on a device that flushes subnormals (inputs or
+/// results) as on one that keeps them, and on wgpu's fields scaled by 2^24 (compared with
+/// 2^-101): the product is either at least 2^-126 before rounding, so normal and rounded alike
+/// everywhere, or at most 2^-126 after it, so flushed everywhere.
+#[inline(always)]
+#[must_use]
+pub fn layer_product(x: f32, y: f32) -> f32 {
+    let p = x * y;
+    if p.abs() < LAYER_FLUSH { 0.0 } else { p }
+}
+
 /// One non-wall layer cell (see the module's doc for the order): `aux` its [`AUX`] values
 /// (`ux` previous, `ux` current, `phix`, `phiy`, `gx`, `gy`), updated; returns `f'`.
 #[inline(always)]
@@ -297,14 +319,15 @@ pub fn pml_cell(
     right: f32,
 ) -> f32 {
     let [pu, cu, px0, py0, gx0, gy0] = *aux;
-    let gx = (down - up) * 0.5;
-    let gy = (right - left) * 0.5;
-    let px = x.al * px0 + (x.w1 * gx + x.w0 * gx0);
-    let py = y.al * py0 + (y.w1 * gy + y.w0 * gy0);
+    let m = layer_product;
+    let gx = m(down - up, 0.5);
+    let gy = m(right - left, 0.5);
+    let px = m(x.al, px0) + (m(x.w1, gx) + m(x.w0, gx0));
+    let py = m(y.al, py0) + (m(y.w1, gy) + m(y.w0, gy0));
     let dxx = (up + down) - 2.0 * g;
     let dyy = (left + right) - 2.0 * g;
-    let ux = x.b * ((c2 * (dxx - x.ds * px) + x.e * cu) - x.a * pu);
-    let uy = y.b * ((c2 * (dyy - y.ds * py) + y.e * (g - cu)) - y.a * (f - pu));
+    let ux = m(x.b, (m(c2, dxx - m(x.ds, px)) + m(x.e, cu)) - m(x.a, pu));
+    let uy = m(y.b, (m(c2, dyy - m(y.ds, py)) + m(y.e, g - cu)) - m(y.a, f - pu));
     *aux = [cu, ux, px, py, gx, gy];
     ux + uy
 }
@@ -343,14 +366,15 @@ fn pml_span(
     let (pu, cu, px, py, gx, gy) = (&mut pu[..n], &mut cu[..n], &mut px[..n], &mut py[..n], &mut gx[..n], &mut gy[..n]);
     for k in 0..n {
         let (p, c, gm) = (pu[k], cu[k], mid[k]);
-        let gxn = (down[k] - up[k]) * 0.5;
-        let gyn = (right[k] - left[k]) * 0.5;
-        let pxn = x.al * px[k] + (x.w1 * gxn + x.w0 * gx[k]);
-        let pyn = yal[k] * py[k] + (yw1[k] * gyn + yw0[k] * gy[k]);
+        let m = layer_product;
+        let gxn = m(down[k] - up[k], 0.5);
+        let gyn = m(right[k] - left[k], 0.5);
+        let pxn = m(x.al, px[k]) + (m(x.w1, gxn) + m(x.w0, gx[k]));
+        let pyn = m(yal[k], py[k]) + (m(yw1[k], gyn) + m(yw0[k], gy[k]));
         let dxx = (up[k] + down[k]) - 2.0 * gm;
         let dyy = (left[k] + right[k]) - 2.0 * gm;
-        let ux = x.b * ((c2 * (dxx - x.ds * pxn) + x.e * c) - x.a * p);
-        let uy = yb[k] * ((c2 * (dyy - yds[k] * pyn) + ye[k] * (gm - c)) - ya_[k] * (f[k] - p));
+        let ux = m(x.b, (m(c2, dxx - m(x.ds, pxn)) + m(x.e, c)) - m(x.a, p));
+        let uy = m(yb[k], (m(c2, dyy - m(yds[k], pyn)) + m(ye[k], gm - c)) - m(ya_[k], f[k] - p));
         pu[k] = c;
         cu[k] = ux;
         px[k] = pxn;
@@ -468,5 +492,80 @@ mod tests {
             assert_eq!(bits(&row_aux), bits(&want_aux), "row {i}: the auxiliary values");
             assert!(f.iter().zip(mid).any(|(a, b)| a != b), "row {i} changed");
         }
+    }
+
+    /// `x ⊗ y` computed as each kind of device computes it, at a threshold `t`: the CPU's IEEE
+    /// product; wgpu's field scaled by 2^24 (threshold `t * 2^24`); a device that flushes
+    /// subnormal inputs and results (results flushed before rounding, or after it). The reference
+    /// is independent of all of them: the exact product in `f64`, rounded to 24 bits without an
+    /// exponent limit, then flushed.
+    fn products(x: f32, y: f32, t: f32) -> [f32; 5] {
+        let flush = |p: f32| if p.abs() < t { 0.0 } else { p };
+        let cpu = flush(x * y);
+        let scale = 2f32.powi(24);
+        let ps = x * (y * scale);
+        let scaled = if ps.abs() < t * scale { 0.0 } else { ps / scale };
+        let daz = |v: f32| if v.is_subnormal() { 0.0 } else { v };
+        let exact = f64::from(x) * f64::from(daz(y));
+        let before = if exact.abs() < f64::from(f32::MIN_POSITIVE) { 0.0 } else { exact as f32 };
+        let after = flush(daz(x * daz(y)));
+        let big = 2f64.powi(200);
+        let rounded = f64::from(((f64::from(x) * f64::from(y)) * big) as f32) / big;
+        let reference = if rounded.abs() < f64::from(t) { 0.0 } else { rounded as f32 };
+        [reference, cpu, scaled, flush(before), after]
+    }
+
+    /// [`layer_product`] is the same on the CPU, on wgpu's scaled fields and on a device that
+    /// flushes subnormals, for coefficients up to 2 and values from subnormal to 2^-90, most
+    /// near the threshold; and a threshold at the smallest normal (2^-126) would not be: a
+    /// product just under it rounds up to it on the CPU's subnormal grid, not on the others.
+    #[test]
+    fn the_layer_product_is_the_same_on_every_kind_of_device() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let layer = Layer::new(200, 200, 0.001);
+        let mut coefs: Vec<f32> = vec![0.5, 0.25, 0.125, 2.0, 1.0, 1.5, 0.75];
+        for v in layer.low.iter().chain(&layer.high) {
+            coefs.extend([v.a, v.b, v.e, v.ds, v.al, v.w1, v.w0]);
+        }
+        coefs.retain(|&c| c != 0.0);
+        let (mut tried, mut at_two_126) = (0, 0);
+        for round in 0..200_000 {
+            let x = if round % 2 == 0 {
+                coefs[(next() % coefs.len() as u64) as usize]
+            } else {
+                f32::from_bits(0x3580_0000 + (next() % 0x0880_0000) as u32)
+            };
+            // y near 2^-125 / x (most), or anywhere from subnormal to 2^-90.
+            let y = if round % 4 != 3 {
+                let target = 2f32.powi(-125) / x.abs();
+                f32::from_bits(target.to_bits().wrapping_add((next() % 64) as u32).wrapping_sub(32))
+            } else {
+                f32::from_bits((next() % 0x1b00_0000) as u32)
+            };
+            let y = if next() % 2 == 0 { -y } else { y };
+            let x = if next() % 8 == 0 { -x } else { x };
+            let got = products(x, y, LAYER_FLUSH);
+            let bits = got.map(f32::to_bits);
+            assert!(
+                bits.iter().all(|&b| b == bits[0]),
+                "x {x:e} y {y:e}: reference, cpu, scaled, flush before, flush after = {got:?}"
+            );
+            assert_eq!(layer_product(x, y).to_bits(), bits[0], "x {x:e} y {y:e}");
+            let low = products(x, y, f32::MIN_POSITIVE).map(f32::to_bits);
+            if low.iter().any(|&b| b != low[0]) {
+                at_two_126 += 1;
+            }
+            tried += 1;
+        }
+        assert!(
+            at_two_126 > 0,
+            "a threshold of 2^-126 agreed on all {tried} products: the test does not reach the window it guards"
+        );
     }
 }
