@@ -38,15 +38,12 @@ fn put_scratch(c: u32, q: Aux) {
     scratch[c + 5u * n] = q.gy;
 }
 
-// Layer cell r of the invocation's column (rows from i0, column j; `at` its place in `tile`, which
-// holds the field read; `above`/`below` the rows past the column's ends), old value `old`: a wall
-// becomes 0 with its auxiliary values, any other cell takes `pml_rule` with its row's coefficients,
-// the column's `yc` and its auxiliary values at scratch cell `c`.
-fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32, j: i32, yc: Coef, c: u32, pc2: f32, wall: bool, q: Aux) -> f32 {
+// Layer cell (i, j) (`at` its place in `tile`, which holds the field read; `up`, `down` its
+// neighbours there), old value `old`: a wall becomes 0 with its auxiliary values, any other cell
+// takes `pml_rule` with its row's coefficients, the column's `yc` and its auxiliary values `q`
+// (read ahead from scratch cell `c`, where they go back).
+fn layer_cell(old: f32, at: u32, up: f32, down: f32, tx: u32, i: i32, j: i32, yc: Coef, c: u32, pc2: f32, wall: bool, q: Aux) -> f32 {
     let mid = tile[at];
-    let ud = vertical(at, r, above, below);
-    let up = ud.x;
-    let down = ud.y;
     // Values past the tile are never in the right region; any finite value does.
     var left = 0.0f;
     var right = 0.0f;
@@ -77,39 +74,33 @@ fn layer_cell(old: f32, at: u32, r: u32, above: f32, below: f32, tx: u32, i: i32
     return p.v;
 }
 
-// update(a, b) on the invocation's column (first row i0, column j; scratch cell `c0` for its
-// first row): each interior cell in one loop over the column's rows, a layer cell (`layer_bits`)
-// by the layer's rule, any other by the scene rule, so that each rule is in the shader once (the
-// layer's rule written out 16 times measured ~4x slower than one update per dispatch on the H100,
-// and the scene rule's 16 rows beside a loop of the layer's cells made the kernel's code 264 KB:
-// docs/PERFORMANCE.md).
+// update(a, b) on the invocation's rows (tile rows ty, ty + WY, ..., grid rows i0, i0 + WY, ...;
+// column j; scratch cell `c0` for its first row): each interior cell in one loop over the rows, a
+// layer cell (`layer_bits`) by the layer's rule, any other by the plain rule of the tile's one
+// material (`pc2` > 0) or the scene rule, so that each rule is in the shader once. The rows are
+// interleaved (a layer tile's rows of the layer, at its top or bottom, then fall to every
+// invocation alike, where a column of R consecutive rows gave some invocations all 16 rows of the
+// layer and others none); their neighbours above and below come from `tile`.
 fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j: i32, yc: Coef, c0: u32, pc2: f32, wall_bits: u32) -> array<f32, R> {
-    let base = ty * R * TJ + tx;
-    tile[base + 0u * TJ] = b[0];
-    tile[base + 1u * TJ] = b[1];
-    tile[base + 2u * TJ] = b[2];
-    tile[base + 3u * TJ] = b[3];
-    tile[base + 4u * TJ] = b[4];
-    tile[base + 5u * TJ] = b[5];
-    tile[base + 6u * TJ] = b[6];
-    tile[base + 7u * TJ] = b[7];
-    tile[base + 8u * TJ] = b[8];
-    tile[base + 9u * TJ] = b[9];
-    tile[base + 10u * TJ] = b[10];
-    tile[base + 11u * TJ] = b[11];
-    tile[base + 12u * TJ] = b[12];
-    tile[base + 13u * TJ] = b[13];
-    tile[base + 14u * TJ] = b[14];
-    tile[base + 15u * TJ] = b[15];
+    let base = ty * TJ + tx;
+    let step = WY * TJ;
+    tile[base + 0u * step] = b[0];
+    tile[base + 1u * step] = b[1];
+    tile[base + 2u * step] = b[2];
+    tile[base + 3u * step] = b[3];
+    tile[base + 4u * step] = b[4];
+    tile[base + 5u * step] = b[5];
+    tile[base + 6u * step] = b[6];
+    tile[base + 7u * step] = b[7];
+    tile[base + 8u * step] = b[8];
+    tile[base + 9u * step] = b[9];
+    tile[base + 10u * step] = b[10];
+    tile[base + 11u * step] = b[11];
+    tile[base + 12u * step] = b[12];
+    tile[base + 13u * step] = b[13];
+    tile[base + 14u * step] = b[14];
+    tile[base + 15u * step] = b[15];
     workgroupBarrier();
-    var above = 0.0f;
-    var below = 0.0f;
-    if ty > 0u {
-        above = tile[base - TJ];
-    }
-    if ty + 1u < WY {
-        below = tile[base + R * TJ];
-    }
     // Rows outside the grid's interior keep their value.
     var out = a;
     var rows = mask;
@@ -119,36 +110,73 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, l
     var lrows = layer_bits;
     var q = Aux(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
     if lrows != 0u {
-        q = scratch_aux(c0 + firstTrailingBit(lrows) * TJ);
+        q = scratch_aux(c0 + firstTrailingBit(lrows) * step);
     }
     while rows != 0u {
         let r = firstTrailingBit(rows);
         rows = rows & (rows - 1u);
-        let at = base + r * TJ;
+        let at = base + r * step;
+        let ti = ty + WY * r;
+        // Values past the tile are never in the right region; any finite value does.
+        var up = 0.0f;
+        var down = 0.0f;
+        if ti > 0u {
+            up = tile[at - TJ];
+        }
+        if ti + 1u < TI {
+            down = tile[at + TJ];
+        }
         let old = row_value(a, r);
         let wall = (wall_bits & (1u << r)) != 0u;
+        let i = i0 + i32(WY * r);
         var v: f32;
         if (layer_bits & (1u << r)) != 0u {
             lrows = lrows & (lrows - 1u);
             var qn = q;
             if lrows != 0u {
-                qn = scratch_aux(c0 + firstTrailingBit(lrows) * TJ);
+                qn = scratch_aux(c0 + firstTrailingBit(lrows) * step);
             }
-            v = layer_cell(old, at, r, above, below, tx, i0 + i32(r), j, yc, c0 + r * TJ, pc2, wall, q);
+            v = layer_cell(old, at, up, down, tx, i, j, yc, c0 + r * step, pc2, wall, q);
             q = qn;
         } else if pc2 > 0.0 {
             // The tile's one material outside the layer: the plain rule, the same bits.
-            let ud = vertical(at, r, above, below);
-            v = select(plain_row(pc2, old, tile[at], ud.x, ud.y, at, tx, true), 0.0f, wall);
+            v = select(plain_row(pc2, old, tile[at], up, down, at, tx, true), 0.0f, wall);
         } else {
-            let ud = vertical(at, r, above, below);
-            v = general_row(old, tile[at], ud.x, ud.y, at, tx, load_id(i0 + i32(r), j), true);
+            v = general_row(old, tile[at], up, down, at, tx, load_id(i, j), true);
         }
         out = put(out, v, r);
     }
     // Everyone has read `tile` before the next half step overwrites it.
     workgroupBarrier();
     return out;
+}
+
+// The tile's forced cells of step s in the invocation's rows (tile column tx, tile rows ty, ty +
+// WY, ...): as `forced`, for the interleaved rows.
+fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> array<f32, R> {
+    var out = g;
+    for (var q = first; q < last; q++) {
+        let e = table[q];
+        let place = e >> 16u;
+        let row = place >> 6u;
+        if (place & 63u) == tx && row % WY == ty {
+            let bits = table[steps.value_base + s * steps.sources + (e & 0xffffu)];
+            if bits != NOT_FORCING {
+                out = put(out, bitcast<f32>(bits), row / WY);
+            }
+        }
+    }
+    return out;
+}
+
+// Grid row i (tile row ti) of column j to the output pair, where it is in the output block and in
+// the grid (the caller checks the column).
+fn layer_store(i: i32, ti: i32, j: i32, fv: f32, gv: f32) {
+    if ti >= K && ti < K + OI && i < i32(steps.nx) {
+        let idx = u32(i) * steps.ny + u32(j);
+        f_out[idx] = fv;
+        g_out[idx] = gv;
+    }
 }
 
 // Row r's auxiliary values from `aux_in` to scratch cell `c` where the cell is a layer cell.
@@ -161,11 +189,9 @@ fn load_aux(i: i32, j: i32, layer: bool, c: u32) {
     }
 }
 
-// Row r's auxiliary values from scratch cell `c` to `aux_out` where the cell is a layer cell of the
-// output block (the caller checks the column).
-fn store_aux(i0: i32, ti0: u32, r: u32, j: i32, layer: bool, c: u32) {
-    let ti = i32(ti0 + r);
-    let i = i0 + i32(r);
+// Grid row i's (tile row ti's) auxiliary values from scratch cell `c` to `aux_out` where the cell is
+// a layer cell of the output block (the caller checks the column).
+fn store_aux(i: i32, ti: i32, j: i32, layer: bool, c: u32) {
     if layer && ti >= K && ti < K + OI {
         let at = aux_at(u32(i), u32(j), steps.nx, steps.ny, steps.layer_w);
         let b = at.x;
@@ -185,45 +211,80 @@ fn store_aux(i0: i32, ti0: u32, r: u32, j: i32, layer: bool, c: u32) {
 fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
-    let ti0 = ty * R;
-    let i0 = i32(t.x) * OI - K + i32(ti0);
+    // The invocation's rows: tile rows ty + WY r, grid rows i0 + WY r (r < R).
+    let i0 = i32(t.x) * OI - K + i32(ty);
     let j = i32(t.y) * OJ - K + i32(tx);
     let at = t.x * steps.tiles_x + t.y;
     let first = table[steps.offsets + at];
     let last = table[steps.offsets + at + 1u];
-    var f = column_f(i0, j);
-    var g = column_g(i0, j);
-    let mask = interior_mask(i0, j);
-    // The layer's cells of the column: interior cells in a row of the layer from side to side,
-    // or all interior cells where the column is in the layer.
     let w = i32(steps.layer_w);
     let nx = i32(steps.nx);
     let ny = i32(steps.ny);
+    let d = i32(WY);
+    var f = array<f32, R>(
+        load_f(i0 + 0 * d, j),
+        load_f(i0 + 1 * d, j),
+        load_f(i0 + 2 * d, j),
+        load_f(i0 + 3 * d, j),
+        load_f(i0 + 4 * d, j),
+        load_f(i0 + 5 * d, j),
+        load_f(i0 + 6 * d, j),
+        load_f(i0 + 7 * d, j),
+        load_f(i0 + 8 * d, j),
+        load_f(i0 + 9 * d, j),
+        load_f(i0 + 10 * d, j),
+        load_f(i0 + 11 * d, j),
+        load_f(i0 + 12 * d, j),
+        load_f(i0 + 13 * d, j),
+        load_f(i0 + 14 * d, j),
+        load_f(i0 + 15 * d, j)
+    );
+    var g = array<f32, R>(
+        load_g(i0 + 0 * d, j),
+        load_g(i0 + 1 * d, j),
+        load_g(i0 + 2 * d, j),
+        load_g(i0 + 3 * d, j),
+        load_g(i0 + 4 * d, j),
+        load_g(i0 + 5 * d, j),
+        load_g(i0 + 6 * d, j),
+        load_g(i0 + 7 * d, j),
+        load_g(i0 + 8 * d, j),
+        load_g(i0 + 9 * d, j),
+        load_g(i0 + 10 * d, j),
+        load_g(i0 + 11 * d, j),
+        load_g(i0 + 12 * d, j),
+        load_g(i0 + 13 * d, j),
+        load_g(i0 + 14 * d, j),
+        load_g(i0 + 15 * d, j)
+    );
+    // The interior rows, and of them the layer's: rows i <= w and i >= nx - 1 - w, or all where
+    // the column is in the layer; the tile's one material where its cells but walls share one that
+    // takes the plain rule (the list's second word; WALL: several), and the rows' walls.
+    let in_columns = j >= 1 && j + 1 < ny;
+    let column_in_layer = j <= w || j + 1 + w >= ny;
+    var pc2 = 0.0f;
+    if t.z != WALL {
+        pc2 = word_f32(MAT * t.z);
+    }
+    var mask = 0u;
     var rows = 0u;
-    if j <= w || j + 1 + w >= ny {
-        rows = 0xffffu;
-    } else {
-        // Rows i <= w and i >= nx - 1 - w.
-        let lo = clamp(w + 1 - i0, 0, i32(R));
-        let hi = clamp(nx - 1 - w - i0, 0, i32(R));
-        rows = 0xffffu;
-        if hi > lo {
-            rows = rows ^ (((1u << u32(hi - lo)) - 1u) << u32(lo));
+    var wall_bits = 0u;
+    for (var r = 0u; r < R; r++) {
+        let i = i0 + i32(WY * r);
+        let bit = 1u << r;
+        if in_columns && i >= 1 && i + 1 < nx {
+            mask |= bit;
+        }
+        if column_in_layer || i <= w || i + 1 + w >= nx {
+            rows |= bit;
+        }
+        if pc2 > 0.0 && load_id(i, j) == WALL {
+            wall_bits |= bit;
         }
     }
     let layer_bits = mask & rows;
-    // The tile's one material where its cells but walls share one that takes the plain rule (the
-    // list's second word; WALL: several), and the column's walls.
-    var pc2 = 0.0f;
-    var wall_bits = 0u;
-    if t.z != WALL {
-        pc2 = word_f32(MAT * t.z);
-        for (var r = 0u; r < R; r++) {
-            wall_bits |= select(0u, 1u << r, load_id(i0 + i32(r), j) == WALL);
-        }
-    }
     var yc = coef(0u);
-    if j >= 1 && j + 1 < ny {
+    if in_columns {
         yc = coef(axis_base(u32(j), steps.ny, steps.layer_w));
     }
     if ty == 0u {
@@ -237,28 +298,29 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
             row_coefs[AXIS * tx + k] = word_f32(steps.axes + b + k);
         }
     }
-    let c0 = scratch_cell(slot, ti0, tx);
-    load_aux(i0 + 0, j, (layer_bits & 0x1u) != 0u, c0 + 0u * TJ);
-    load_aux(i0 + 1, j, (layer_bits & 0x2u) != 0u, c0 + 1u * TJ);
-    load_aux(i0 + 2, j, (layer_bits & 0x4u) != 0u, c0 + 2u * TJ);
-    load_aux(i0 + 3, j, (layer_bits & 0x8u) != 0u, c0 + 3u * TJ);
-    load_aux(i0 + 4, j, (layer_bits & 0x10u) != 0u, c0 + 4u * TJ);
-    load_aux(i0 + 5, j, (layer_bits & 0x20u) != 0u, c0 + 5u * TJ);
-    load_aux(i0 + 6, j, (layer_bits & 0x40u) != 0u, c0 + 6u * TJ);
-    load_aux(i0 + 7, j, (layer_bits & 0x80u) != 0u, c0 + 7u * TJ);
-    load_aux(i0 + 8, j, (layer_bits & 0x100u) != 0u, c0 + 8u * TJ);
-    load_aux(i0 + 9, j, (layer_bits & 0x200u) != 0u, c0 + 9u * TJ);
-    load_aux(i0 + 10, j, (layer_bits & 0x400u) != 0u, c0 + 10u * TJ);
-    load_aux(i0 + 11, j, (layer_bits & 0x800u) != 0u, c0 + 11u * TJ);
-    load_aux(i0 + 12, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * TJ);
-    load_aux(i0 + 13, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * TJ);
-    load_aux(i0 + 14, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * TJ);
-    load_aux(i0 + 15, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * TJ);
+    let c0 = scratch_cell(slot, ty, tx);
+    let step = WY * TJ;
+    load_aux(i0 + 0 * d, j, (layer_bits & 0x1u) != 0u, c0 + 0u * step);
+    load_aux(i0 + 1 * d, j, (layer_bits & 0x2u) != 0u, c0 + 1u * step);
+    load_aux(i0 + 2 * d, j, (layer_bits & 0x4u) != 0u, c0 + 2u * step);
+    load_aux(i0 + 3 * d, j, (layer_bits & 0x8u) != 0u, c0 + 3u * step);
+    load_aux(i0 + 4 * d, j, (layer_bits & 0x10u) != 0u, c0 + 4u * step);
+    load_aux(i0 + 5 * d, j, (layer_bits & 0x20u) != 0u, c0 + 5u * step);
+    load_aux(i0 + 6 * d, j, (layer_bits & 0x40u) != 0u, c0 + 6u * step);
+    load_aux(i0 + 7 * d, j, (layer_bits & 0x80u) != 0u, c0 + 7u * step);
+    load_aux(i0 + 8 * d, j, (layer_bits & 0x100u) != 0u, c0 + 8u * step);
+    load_aux(i0 + 9 * d, j, (layer_bits & 0x200u) != 0u, c0 + 9u * step);
+    load_aux(i0 + 10 * d, j, (layer_bits & 0x400u) != 0u, c0 + 10u * step);
+    load_aux(i0 + 11 * d, j, (layer_bits & 0x800u) != 0u, c0 + 11u * step);
+    load_aux(i0 + 12 * d, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * step);
+    load_aux(i0 + 13 * d, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * step);
+    load_aux(i0 + 14 * d, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * step);
+    load_aux(i0 + 15 * d, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * step);
     // Half steps: update(f, g) after the step's forced cells, then update(g, f); one call of
     // `layer_half` in the shader rather than two.
     for (var h = 0u; h < 2u * steps.nsteps; h++) {
         if (h & 1u) == 0u {
-            g = forced(g, first, last, h / 2u, tx, ty);
+            g = layer_forced(g, first, last, h / 2u, tx, ty);
         }
         let next = layer_half(f, g, tx, ty, mask, layer_bits, i0, j, yc, c0, pc2, wall_bits);
         f = g;
@@ -268,36 +330,37 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     if j < 0 || j >= ny || tj < K || tj >= K + OJ {
         return;
     }
-    store(i0, ti0, 0u, j, f[0], g[0]);
-    store(i0, ti0, 1u, j, f[1], g[1]);
-    store(i0, ti0, 2u, j, f[2], g[2]);
-    store(i0, ti0, 3u, j, f[3], g[3]);
-    store(i0, ti0, 4u, j, f[4], g[4]);
-    store(i0, ti0, 5u, j, f[5], g[5]);
-    store(i0, ti0, 6u, j, f[6], g[6]);
-    store(i0, ti0, 7u, j, f[7], g[7]);
-    store(i0, ti0, 8u, j, f[8], g[8]);
-    store(i0, ti0, 9u, j, f[9], g[9]);
-    store(i0, ti0, 10u, j, f[10], g[10]);
-    store(i0, ti0, 11u, j, f[11], g[11]);
-    store(i0, ti0, 12u, j, f[12], g[12]);
-    store(i0, ti0, 13u, j, f[13], g[13]);
-    store(i0, ti0, 14u, j, f[14], g[14]);
-    store(i0, ti0, 15u, j, f[15], g[15]);
-    store_aux(i0, ti0, 0u, j, (layer_bits & 0x1u) != 0u, c0 + 0u * TJ);
-    store_aux(i0, ti0, 1u, j, (layer_bits & 0x2u) != 0u, c0 + 1u * TJ);
-    store_aux(i0, ti0, 2u, j, (layer_bits & 0x4u) != 0u, c0 + 2u * TJ);
-    store_aux(i0, ti0, 3u, j, (layer_bits & 0x8u) != 0u, c0 + 3u * TJ);
-    store_aux(i0, ti0, 4u, j, (layer_bits & 0x10u) != 0u, c0 + 4u * TJ);
-    store_aux(i0, ti0, 5u, j, (layer_bits & 0x20u) != 0u, c0 + 5u * TJ);
-    store_aux(i0, ti0, 6u, j, (layer_bits & 0x40u) != 0u, c0 + 6u * TJ);
-    store_aux(i0, ti0, 7u, j, (layer_bits & 0x80u) != 0u, c0 + 7u * TJ);
-    store_aux(i0, ti0, 8u, j, (layer_bits & 0x100u) != 0u, c0 + 8u * TJ);
-    store_aux(i0, ti0, 9u, j, (layer_bits & 0x200u) != 0u, c0 + 9u * TJ);
-    store_aux(i0, ti0, 10u, j, (layer_bits & 0x400u) != 0u, c0 + 10u * TJ);
-    store_aux(i0, ti0, 11u, j, (layer_bits & 0x800u) != 0u, c0 + 11u * TJ);
-    store_aux(i0, ti0, 12u, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * TJ);
-    store_aux(i0, ti0, 13u, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * TJ);
-    store_aux(i0, ti0, 14u, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * TJ);
-    store_aux(i0, ti0, 15u, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * TJ);
+    let ti0 = i32(ty);
+    layer_store(i0 + 0 * d, ti0 + 0 * d, j, f[0], g[0]);
+    layer_store(i0 + 1 * d, ti0 + 1 * d, j, f[1], g[1]);
+    layer_store(i0 + 2 * d, ti0 + 2 * d, j, f[2], g[2]);
+    layer_store(i0 + 3 * d, ti0 + 3 * d, j, f[3], g[3]);
+    layer_store(i0 + 4 * d, ti0 + 4 * d, j, f[4], g[4]);
+    layer_store(i0 + 5 * d, ti0 + 5 * d, j, f[5], g[5]);
+    layer_store(i0 + 6 * d, ti0 + 6 * d, j, f[6], g[6]);
+    layer_store(i0 + 7 * d, ti0 + 7 * d, j, f[7], g[7]);
+    layer_store(i0 + 8 * d, ti0 + 8 * d, j, f[8], g[8]);
+    layer_store(i0 + 9 * d, ti0 + 9 * d, j, f[9], g[9]);
+    layer_store(i0 + 10 * d, ti0 + 10 * d, j, f[10], g[10]);
+    layer_store(i0 + 11 * d, ti0 + 11 * d, j, f[11], g[11]);
+    layer_store(i0 + 12 * d, ti0 + 12 * d, j, f[12], g[12]);
+    layer_store(i0 + 13 * d, ti0 + 13 * d, j, f[13], g[13]);
+    layer_store(i0 + 14 * d, ti0 + 14 * d, j, f[14], g[14]);
+    layer_store(i0 + 15 * d, ti0 + 15 * d, j, f[15], g[15]);
+    store_aux(i0 + 0 * d, ti0 + 0 * d, j, (layer_bits & 0x1u) != 0u, c0 + 0u * step);
+    store_aux(i0 + 1 * d, ti0 + 1 * d, j, (layer_bits & 0x2u) != 0u, c0 + 1u * step);
+    store_aux(i0 + 2 * d, ti0 + 2 * d, j, (layer_bits & 0x4u) != 0u, c0 + 2u * step);
+    store_aux(i0 + 3 * d, ti0 + 3 * d, j, (layer_bits & 0x8u) != 0u, c0 + 3u * step);
+    store_aux(i0 + 4 * d, ti0 + 4 * d, j, (layer_bits & 0x10u) != 0u, c0 + 4u * step);
+    store_aux(i0 + 5 * d, ti0 + 5 * d, j, (layer_bits & 0x20u) != 0u, c0 + 5u * step);
+    store_aux(i0 + 6 * d, ti0 + 6 * d, j, (layer_bits & 0x40u) != 0u, c0 + 6u * step);
+    store_aux(i0 + 7 * d, ti0 + 7 * d, j, (layer_bits & 0x80u) != 0u, c0 + 7u * step);
+    store_aux(i0 + 8 * d, ti0 + 8 * d, j, (layer_bits & 0x100u) != 0u, c0 + 8u * step);
+    store_aux(i0 + 9 * d, ti0 + 9 * d, j, (layer_bits & 0x200u) != 0u, c0 + 9u * step);
+    store_aux(i0 + 10 * d, ti0 + 10 * d, j, (layer_bits & 0x400u) != 0u, c0 + 10u * step);
+    store_aux(i0 + 11 * d, ti0 + 11 * d, j, (layer_bits & 0x800u) != 0u, c0 + 11u * step);
+    store_aux(i0 + 12 * d, ti0 + 12 * d, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * step);
+    store_aux(i0 + 13 * d, ti0 + 13 * d, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * step);
+    store_aux(i0 + 14 * d, ti0 + 14 * d, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * step);
+    store_aux(i0 + 15 * d, ti0 + 15 * d, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * step);
 }
