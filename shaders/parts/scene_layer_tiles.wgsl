@@ -209,17 +209,27 @@ fn store_aux(i: i32, ti: i32, j: i32, layer: bool, c: u32) {
 // Layer tile `t` (from `tile_at`), entry `slot` of the layer list, on the workgroup of invocation
 // `lid`.
 fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
-    let tx = lid.x;
+    // The invocation's column: tile column tx, the lane rotated so that the tile's part of a layer
+    // band along the grid's left or right side (at most 32 columns) starts at lane 0 and so fills
+    // one warp, where it straddled two and made both run the layer's and the plain rule.
+    let w = i32(steps.layer_w);
+    let ny = i32(steps.ny);
+    let j0 = i32(t.y) * OJ - K;
+    var rot = 0;
+    if w + 1 > j0 && 1 - j0 < i32(TJ) {
+        rot = max(1 - j0, 0);
+    } else if ny - 1 > j0 && ny - 1 - w - j0 < i32(TJ) {
+        rot = max(ny - 1 - w - j0, 0);
+    }
+    let tx = (lid.x + u32(rot)) % TJ;
     let ty = lid.y;
     // The invocation's rows: tile rows ty + WY r, grid rows i0 + WY r (r < R).
     let i0 = i32(t.x) * OI - K + i32(ty);
-    let j = i32(t.y) * OJ - K + i32(tx);
+    let j = j0 + i32(tx);
     let at = t.x * steps.tiles_x + t.y;
     let first = table[steps.offsets + at];
     let last = table[steps.offsets + at + 1u];
-    let w = i32(steps.layer_w);
     let nx = i32(steps.nx);
-    let ny = i32(steps.ny);
     let d = i32(WY);
     var f = array<f32, R>(
         load_f(i0 + 0 * d, j),
@@ -288,14 +298,14 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
         yc = coef(axis_base(u32(j), steps.ny, steps.layer_w));
     }
     if ty == 0u {
-        // Row tx of the tile: its coefficients (level 0 outside the interior: never a layer cell).
-        let i = i32(t.x) * OI - K + i32(tx);
+        // Row lid.x of the tile: its coefficients (level 0 outside the interior: never a layer cell).
+        let i = i32(t.x) * OI - K + i32(lid.x);
         var b = 0u;
         if i >= 1 && i + 1 < nx {
             b = axis_base(u32(i), steps.nx, steps.layer_w);
         }
         for (var k = 0u; k < AXIS; k++) {
-            row_coefs[AXIS * tx + k] = word_f32(steps.axes + b + k);
+            row_coefs[AXIS * lid.x + k] = word_f32(steps.axes + b + k);
         }
     }
     let c0 = scratch_cell(slot, ty, tx);
