@@ -1,0 +1,18 @@
+#!/bin/bash
+# Stop 36, call J: rot (ea98e69) against lm (the layer tiles' row loop reads and writes the column through
+# dynamic indexing instead of select chains) and lm2 (lm, and the general tiles' loop too); warm-up, two rounds.
+set -u
+for f in .gl/*.deb; do dpkg -x $f / >/dev/null; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+O=$OUT/s36j; mkdir -p $O
+B="wb_rot wb_lm wb_lm2"
+for b in $B; do gunzip -c .carry/$b.gz > /tmp/$b; chmod +x /tmp/$b; done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+X='s/NVIDIA H100 80GB HBM3 +//; s/Gcell.*max/max/'
+for b in $B; do timeout 60 /tmp/$b bench wave --quick --backend wgpu --variant blocked > $O/quick_$b.txt 2>&1; echo "warm-up quick $b rc=$?"; done
+for r in 1 2; do for b in $B; do
+  timeout 120 /tmp/$b bench wave --file-size 0 --backend wgpu --backend cuda --variant blocked > $O/full_${b}_r$r.txt 2>&1
+  echo "$b r=$r rc=$?"
+  grep -A2 -E "^wave2d (scene|  nx=4096)" $O/full_${b}_r$r.txt | grep -E "^  (wgpu|cuda)" | sed -E "$X" | cut -c1-75
+done; done
+for b in $B; do timeout 60 /tmp/$b bench wave --quick --backend wgpu --variant blocked > $O/quick2_$b.txt 2>&1; echo "quick $b rc=$?"; grep -A1 -E "^wave2d scene" $O/quick2_$b.txt | grep -E "^  wgpu" | sed -E "$X" | cut -c1-75; done
