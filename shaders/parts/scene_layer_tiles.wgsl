@@ -152,7 +152,10 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, l
 }
 
 // The tile's forced cells of step s in the invocation's rows (tile column tx, tile rows ty, ty +
-// WY, ...): as `forced`, for the interleaved rows.
+// WY, ...): as `forced`, for the interleaved rows. (This, `layer_store` and the layer tile's column
+// loads repeat the other tiles' helpers with a row stride: one set of helpers with a stride for
+// every kind made every scene slower on the H100, Mur 38.3 -> 41.9 µs at 4096², layer 59.6 -> 63.0;
+// docs/PERFORMANCE.md, stop 36.)
 fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> array<f32, R> {
     var out = g;
     for (var q = first; q < last; q++) {
