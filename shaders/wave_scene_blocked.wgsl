@@ -25,9 +25,9 @@
 // CPU twin: `scene_reference_run` in src/sim/wave/scene_cells.rs; one-update twin: wave_scene.wgsl.
 //
 // A 64x4 workgroup owns a TJ x TI = 64 x 64 tile of both fields: each invocation keeps a column of
-// R = 16 cells of each in registers; the tile is the output block (OJ x OI = 48 x 48) plus a halo
-// of K = 8 cells, and the region that is still right shrinks by one cell per update from every
-// tile edge inside the grid. Mur's edge cells read their neighbour's new value, so their value
+// R = 16 cells of each in registers; the tile is the output block (OI x OI = 48 x 48; less for
+// an axis' middle tile, `tile_first`) plus a halo of K = 8 cells, and the region that is still
+// right shrinks by one cell per update from every tile edge inside the grid. Mur's edge cells read their neighbour's new value, so their value
 // reaches two cells along one axis in one update: where an edge line `nx-2` (`ny-2`) is a tile's
 // first output row (column), the host runs at most (K-2)/2 steps per dispatch (as CUDA does).
 // Cells outside the grid and the grid's border are never updated.
@@ -40,8 +40,8 @@ const WY: u32 = 4u;
 const TI: u32 = 64u;
 const TJ: u32 = 64u;
 const K: i32 = 8;
+// The output block's side (the middle tile of an axis outputs less: `tile_end`).
 const OI: i32 = 48;
-const OJ: i32 = 48;
 // Workgroups along x of a dispatch at most; a longer list of tiles takes rows of them.
 const ROW: u32 = 32768u;
 const NOT_FORCING: u32 = 0xffffffffu;
@@ -221,7 +221,7 @@ fn interior_mask(i0: i32, j: i32) -> u32 {
 fn store(i0: i32, ti0: u32, r: u32, j: i32, fv: f32, gv: f32) {
     let ti = i32(ti0 + r);
     let i = i0 + i32(r);
-    if ti >= K && ti < K + OI && i < i32(steps.nx) {
+    if ti >= K && i < row_end {
         let idx = u32(i) * steps.ny + u32(j);
         f_out[idx] = fv;
         g_out[idx] = gv;
@@ -231,7 +231,7 @@ fn store(i0: i32, ti0: u32, r: u32, j: i32, fv: f32, gv: f32) {
 // The column's output rows, where its column is in the output block and in the grid.
 fn store_column(i0: i32, ti0: u32, tx: u32, j: i32, f: array<f32, R>, g: array<f32, R>) {
     let tj = i32(tx);
-    if j < 0 || j >= i32(steps.ny) || tj < K || tj >= K + OJ {
+    if j < 0 || j >= col_end || tj < K {
         return;
     }
     store(i0, ti0, 0u, j, f[0], g[0]);
@@ -327,6 +327,28 @@ fn forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> 
     return out;
 }
 
+// The tiles of an axis of n cells: the middle one (at least tile 1) outputs what is left of n
+// after whole tiles from both ends, those before it start at OI t, those after it end at multiples
+// of OI from the far end (`origin`, `out_end` and `short_tile` in
+// src/backend/wgpu/wave_scene_blocked.rs): the layer's far side then lies in the last tile alone.
+// Tile t's first cell, halo included.
+fn tile_first(t: u32, n: u32) -> i32 {
+    let count = (n + u32(OI) - 1u) / u32(OI);
+    let shift = select(0u, count * u32(OI) - n, t > max(count / 2u, 1u));
+    return i32(t) * OI - i32(shift) - K;
+}
+
+// One past the last cell tile t (first cell `first`, from `tile_first`) outputs.
+fn tile_end(t: u32, n: u32, first: i32) -> i32 {
+    let count = (n + u32(OI) - 1u) / u32(OI);
+    let cut = select(0u, count * u32(OI) - n, t == max(count / 2u, 1u));
+    return min(first + K + OI - i32(cut), i32(n));
+}
+
+// The invocation's tile's output rows and columns end (`tile_end`), set where a tile starts.
+var<private> row_end: i32;
+var<private> col_end: i32;
+
 // Entry `index` of a list of `count` tiles from word `list`: (tile row, tile column, second
 // word), or none (x = 0xffffffff) past the list's end.
 fn tile_at(list: u32, count: u32, index: u32) -> vec3<u32> {
@@ -408,8 +430,12 @@ fn plain_tile(t: vec3<u32>, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;
-    let i0 = i32(t.x) * OI - K + i32(ti0);
-    let j = i32(t.y) * OJ - K + i32(tx);
+    let ti_first = tile_first(t.x, steps.nx);
+    let tj_first = tile_first(t.y, steps.ny);
+    row_end = tile_end(t.x, steps.nx, ti_first);
+    col_end = tile_end(t.y, steps.ny, tj_first);
+    let i0 = ti_first + i32(ti0);
+    let j = tj_first + i32(tx);
     var f = column_f(i0, j);
     var g = column_g(i0, j);
     let mask = interior_mask(i0, j);
@@ -649,8 +675,10 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;
-    let ti_first = i32(t.x) * OI - K;
-    let tj_first = i32(t.y) * OJ - K;
+    let ti_first = tile_first(t.x, steps.nx);
+    let tj_first = tile_first(t.y, steps.ny);
+    row_end = tile_end(t.x, steps.nx, ti_first);
+    col_end = tile_end(t.y, steps.ny, tj_first);
     let i0 = ti_first + i32(ti0);
     let j = tj_first + i32(tx);
     // Whether the tile holds an absorbing-edge line (uniform in the workgroup).

@@ -175,7 +175,7 @@ fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u3
 // Grid row i (tile row ti) of column j to the output pair, where it is in the output block and in
 // the grid (the caller checks the column).
 fn layer_store(i: i32, ti: i32, j: i32, fv: f32, gv: f32) {
-    if ti >= K && ti < K + OI && i < i32(steps.nx) {
+    if ti >= K && i < row_end {
         let idx = u32(i) * steps.ny + u32(j);
         f_out[idx] = fv;
         g_out[idx] = gv;
@@ -195,7 +195,7 @@ fn load_aux(i: i32, j: i32, layer: bool, c: u32) {
 // Grid row i's (tile row ti's) auxiliary values from scratch cell `c` to `aux_out` where the cell is
 // a layer cell of the output block (the caller checks the column).
 fn store_aux(i: i32, ti: i32, j: i32, layer: bool, c: u32) {
-    if layer && ti >= K && ti < K + OI {
+    if layer && ti >= K && i < row_end {
         let at = aux_at(u32(i), u32(j), steps.nx, steps.ny, steps.layer_w);
         let b = at.x;
         let n = at.y;
@@ -217,7 +217,10 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     // one warp, where it straddled two and made both run the layer's and the plain rule.
     let w = i32(steps.layer_w);
     let ny = i32(steps.ny);
-    let j0 = i32(t.y) * OJ - K;
+    let j0 = tile_first(t.y, steps.ny);
+    let i_first = tile_first(t.x, steps.nx);
+    row_end = tile_end(t.x, steps.nx, i_first);
+    col_end = tile_end(t.y, steps.ny, j0);
     var rot = 0;
     if w + 1 > j0 && 1 - j0 < i32(TJ) {
         rot = max(1 - j0, 0);
@@ -227,7 +230,7 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     let tx = (lid.x + u32(rot)) % TJ;
     let ty = lid.y;
     // The invocation's rows: tile rows ty + WY r, grid rows i0 + WY r (r < R).
-    let i0 = i32(t.x) * OI - K + i32(ty);
+    let i0 = i_first + i32(ty);
     let j = j0 + i32(tx);
     let at = t.x * steps.tiles_x + t.y;
     let first = table[steps.offsets + at];
@@ -302,7 +305,7 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     }
     if ty == 0u {
         // Row lid.x of the tile: its coefficients (level 0 outside the interior: never a layer cell).
-        let i = i32(t.x) * OI - K + i32(lid.x);
+        let i = tile_first(t.x, steps.nx) + i32(lid.x);
         var b = 0u;
         if i >= 1 && i + 1 < nx {
             b = axis_base(u32(i), steps.nx, steps.layer_w);
@@ -340,7 +343,7 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
         g = next;
     }
     let tj = i32(tx);
-    if j < 0 || j >= ny || tj < K || tj >= K + OJ {
+    if j < 0 || j >= col_end || tj < K {
         return;
     }
     let ti0 = i32(ty);

@@ -116,8 +116,9 @@ fn busy(nx: usize, ny: usize, boundary: Boundary) -> Scene {
 #[test]
 fn blocked_scenes_hold_at_odd_sizes_tile_edges_and_odd_step_counts() {
     let Some(b) = common::wgpu_backend() else { return };
-    // 50 and 98: the edge line nx-2 (ny-2) is a tile's first output row (column), where Mur's edge
-    // cells would reach past a 4-step dispatch's halo: 3 steps per dispatch there.
+    // 50: the edge line nx-2 (ny-2) is the middle tile's first output row (column), where Mur's
+    // edge cells would reach past a 4-step dispatch's halo: 3 steps per dispatch there. 145 and 97:
+    // a middle tile one cell wide; 98 and 146: two cells.
     let sizes = [(50, 50), (98, 145), (97, 53), (146, 98), (8, 8), (9, 130), (131, 9)];
     let mut worst = 0.0f64;
     for (nx, ny) in sizes {

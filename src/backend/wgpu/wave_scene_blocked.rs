@@ -132,11 +132,11 @@ pub fn layer_tile_share(nx: usize, ny: usize) -> f64 {
 
 /// Above this share of layer tiles, `auto` runs a matched-layer scene one update per dispatch:
 /// on the H100 the layer tiles cost the blocked kernel more than the saved trips to memory gain
-/// at 1024² (25% layer tiles: 27.2 µs an update blocked, 12.9 one update per dispatch) and 512²,
-/// and less at 2048² (13%: 36.4 against 51.4) and 4096² (7%: 88.1 against 176.2);
-/// docs/PERFORMANCE.md, stop 34 (at stop 33, before the layer's `fma` and NoContraction, 2048²
-/// was the other way: 55.9 against 47.3).
-pub const LAYER_SHARE_BLOCKED: f64 = 0.2;
+/// at 1024² (17.4% layer tiles: 16.3 µs an update blocked, 11.0 one update per dispatch) and 512²
+/// (33%: 15.1 against 6.7), and less at 2048² (9.1%: 20.1 against 41.6) and 4096² (4.6%: 52.8
+/// against 176.2); docs/PERFORMANCE.md, stop 37 (before it, with the short tile last, 1024² had
+/// 25% and 2048² 13.5%, and the line was 0.2).
+pub const LAYER_SHARE_BLOCKED: f64 = 0.15;
 
 /// What the device offers the blocked scene kernel: workgroup memory, storage buffers per
 /// stage, bytes per storage buffer.
@@ -190,9 +190,29 @@ fn tiles(n: usize) -> usize {
     n.div_ceil(OUT)
 }
 
+/// The tile of an `n`-cell axis that outputs fewer than [`OUT`] cells: the middle one (at least
+/// tile 1). The tiles before it start at `OUT t` from the near end, those after it end at
+/// multiples of `OUT` from the far end, so the far side's layer lies in the last tile just as the
+/// near side's lies in the first (with the short tile last, as until stop 37, a 4096-cell side's
+/// far layer reached two tiles: 507 layer tiles at 4096² instead of 340).
+fn short_tile(n: usize) -> usize {
+    (tiles(n) / 2).max(1)
+}
+
+/// The first cell tile `t` of an `n`-cell axis outputs (`tile_first` in
+/// shaders/wave_scene_blocked.wgsl is this less the halo).
+fn origin(t: usize, n: usize) -> usize {
+    if t > short_tile(n) { t * OUT - (tiles(n) * OUT - n) } else { t * OUT }
+}
+
+/// The cells tile `t` outputs: `origin(t) .. out_end(t)` (`tile_end` in the shader).
+fn out_end(t: usize, n: usize) -> usize {
+    if t == short_tile(n) { n.min(origin(t, n) + OUT - (tiles(n) * OUT - n)) } else { n.min(origin(t, n) + OUT) }
+}
+
 fn interior(t: usize, n: usize) -> std::ops::Range<usize> {
-    let lo = (t * OUT).saturating_sub(HALO).max(1);
-    let hi = (t * OUT + OUT + HALO).min(n - 1);
+    let lo = origin(t, n).saturating_sub(HALO).max(1);
+    let hi = (origin(t, n) + OUT + HALO).min(n - 1);
     lo..hi.max(lo)
 }
 
@@ -201,6 +221,9 @@ fn interior(t: usize, n: usize) -> std::ops::Range<usize> {
 pub(crate) struct TileKinds {
     pub tiles_x: usize,
     pub tiles_y: usize,
+    /// The grid's `(nx, ny)`.
+    nx: usize,
+    ny: usize,
     /// Per tile (row-major by tile row `i`, then column `j`), from the cells alone.
     pub kinds: Vec<Kind>,
     /// Per tile: the one material of every interior cell that is neither a wall nor an
@@ -214,7 +237,7 @@ pub(crate) struct TileKinds {
 }
 
 impl TileKinds {
-    /// Sorts the tiles of `cells` (tile `(ti, tj)` covers rows `48 ti - 8 .. 48 ti + 56`).
+    /// Sorts the tiles of `cells` (tile `(ti, tj)` covers rows `origin(ti) - 8 .. origin(ti) + 56`).
     pub fn new(cells: &SceneCells) -> Self {
         let (nx, ny) = (cells.nx, cells.ny);
         let (tiles_y, tiles_x) = (tiles(nx), tiles(ny));
@@ -287,21 +310,22 @@ impl TileKinds {
                 plain_rule.push(rule);
             }
         }
-        Self { tiles_x, tiles_y, kinds, plain_rule }
+        Self { tiles_x, tiles_y, nx, ny, kinds, plain_rule }
     }
 
     /// The tiles (row-major) whose 64x64 region holds cell `(i, j)`, with its place in each.
     fn holding(&self, i: usize, j: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        // Tiles t with origin(t) - 8 <= k < origin(t) + 56: from k / 48 two down and (the tiles
+        // after the middle one start up to 47 cells early) two up.
         let span = |k: usize, n: usize| {
-            // Tiles t with 48 t - 8 <= k < 48 t + 56.
-            let lo = (k + HALO).saturating_sub(TILE - 1).div_ceil(OUT);
-            let hi = ((k + HALO) / OUT).min(n - 1);
-            lo..=hi
+            let near = k / OUT;
+            (near.saturating_sub(2)..=(near + 2).min(tiles(n) - 1))
+                .filter(move |&t| origin(t, n) <= k + HALO && k + HALO < origin(t, n) + TILE)
         };
-        let (ri, rj) = (span(i, self.tiles_y), span(j, self.tiles_x));
-        ri.flat_map(move |ti| {
-            rj.clone().map(move |tj| {
-                let place = (i + HALO - ti * OUT) * TILE + (j + HALO - tj * OUT);
+        let (nx, ny) = (self.nx, self.ny);
+        span(i, nx).flat_map(move |ti| {
+            span(j, ny).map(move |tj| {
+                let place = (i + HALO - origin(ti, nx)) * TILE + (j + HALO - origin(tj, ny));
                 (ti * self.tiles_x + tj, place as u32)
             })
         })
@@ -423,7 +447,7 @@ impl SceneBlocked {
         let scratch = gpu.buffer(&format!("{what} layer tiles' scratch"), layered * SCRATCH_PER_TILE, storage)?;
         let capacity = (steps_per_submit.max(2) / 2) * 2;
         let mur = cells.materials.iter().any(|m| m.edge != EDGE_NONE);
-        let first_out = |n: usize| (n - 2).is_multiple_of(OUT);
+        let first_out = |n: usize| (0..tiles(n)).any(|t| origin(t, n) + 2 == n);
         let max_steps =
             if mur && (first_out(nx) || first_out(ny)) { STEPS_PER_DISPATCH - 1 } else { STEPS_PER_DISPATCH };
         let align = u64::from(gpu.device.limits().min_uniform_buffer_offset_alignment.max(1));
@@ -610,6 +634,35 @@ mod tests {
     use super::*;
     use crate::sim::wave::scene::{Boundary, Medium, Source, Wall};
 
+    /// The tile whose output block holds cell `k` of an `n`-cell axis.
+    fn tile_of(k: usize, n: usize) -> usize {
+        (0..tiles(n)).find(|&t| (origin(t, n)..out_end(t, n)).contains(&k)).expect("every cell is output")
+    }
+
+    /// The output blocks of an axis' tiles cover it once, in order, each at most 48 cells: all
+    /// but the middle one (tile 1 at least) exactly 48, so the last is whole where it is not
+    /// the middle one.
+    #[test]
+    fn output_blocks_cover_every_axis_once() {
+        for n in (3..400).chain([2048, 4096, 4097, 8192]) {
+            let count = tiles(n);
+            let mut next = 0;
+            for t in 0..count {
+                assert_eq!(origin(t, n), next, "tile {t} of {n}");
+                let width = out_end(t, n) - origin(t, n);
+                assert!(width >= 1 && width <= OUT, "tile {t} of {n}: {width} cells");
+                if t != short_tile(n) && t + 1 < count {
+                    assert_eq!(width, OUT, "tile {t} of {n}");
+                }
+                next = out_end(t, n);
+            }
+            assert_eq!(next, n, "{n} cells");
+            if count > 2 {
+                assert_eq!(origin(count - 1, n), n - OUT, "{n}: the last tile is whole");
+            }
+        }
+    }
+
     /// Every cell lies in the output block of exactly one tile and in the regions of the tiles
     /// `holding` lists, at the place it says.
     #[test]
@@ -623,7 +676,8 @@ mod tests {
                     let mut want = Vec::new();
                     for ti in 0..k.tiles_y {
                         for tj in 0..k.tiles_x {
-                            let (r, c) = ((i + HALO) as i64 - (ti * OUT) as i64, (j + HALO) as i64 - (tj * OUT) as i64);
+                            let (r, c) =
+                                ((i + HALO) as i64 - origin(ti, nx) as i64, (j + HALO) as i64 - origin(tj, ny) as i64);
                             if (0..TILE as i64).contains(&r) && (0..TILE as i64).contains(&c) {
                                 want.push((ti * k.tiles_x + tj, (r * TILE as i64 + c) as u32));
                             }
@@ -647,14 +701,14 @@ mod tests {
         let cells = SceneCells::new(&s);
         let k = TileKinds::new(&cells);
         assert_eq!((k.tiles_x, k.tiles_y), (7, 7));
-        let at = |i: usize, j: usize| k.kinds[(i / OUT) * 7 + j / OUT];
+        let at = |i: usize, j: usize| k.kinds[tile_of(i, 300) * 7 + tile_of(j, 300)];
         assert_eq!(at(100, 100), Kind::Plain(0));
         assert_eq!(at(250, 5), Kind::General, "the wall");
         assert_eq!(at(265, 140), Kind::General, "c2 0.1");
         assert!(matches!(at(150, 260), Kind::Plain(id) if id != 0), "c2 0.125, inside the medium");
         // Where the open medium meets the c2 0.125 one, each cell takes the plain rule with its
         // own c2; beside the c2 0.1 medium (not a power of two), the scene rule.
-        let rule = |i: usize, j: usize| k.plain_rule[(i / OUT) * 7 + j / OUT];
+        let rule = |i: usize, j: usize| k.plain_rule[tile_of(i, 300) * 7 + tile_of(j, 300)];
         assert_eq!((at(120, 200), rule(120, 200)), (Kind::General, Some(OWN_C2)), "0.25 beside 0.125");
         assert_eq!(rule(265, 140), None, "0.25 beside 0.1");
         // The source's cell lies in the regions of tiles (1..=2, 1..=2), all plain.
@@ -678,7 +732,10 @@ mod tests {
         assert!(matches!(k.plain_rule[6], Some(id) if id != 0), "inside the c2 0.125 medium");
         assert_eq!(k.plain_rule[4], None, "the open medium beside the c2 0.125 one");
         assert_eq!((k.kinds[5 * 7], k.plain_rule[5 * 7]), (Kind::Layer, Some(0)), "a wall in the open medium");
-        assert_eq!((k.kinds[5 * 7 + 2], k.plain_rule[5 * 7 + 2]), (Kind::Layer, None), "c2 0.1");
+        assert_eq!((k.kinds[6 * 7 + 2], k.plain_rule[6 * 7 + 2]), (Kind::Layer, None), "c2 0.1");
+        // The far side's layer (rows 267..299) lies in the last tile row alone (tile row 5 ends
+        // at 252 + 8).
+        assert_eq!((k.kinds[5 * 7 + 2], k.plain_rule[5 * 7 + 2]), (Kind::General, None), "c2 0.1");
         let lists = Lists::new(&k, &matched.source_cells(), matched.ny, 0);
         let second = |n: u32| lists.words[(lists.layered.0 + 2 * n + 1) as usize];
         assert_eq!((second(0), second(4)), (0, u32::from(WALL)), "the layer list's second words");
@@ -686,11 +743,13 @@ mod tests {
 
     /// `layer_tiles` (the refusal's count, from the geometry alone) is the number of tiles the
     /// sorting calls `Layer` (the scratch the kernel gets), on shapes where the layer is its full
-    /// width, a quarter of a short side, and a tile's region ends just at or one cell before the
-    /// far layer (280 = 48·4 + 56 + 32, 328 = 48·5 + 56 + 32, and one more).
+    /// width, a quarter of a short side, the middle tile one cell wide (145 = 48·3 + 1) or
+    /// whole (336 = 48·7), and small grids whose middle tile reaches both layers (100, 150).
     #[test]
     fn layer_tiles_counts_the_tiles_sorted_as_layer() {
-        for (nx, ny) in [(300, 300), (101, 257), (64, 64), (130, 98), (1000, 40), (280, 329), (281, 328)] {
+        let shapes =
+            [(300, 300), (101, 257), (64, 64), (130, 98), (1000, 40), (280, 329), (281, 328), (145, 336), (100, 150)];
+        for (nx, ny) in shapes {
             let mut s = Scene::seed(nx, ny, 0.1);
             s.boundary = Boundary::Absorbing;
             let cells = SceneCells::new(&s);
@@ -698,30 +757,31 @@ mod tests {
             let w = cells.layer.as_ref().map(|l| l.width).expect("an absorbing scene has a layer");
             assert_eq!(layer_tiles(nx, ny, w), sorted, "{nx}x{ny}, layer {w} cells");
         }
-        // The bench's 4096² scene: 86² tiles, all but the 83² clear of a 32-cell layer.
-        assert_eq!(layer_tiles(4096, 4096, 32), 86 * 86 - 83 * 83);
+        // The bench's 4096² scene: 86² tiles, all but the 84² clear of a 32-cell layer (83²
+        // with the short tile last, before stop 37: the far layer reached two tile rows).
+        assert_eq!(layer_tiles(4096, 4096, 32), 86 * 86 - 84 * 84);
     }
 
-    /// The share `auto` reads: 13.5% of the tiles at 2048² (one update per dispatch), 6.9% at
-    /// 4096² (blocked), as the H100 runs in docs/PERFORMANCE.md counted them.
+    /// The share `auto` reads: 9.1% of the tiles at 2048² and 4.6% at 4096² (blocked), 17.4% at
+    /// 1024² (one update per dispatch), as the H100 runs in docs/PERFORMANCE.md counted them.
     #[test]
     fn layer_share_sends_1024_to_one_update_a_dispatch_and_2048_and_4096_to_blocked() {
         let share = |n| layer_tile_share(n, n);
         assert!(
-            (share(2048) - 249.0 / 1849.0).abs() < 1e-12 && share(2048) < LAYER_SHARE_BLOCKED,
+            (share(2048) - 168.0 / 1849.0).abs() < 1e-12 && share(2048) < LAYER_SHARE_BLOCKED,
             "2048²: {}",
             share(2048)
         );
         assert!(
-            (share(4096) - 507.0 / 7396.0).abs() < 1e-12 && share(4096) < LAYER_SHARE_BLOCKED,
+            (share(4096) - 340.0 / 7396.0).abs() < 1e-12 && share(4096) < LAYER_SHARE_BLOCKED,
             "4096²: {}",
             share(4096)
         );
         assert!(
-            share(1024) > LAYER_SHARE_BLOCKED && share(512) > LAYER_SHARE_BLOCKED,
-            "1024²: {}, 512²: {}",
-            share(1024),
-            share(512)
+            (share(1024) - 84.0 / 484.0).abs() < 1e-12 && share(1024) > LAYER_SHARE_BLOCKED,
+            "1024²: {}",
+            share(1024)
         );
+        assert!(share(512) > LAYER_SHARE_BLOCKED, "512²: {}", share(512));
     }
 }
