@@ -19,7 +19,7 @@ use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
 use super::shader::{Order, Products};
 use super::{Gpu, Guards, Timer, runtime};
-use crate::backend::BackendError;
+use crate::backend::{BackendError, scene_tiles};
 use crate::sim::wave::pml::{Axis, Layer};
 use crate::sim::wave::scene::{Boundary, Scene, SourceCell};
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
@@ -185,29 +185,14 @@ fn power_of_two(c2: f32) -> bool {
     c2.is_normal() && c2 > 0.0 && c2.to_bits() & 0x007f_ffff == 0
 }
 
-/// Tiles of an `n`-cell axis, and the cells of tile `t` that are interior (`1..n-1`).
+/// Tiles of an `n`-cell axis ([`scene_tiles`]), where tile `t` outputs from, and its cells that
+/// are interior (`1..n-1`).
 fn tiles(n: usize) -> usize {
-    n.div_ceil(OUT)
+    scene_tiles::count(n, OUT)
 }
 
-/// The tile of an `n`-cell axis that outputs fewer than [`OUT`] cells: the middle one (at least
-/// tile 1). The tiles before it start at `OUT t` from the near end, those after it end at
-/// multiples of `OUT` from the far end, so the far side's layer lies in the last tile just as the
-/// near side's lies in the first (with the short tile last, as until stop 37, a 4096-cell side's
-/// far layer reached two tiles: 507 layer tiles at 4096² instead of 340).
-fn short_tile(n: usize) -> usize {
-    (tiles(n) / 2).max(1)
-}
-
-/// The first cell tile `t` of an `n`-cell axis outputs (`tile_first` in
-/// shaders/wave_scene_blocked.wgsl is this less the halo).
 fn origin(t: usize, n: usize) -> usize {
-    if t > short_tile(n) { t * OUT - (tiles(n) * OUT - n) } else { t * OUT }
-}
-
-/// The cells tile `t` outputs: `origin(t) .. out_end(t)` (`tile_end` in the shader).
-fn out_end(t: usize, n: usize) -> usize {
-    if t == short_tile(n) { n.min(origin(t, n) + OUT - (tiles(n) * OUT - n)) } else { n.min(origin(t, n) + OUT) }
+    scene_tiles::origin(t, n, OUT)
 }
 
 fn interior(t: usize, n: usize) -> std::ops::Range<usize> {
@@ -220,7 +205,6 @@ fn interior(t: usize, n: usize) -> std::ops::Range<usize> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TileKinds {
     pub tiles_x: usize,
-    pub tiles_y: usize,
     /// The grid's `(nx, ny)`.
     nx: usize,
     ny: usize,
@@ -310,18 +294,12 @@ impl TileKinds {
                 plain_rule.push(rule);
             }
         }
-        Self { tiles_x, tiles_y, nx, ny, kinds, plain_rule }
+        Self { tiles_x, nx, ny, kinds, plain_rule }
     }
 
     /// The tiles (row-major) whose 64x64 region holds cell `(i, j)`, with its place in each.
     fn holding(&self, i: usize, j: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
-        // Tiles t with origin(t) - 8 <= k < origin(t) + 56: from k / 48 two down and (the tiles
-        // after the middle one start up to 47 cells early) two up.
-        let span = |k: usize, n: usize| {
-            let near = k / OUT;
-            (near.saturating_sub(2)..=(near + 2).min(tiles(n) - 1))
-                .filter(move |&t| origin(t, n) <= k + HALO && k + HALO < origin(t, n) + TILE)
-        };
+        let span = |k: usize, n: usize| scene_tiles::touching(k, k, n, OUT, HALO, TILE);
         let (nx, ny) = (self.nx, self.ny);
         span(i, nx).flat_map(move |ti| {
             span(j, ny).map(move |tj| {
@@ -636,31 +614,9 @@ mod tests {
 
     /// The tile whose output block holds cell `k` of an `n`-cell axis.
     fn tile_of(k: usize, n: usize) -> usize {
-        (0..tiles(n)).find(|&t| (origin(t, n)..out_end(t, n)).contains(&k)).expect("every cell is output")
-    }
-
-    /// The output blocks of an axis' tiles cover it once, in order, each at most 48 cells: all
-    /// but the middle one (tile 1 at least) exactly 48, so the last is whole where it is not
-    /// the middle one.
-    #[test]
-    fn output_blocks_cover_every_axis_once() {
-        for n in (3..400).chain([2048, 4096, 4097, 8192]) {
-            let count = tiles(n);
-            let mut next = 0;
-            for t in 0..count {
-                assert_eq!(origin(t, n), next, "tile {t} of {n}");
-                let width = out_end(t, n) - origin(t, n);
-                assert!(width >= 1 && width <= OUT, "tile {t} of {n}: {width} cells");
-                if t != short_tile(n) && t + 1 < count {
-                    assert_eq!(width, OUT, "tile {t} of {n}");
-                }
-                next = out_end(t, n);
-            }
-            assert_eq!(next, n, "{n} cells");
-            if count > 2 {
-                assert_eq!(origin(count - 1, n), n - OUT, "{n}: the last tile is whole");
-            }
-        }
+        (0..tiles(n))
+            .find(|&t| (origin(t, n)..scene_tiles::out_end(t, n, OUT)).contains(&k))
+            .expect("every cell is output")
     }
 
     /// Every cell lies in the output block of exactly one tile and in the regions of the tiles
@@ -674,7 +630,7 @@ mod tests {
                 for j in 0..ny {
                     let got: Vec<_> = k.holding(i, j).collect();
                     let mut want = Vec::new();
-                    for ti in 0..k.tiles_y {
+                    for ti in 0..tiles(nx) {
                         for tj in 0..k.tiles_x {
                             let (r, c) =
                                 ((i + HALO) as i64 - origin(ti, nx) as i64, (j + HALO) as i64 - origin(tj, ny) as i64);
@@ -700,7 +656,7 @@ mod tests {
         s.media.push(Medium::Rect { x0: 250, y0: 120, x1: 280, y1: 160, c2: 0.1 });
         let cells = SceneCells::new(&s);
         let k = TileKinds::new(&cells);
-        assert_eq!((k.tiles_x, k.tiles_y), (7, 7));
+        assert_eq!((k.tiles_x, tiles(300)), (7, 7));
         let at = |i: usize, j: usize| k.kinds[tile_of(i, 300) * 7 + tile_of(j, 300)];
         assert_eq!(at(100, 100), Kind::Plain(0));
         assert_eq!(at(250, 5), Kind::General, "the wall");
