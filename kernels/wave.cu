@@ -25,7 +25,6 @@
 #define WAVE_TI (WAVE_WARPS * WAVE_R)     // tile height along i
 #define WAVE_OJ (WAVE_TJ - 2 * WAVE_K)    // output width along j
 #define WAVE_OI (WAVE_TI - 2 * WAVE_K)    // output height along i
-static_assert(WAVE_OI == WAVE_OJ, "scene_tile_first lays out both axes with WAVE_OI");
 
 // One cell of update(f, g) in numpy's order, bit for bit the CPU's `update_cell`:
 // c2*(up + down + left + right - 4*g) + 2*g - f. The two fmaf are exact rewrites
@@ -180,62 +179,22 @@ __device__ __forceinline__ void run_steps(Medium md, float (&F)[WAVE_R][WAVE_CW]
 // (f_out, g_out). Reads and writes go to different buffers, so blocks never race.
 // Each step first sets g at the source to svals[step] (the value the CPU stores), then
 // runs update(f, g) and update(g, f), exactly the seed's loop.
-// The tile's first cells (halo included) are (ti_first, tj_first); it writes rows below `row_end`
-// and columns below `col_end` of its output centre (`Span`).
-struct Span {
-    int ti_first, tj_first, row_end, col_end;
-};
-
-// `wave_steps`' tiles: WAVE_OI (WAVE_OJ) apart from the grid's first cell, the last cut by the grid.
-__device__ __forceinline__ Span uniform_span(int nx, int ny) {
-    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
-    const int row_end = ti_first + WAVE_K + WAVE_OI, col_end = tj_first + WAVE_K + WAVE_OJ;
-    return {ti_first, tj_first, row_end < nx ? row_end : nx, col_end < ny ? col_end : ny};
-}
-
-// The blocked scene kernels' tiles along an axis of n cells (WAVE_OI = WAVE_OJ apart): from both
-// ends, the middle one (at least tile 1) outputting what is left, so that a matched layer's far
-// side lies in the last tile alone, as its near side lies in the first (the twin of
-// src/backend/scene_tiles.rs, which shaders/wave_scene_blocked.wgsl follows too). Tile t's
-// first cell (halo included):
-__device__ __forceinline__ int scene_tile_first(int t, int n) {
-    const int count = (n + WAVE_OI - 1) / WAVE_OI;
-    const int middle = count / 2 > 1 ? count / 2 : 1;
-    return t * WAVE_OI - (t > middle ? count * WAVE_OI - n : 0) - WAVE_K;
-}
-
-// One past the last cell tile t (first cell `first`) outputs.
-__device__ __forceinline__ int scene_tile_end(int t, int n, int first) {
-    const int count = (n + WAVE_OI - 1) / WAVE_OI;
-    const int middle = count / 2 > 1 ? count / 2 : 1;
-    const int end = first + WAVE_K + WAVE_OI - (t == middle ? count * WAVE_OI - n : 0);
-    return end < n ? end : n;
-}
-
-// Tile (bi, bj) of the blocked scene kernels.
-__device__ __forceinline__ Span scene_span(int bi, int bj, int nx, int ny) {
-    const int ti_first = scene_tile_first(bi, nx), tj_first = scene_tile_first(bj, ny);
-    return {ti_first, tj_first, scene_tile_end(bi, nx, ti_first), scene_tile_end(bj, ny, tj_first)};
-}
-
 template <bool DAMPED, bool MIXED = false>
 __device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, const float* __restrict__ f_in,
                                                   const float* __restrict__ g_in, float* __restrict__ f_out,
                                                   float* __restrict__ g_out, int src_i, int src_j,
                                                   const float* __restrict__ svals, int nsteps,
-                                                  float (*edge)[2][WAVE_WARPS][WAVE_TJ], const Span& sp,
-                                                  const Mixed& mx = Mixed{}) {
+                                                  float (*edge)[2][WAVE_WARPS][WAVE_TJ], const Mixed& mx = Mixed{}) {
     const int lane = threadIdx.x, w = threadIdx.y;
     const int ti0 = w * WAVE_R, tj0 = lane * WAVE_CW;  // thread's first cell in the tile
-    const int ti_first = sp.ti_first, tj_first = sp.tj_first;
-    const int i0 = ti_first + ti0;
-    const int j0 = tj_first + tj0;
+    const int i0 = blockIdx.y * WAVE_OI - WAVE_K + ti0;
+    const int j0 = blockIdx.x * WAVE_OJ - WAVE_K + tj0;
     float F[WAVE_R][WAVE_CW], G[WAVE_R][WAVE_CW];
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
     // A tile wholly inside the grid with an even ny is read and written as float2: each
-    // warp instruction then covers 256 contiguous bytes (tj_first and tj0 are even), where its
-    // output centre is whole along j.
+    // warp instruction then covers 256 contiguous bytes (tj_first and tj0 are even).
     const bool vec = WAVE_CW == 2 && (ny % 2 == 0) && ti_first >= 0 && ti_first + WAVE_TI <= nx && tj_first >= 0 &&
-                     tj_first + WAVE_TJ <= ny && tj_first % 2 == 0 && sp.col_end == tj_first + WAVE_K + WAVE_OJ;
+                     tj_first + WAVE_TJ <= ny;
     unsigned interior = 0;
 #pragma unroll
     for (int r = 0; r < WAVE_R; ++r) {
@@ -296,7 +255,7 @@ __device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, con
 #pragma unroll
             for (int r = 0; r < WAVE_R; ++r) {
                 const int ti = ti0 + r;
-                if (ti >= WAVE_K && i0 + r < sp.row_end) {
+                if (ti >= WAVE_K && ti < WAVE_TI - WAVE_K) {
                     const long long idx = (long long)(i0 + r) * ny + j0;
                     *reinterpret_cast<float2*>(f_out + idx) = make_float2(F[r][0], F[r][1]);
                     *reinterpret_cast<float2*>(g_out + idx) = make_float2(G[r][0], G[r][1]);
@@ -312,7 +271,7 @@ __device__ __forceinline__ void tile_in_registers(int nx, int ny, Medium md, con
         for (int c = 0; c < WAVE_CW; ++c) {
             const int ti = ti0 + r, tj = tj0 + c;
             const int i = i0 + r, j = j0 + c;
-            if (ti >= WAVE_K && i < sp.row_end && tj >= WAVE_K && j < sp.col_end) {
+            if (ti >= WAVE_K && ti < WAVE_TI - WAVE_K && tj >= WAVE_K && tj < WAVE_TJ - WAVE_K && i < nx && j < ny) {
                 const long long idx = (long long)i * ny + j;
                 f_out[idx] = F[r][c];
                 g_out[idx] = G[r][c];
@@ -327,7 +286,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
                const float* __restrict__ svals, int nsteps) {
     __shared__ float edge[2][2][WAVE_WARPS][WAVE_TJ];
     tile_in_registers<false>(nx, ny, Medium{c2, 1.0f, 1.0f}, f_in, g_in, f_out, g_out, src_i, src_j, svals, nsteps,
-                             edge, uniform_span(nx, ny));
+                             edge);
 }
 
 // ---- Scenes (src/sim/scene_cells.rs): a material id per cell, a material table, walls ----
@@ -589,8 +548,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     const int tid = threadIdx.y * 32 + threadIdx.x;
     const unsigned tile = blockIdx.y * gridDim.x + blockIdx.x;
     const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
-    const Span sp = scene_span(blockIdx.y, blockIdx.x, nx, ny);
-    const int ti_first = sp.ti_first, tj_first = sp.tj_first;
+    const int ti_first = blockIdx.y * WAVE_OI - WAVE_K, tj_first = blockIdx.x * WAVE_OJ - WAVE_K;
     float4* smat = smem4 + (2 * SCENE_TILE_CELLS + SCENE_TILE_CELLS / 2) / 4;
     if (kind == SCENE_LAYER) return;  // `wave_scene_layer_steps` runs it
     if (kind == SCENE_MIXED && n_mat <= SCENE_SMEM_MATERIALS) {
@@ -616,7 +574,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
         auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
         const Mixed mx{sid32, smat, ssrc, values, sources};
         tile_in_registers<false, true>(nx, ny, Medium{1.0f, 1.0f, 1.0f}, f_in, g_in, f_out, g_out, NO_SOURCE,
-                                       NO_SOURCE, values, nsteps, edge, sp, mx);
+                                       NO_SOURCE, values, nsteps, edge, mx);
         return;
     }
     if (kind < SCENE_MIXED) {
@@ -624,11 +582,9 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
         const Medium md{m.x, m.y, m.z};
         auto edge = reinterpret_cast<float (*)[2][WAVE_WARPS][WAVE_TJ]>(smem);
         if (md.a == 1.0f && md.b == 1.0f)
-            tile_in_registers<false>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge,
-                                     sp);
+            tile_in_registers<false>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge);
         else
-            tile_in_registers<true>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge,
-                                    sp);
+            tile_in_registers<true>(nx, ny, md, f_in, g_in, f_out, g_out, NO_SOURCE, NO_SOURCE, values, nsteps, edge);
         return;
     }
     float* sf = smem;
@@ -663,7 +619,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, WAVE_MINB)
     for (int k = tid; k < SCENE_TILE_CELLS; k += 32 * WAVE_WARPS) {
         const int r = k / WAVE_TJ, c = k % WAVE_TJ;
         const int i = ti_first + r, j = tj_first + c;
-        if (r >= WAVE_K && i < sp.row_end && c >= WAVE_K && j < sp.col_end) {
+        if (r >= WAVE_K && r < WAVE_TI - WAVE_K && c >= WAVE_K && c < WAVE_TJ - WAVE_K && i < nx && j < ny) {
             const long long idx = (long long)i * ny + j;
             f_out[idx] = sf[k];
             g_out[idx] = sg[k];
@@ -702,8 +658,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, 1)
     const int tiles_j = (ny + WAVE_OJ - 1) / WAVE_OJ;
     const int bi = (int)(tile / tiles_j), bj = (int)(tile % tiles_j);
     const unsigned first = tile_offsets[tile], last = tile_offsets[tile + 1];
-    const Span sp = scene_span(bi, bj, nx, ny);
-    const int ti_first = sp.ti_first, tj_first = sp.tj_first;
+    const int ti_first = bi * WAVE_OI - WAVE_K, tj_first = bj * WAVE_OJ - WAVE_K;
     const int w = layer_w;
     const float4* mat = n_mat <= SCENE_SMEM_MATERIALS ? smat : mat4;
     for (int k = tid; k < n_mat && k < SCENE_SMEM_MATERIALS; k += 32 * WAVE_WARPS) smat[k] = mat4[k];
@@ -777,7 +732,7 @@ extern "C" __global__ void __launch_bounds__(32 * WAVE_WARPS, 1)
         const int k = tid + m * 32 * WAVE_WARPS;
         const int r = k / WAVE_TJ, c = k % WAVE_TJ;
         const int i = ti_first + r, j = tj_first + c;
-        if (r >= WAVE_K && i < sp.row_end && c >= WAVE_K && j < sp.col_end) {
+        if (r >= WAVE_K && r < WAVE_TI - WAVE_K && c >= WAVE_K && c < WAVE_TJ - WAVE_K && i < nx && j < ny) {
             const long long idx = (long long)i * ny + j;
             f_out[idx] = sf[k];
             g_out[idx] = sg[k];

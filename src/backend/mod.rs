@@ -21,7 +21,6 @@ pub mod error;
 mod families;
 pub mod kind;
 pub mod probe;
-pub mod scene_tiles;
 pub mod spread;
 pub mod tiles;
 pub mod timing;

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         const int i = (int)(cells[q] / ny), j = (int)(cells[q] % ny);
         for (int bi = 0; bi < ti; ++bi)
             for (int bj = 0; bj < tj; ++bj) {
-                const int r = i - scene_tile_first(bi, nx), c = j - scene_tile_first(bj, ny);
+                const int r = i - (bi * WAVE_OI - WAVE_K), c = j - (bj * WAVE_OJ - WAVE_K);
                 if (r >= 0 && r < WAVE_TI && c >= 0 && c < WAVE_TJ)
                     per_tile[bi * tj + bj].push_back((unsigned)(r * WAVE_TJ + c) << 16 | (unsigned)source_of[q]);
             }

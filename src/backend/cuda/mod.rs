@@ -163,6 +163,14 @@ pub fn open() -> Result<Box<dyn Backend>, BackendError> {
     Ok(Box::new(CudaBackend { dev, stream, mandel: None }))
 }
 
+/// `info`'s line on the blocked scene kernels: registers and local memory (a spill shows there).
+fn scene_kernels_line(steps: &cudarc::driver::CudaFunction, layer: &cudarc::driver::CudaFunction) -> String {
+    let regs = |f: &cudarc::driver::CudaFunction| {
+        format!("{} registers, {} B local", f.num_regs().unwrap_or(-1), f.local_size_bytes().unwrap_or(-1))
+    };
+    format!("blocked: wave_scene_steps {}; wave_scene_layer_steps {}", regs(steps), regs(layer))
+}
+
 #[expect(unsafe_code, reason = "probing the libraries and turning off cudarc's event tracking are unsafe cudarc calls")]
 fn init(ordinal: usize) -> Result<Device, OpenError> {
     // SAFETY: these only try to dlopen the libraries; they touch no CUDA state.
@@ -250,14 +258,17 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
             wave_steps.local_size_bytes().unwrap_or(-1)
         ),
     ));
+    let wave_scene_steps = func(&wave, "wave_scene_steps")?;
+    let wave_scene_layer_steps = func(&wave, "wave_scene_layer_steps")?;
+    info.details.push(("scene kernels".into(), scene_kernels_line(&wave_scene_steps, &wave_scene_layer_steps)));
     Ok(Device {
         wave_steps,
         wave_update: func(&wave, "wave_update")?,
         wave_scene_update: func(&wave, "wave_scene_update")?,
         wave_scene_sources: func(&wave, "wave_scene_sources")?,
         wave_scene_edges: func(&wave, "wave_scene_edges")?,
-        wave_scene_steps: func(&wave, "wave_scene_steps")?,
-        wave_scene_layer_steps: func(&wave, "wave_scene_layer_steps")?,
+        wave_scene_steps,
+        wave_scene_layer_steps,
         wave_rgba: func(&colormap, "wave_rgba")?,
         wave_rgba_strided: func(&colormap, "wave_rgba_strided")?,
         mandelbrot_f64: func(&mandel, "mandelbrot_f64")?,

@@ -17,7 +17,6 @@ use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};
 
 use super::wave_tile::TILE;
-use crate::backend::scene_tiles;
 
 /// A scene on the device: material ids and table, and the forced cells with their sources.
 pub(super) struct SceneData {
@@ -142,13 +141,7 @@ impl SceneData {
     pub(super) fn steps_per_launch(&self) -> u32 {
         let (oj, oi) = TILE.out();
         let (nx, ny) = (self.scene.nx as u32, self.scene.ny as u32);
-        // An edge line `n - 2` as a tile's first output row (column): Mur's edge cells would
-        // reach past a full launch's halo (kernels/wave.cu).
-        let first_out = |n: u32, out: u32| {
-            (0..scene_tiles::count(n as usize, out as usize))
-                .any(|t| scene_tiles::origin(t, n as usize, out as usize) + 2 == n as usize)
-        };
-        if self.edges && (first_out(nx, oi) || first_out(ny, oj)) { (TILE.halo - 1) / 2 } else { TILE.steps() }
+        if self.edges && ((nx - 2) % oi == 0 || (ny - 2) % oj == 0) { (TILE.halo - 1) / 2 } else { TILE.steps() }
     }
 
     /// True when the blocked kernels cannot run this scene: a matched layer together with Mur's
@@ -222,21 +215,22 @@ pub(super) const LAYER: u16 = 0xfffc;
 /// An 8x8 square with no interior cell.
 const EMPTY: u16 = 0xfffd;
 
-/// The first and last tile (along an axis of `n` cells) whose footprint meets cells `lo..=hi`:
-/// tiles lie as [`scene_tiles`] puts them, `size` long from `TILE.halo` before their output.
-fn tiles_holding(lo: usize, hi: usize, n: usize, out: u32, size: u32) -> (i64, i64) {
-    let run = scene_tiles::touching(lo, hi, n, out as usize, TILE.halo as usize, size as usize);
-    (run.start as i64, run.end as i64 - 1)
+/// The first and last tile (along one axis) whose footprint holds cell `x`: tiles start `out`
+/// apart at `-TILE.halo` and are `size` long.
+fn tiles_holding(x: i64, out: u32, size: u32, tiles: u32) -> (i64, i64) {
+    let (out, size, halo) = (i64::from(out), i64::from(size), i64::from(TILE.halo));
+    // b*out - halo <= x < b*out - halo + size
+    let lo = (x + halo - size).div_euclid(out) + 1;
+    let hi = (x + halo).div_euclid(out);
+    (lo.max(0), hi.min(i64::from(tiles) - 1))
 }
 
 /// The kind of each tile (row-major, `tile_grid` of them) from the scene's cells, forced cells not
 /// counted: the material id where every interior cell of the tile (halo included) has it and it
 /// is neither a wall nor an absorbing-edge cell (the tile runs in registers), else [`MIXED`] or
 /// [`GENERAL_EDGES`]; with a matched layer, [`LAYER`] where a layer cell lies in the footprint
-/// (whatever else does: a scene has the layer or Mur's edge cells, not both). Tiles lie as
-/// [`scene_tiles`] puts them and are `TILE.width() x TILE.height()`; the interior is first folded
-/// into 8x8 squares, and a tile whose footprint meets a square takes its kind (a kind that runs
-/// more than the tile holds is still right).
+/// (whatever else does: a scene has the layer or Mur's edge cells, not both). Tiles start `TILE.out()` apart at `-TILE.halo` and are `TILE.width() x
+/// TILE.height()`, all multiples of 8, so the interior is first folded into 8x8 squares.
 #[must_use]
 pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
     let (nx, ny) = (cells.nx, cells.ny);
@@ -273,10 +267,10 @@ pub(super) fn tile_kinds(cells: &SceneCells) -> Vec<u16> {
     let (oj, oi) = TILE.out();
     let mut kinds = vec![EMPTY; (tj * ti) as usize];
     for si in 0..sq_i {
-        let (bi0, bi1) = tiles_holding(8 * si, (8 * si + 7).min(nx - 1), nx, oi, TILE.height());
+        let (bi0, bi1) = tiles_holding(8 * si as i64, oi, TILE.height(), ti);
         for sj in 0..sq_j {
             let sq = squares[si * sq_j + sj];
-            let (bj0, bj1) = tiles_holding(8 * sj, (8 * sj + 7).min(ny - 1), ny, oj, TILE.width());
+            let (bj0, bj1) = tiles_holding(8 * sj as i64, oj, TILE.width(), tj);
             for bi in bi0..=bi1 {
                 for bj in bj0..=bj1 {
                     let k = &mut kinds[(bi * i64::from(tj) + bj) as usize];
@@ -303,22 +297,22 @@ pub(super) fn tile_sources(
     ny: usize,
     forced: &[crate::sim::wave::scene::SourceCell],
 ) -> (Vec<u32>, Vec<u32>) {
-    let (tj, _) = tile_grid(nx, ny);
+    let (tj, ti) = tile_grid(nx, ny);
     let (oj, oi) = TILE.out();
     let halo = i64::from(TILE.halo);
     let mut per_tile: Vec<(u32, u32)> = Vec::new();
     for c in forced {
-        let (i, j) = (c.cell / ny, c.cell % ny);
-        let (bi0, bi1) = tiles_holding(i, i, nx, oi, TILE.height());
-        let (bj0, bj1) = tiles_holding(j, j, ny, oj, TILE.width());
+        let (i, j) = ((c.cell / ny) as i64, (c.cell % ny) as i64);
+        let (bi0, bi1) = tiles_holding(i, oi, TILE.height(), ti);
+        let (bj0, bj1) = tiles_holding(j, oj, TILE.width(), tj);
         for bi in bi0..=bi1 {
             for bj in bj0..=bj1 {
                 let t = (bi * i64::from(tj) + bj) as usize;
                 if kinds[t] != GENERAL_EDGES && kinds[t] != LAYER {
                     kinds[t] = MIXED;
                 }
-                let r = i as i64 - (scene_tiles::origin(bi as usize, nx, oi as usize) as i64 - halo);
-                let cc = j as i64 - (scene_tiles::origin(bj as usize, ny, oj as usize) as i64 - halo);
+                let r = i - (bi * i64::from(oi) - halo);
+                let cc = j - (bj * i64::from(oj) - halo);
                 let local = (r * i64::from(TILE.width()) + cc) as u32;
                 per_tile.push((t as u32, local << 16 | c.source as u32));
             }
@@ -396,9 +390,7 @@ c2 = 0.125
             for bi in 0..i64::from(ti) {
                 for bj in 0..i64::from(tj) {
                     let k = kinds[(bi * i64::from(tj) + bj) as usize];
-                    let first =
-                        |t: i64, n: usize, out: u32| scene_tiles::origin(t as usize, n, out as usize) as i64 - 8;
-                    let (i0, j0) = (first(bi, nx, oi), first(bj, ny, oj));
+                    let (i0, j0) = (bi * i64::from(oi) - 8, bj * i64::from(oj) - 8);
                     let holds = (i0..i0 + 64).any(|i| {
                         (j0..j0 + 64).any(|j| {
                             i >= 1
@@ -435,9 +427,7 @@ c2 = 0.125
             for bi in 0..ti as i64 {
                 for bj in 0..tj as i64 {
                     let t = (bi * i64::from(tj) + bj) as usize;
-                    let first =
-                        |t: i64, n: usize, out: u32| scene_tiles::origin(t as usize, n, out as usize) as i64 - 8;
-                    let (i0, j0) = (first(bi, nx, oi), first(bj, ny, oj));
+                    let (i0, j0) = (bi * i64::from(oi) - 8, bj * i64::from(oj) - 8);
                     let inside = |i: i64, j: i64| i >= 1 && j >= 1 && i < nx as i64 - 1 && j < ny as i64 - 1;
                     let footprint: Vec<usize> = (i0..i0 + 64)
                         .flat_map(|i| (j0..j0 + 64).map(move |j| (i, j)))

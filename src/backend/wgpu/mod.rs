@@ -26,6 +26,7 @@ mod mandelbrot_deep;
 pub mod probe_fma;
 mod reduction;
 mod saxpy;
+mod scene_tiles;
 pub mod shader;
 pub mod spirv;
 pub mod wave;

@@ -17,9 +17,10 @@ use std::sync::Arc;
 
 use super::field::FIELD_SCALE;
 use super::layout::{Binding, bind_group, bind_group_layout, record};
+use super::scene_tiles;
 use super::shader::{Order, Products};
 use super::{Gpu, Guards, Timer, runtime};
-use crate::backend::{BackendError, scene_tiles};
+use crate::backend::BackendError;
 use crate::sim::wave::pml::{Axis, Layer};
 use crate::sim::wave::scene::{Boundary, Scene, SourceCell};
 use crate::sim::wave::scene_cells::{EDGE_NONE, SceneCells, WALL};

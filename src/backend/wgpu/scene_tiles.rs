@@ -1,15 +1,17 @@
-//! Where the tiles of the blocked scene kernels lie along one axis of the grid: wgpu's
-//! `shaders/wave_scene_blocked.wgsl` (`tile_first`, `tile_end`) and CUDA's `wave_scene_steps` and
-//! `wave_scene_layer_steps` (`scene_tile_first`, `scene_tile_end` in `kernels/wave.cu`), with
-//! their hosts' tile sorting (`src/backend/wgpu/wave_scene_blocked.rs`,
-//! `src/backend/cuda/wave_scene.rs`).
+//! Where the tiles of the blocked scene kernel lie along one axis of the grid
+//! (`shaders/wave_scene_blocked.wgsl`: `tile_first`, `tile_end`; its host's tile sorting in
+//! `wave_scene_blocked.rs`).
 //!
 //! A tile outputs `out` cells of an axis (48) and computes a halo around them. The tiles start
 //! `out` apart from both ends of the axis, and the one in the middle ([`short_tile`]) outputs
 //! what is left. A matched layer's far side then lies in the last tile alone, as its near side
 //! lies in the first: with the short tile last (until stop 37), a 4096-cell side's far layer
-//! reached two tiles and a 4096² scene had 507 layer tiles instead of 340
-//! (docs/PERFORMANCE.md, stop 37). The plain blocked kernels keep their tiles from the near end.
+//! reached two tiles and a 4096² scene had 507 layer tiles instead of 340 (the layer scene 59.6
+//! -> 52.8 µs an update on the H100, docs/PERFORMANCE.md, stop 37). The plain blocked kernels keep
+//! their tiles from the near end, and so do CUDA's scene kernels (`kernels/wave.cu`): this layout
+//! made CUDA's layer scene faster (39.5 -> 36.8 µs) and its Mur scenes slower (18.5 -> 21.1 at
+//! 4096², 63.3 -> 72.8 at 8192²) with the same tile kinds and no spilled register, a cause not
+//! found; it was reverted there.
 
 /// Tiles along an axis of `n` cells.
 #[must_use]
@@ -30,7 +32,9 @@ pub fn origin(t: usize, n: usize, out: usize) -> usize {
     if t > short_tile(n, out) { t * out - (count(n, out) * out - n) } else { t * out }
 }
 
-/// One past the last cell tile `t` outputs.
+/// One past the last cell tile `t` outputs (`tile_end` in the shader; the host needs only the
+/// tiles' regions).
+#[cfg(test)]
 #[must_use]
 pub fn out_end(t: usize, n: usize, out: usize) -> usize {
     let cut = if t == short_tile(n, out) { count(n, out) * out - n } else { 0 };
