@@ -27,9 +27,10 @@
 // A 64x4 workgroup owns a TJ x TI = 64 x 64 tile of both fields: each invocation keeps a column of
 // R = 16 cells of each in registers; the tile is the output block (OI x OI = 48 x 48; less for
 // an axis' middle tile, `tile_first`) plus a halo of K = 8 cells, and the region that is still
-// right shrinks by one cell per update from every tile edge inside the grid. Mur's edge cells read their neighbour's new value, so their value
-// reaches two cells along one axis in one update: where an edge line `nx-2` (`ny-2`) is a tile's
-// first output row (column), the host runs at most (K-2)/2 steps per dispatch (as CUDA does).
+// right shrinks by one cell per update from every tile edge inside the grid. Mur's edge cells
+// read their neighbour's new value, so their value reaches two cells along one axis in one
+// update: where an edge line `nx-2` (`ny-2`) is a tile's first output row (column), the host runs
+// at most (K-2)/2 steps per dispatch (as CUDA does).
 // Cells outside the grid and the grid's border are never updated.
 //
 // Each step first writes the forced cells of the tile (halo included) into g from this dispatch's
@@ -330,7 +331,7 @@ fn forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> 
 // The tiles of an axis of n cells: the middle one (at least tile 1) outputs what is left of n
 // after whole tiles from both ends, those before it start at OI t, those after it end at multiples
 // of OI from the far end (`origin`, `out_end` and `short_tile` in
-// src/backend/wgpu/wave_scene_blocked.rs): the layer's far side then lies in the last tile alone.
+// src/backend/wgpu/scene_tiles.rs): the layer's far side then lies in the last tile alone.
 // Tile t's first cell, halo included.
 fn tile_first(t: u32, n: u32) -> i32 {
     let count = (n + u32(OI) - 1u) / u32(OI);
