@@ -346,9 +346,17 @@ fn tile_end(t: u32, n: u32, first: i32) -> i32 {
     return min(first + K + OI - i32(cut), i32(n));
 }
 
-// The invocation's tile's output rows and columns end (`tile_end`), set where a tile starts.
+// The invocation's tile's output rows and columns end (`tile_end`), set by `enter_tile`.
 var<private> row_end: i32;
 var<private> col_end: i32;
+
+// Tile t's first row and column (halo included); sets `row_end` and `col_end`.
+fn enter_tile(t: vec3<u32>) -> vec2<i32> {
+    let first = vec2<i32>(tile_first(t.x, steps.nx), tile_first(t.y, steps.ny));
+    row_end = tile_end(t.x, steps.nx, first.x);
+    col_end = tile_end(t.y, steps.ny, first.y);
+    return first;
+}
 
 // Entry `index` of a list of `count` tiles from word `list`: (tile row, tile column, second
 // word), or none (x = 0xffffffff) past the list's end.
@@ -431,12 +439,9 @@ fn plain_tile(t: vec3<u32>, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;
-    let ti_first = tile_first(t.x, steps.nx);
-    let tj_first = tile_first(t.y, steps.ny);
-    row_end = tile_end(t.x, steps.nx, ti_first);
-    col_end = tile_end(t.y, steps.ny, tj_first);
-    let i0 = ti_first + i32(ti0);
-    let j = tj_first + i32(tx);
+    let corner = enter_tile(t);
+    let i0 = corner.x + i32(ti0);
+    let j = corner.y + i32(tx);
     var f = column_f(i0, j);
     var g = column_g(i0, j);
     let mask = interior_mask(i0, j);
@@ -676,10 +681,9 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     let tx = lid.x;
     let ty = lid.y;
     let ti0 = ty * R;
-    let ti_first = tile_first(t.x, steps.nx);
-    let tj_first = tile_first(t.y, steps.ny);
-    row_end = tile_end(t.x, steps.nx, ti_first);
-    col_end = tile_end(t.y, steps.ny, tj_first);
+    let corner = enter_tile(t);
+    let ti_first = corner.x;
+    let tj_first = corner.y;
     let i0 = ti_first + i32(ti0);
     let j = tj_first + i32(tx);
     // Whether the tile holds an absorbing-edge line (uniform in the workgroup).

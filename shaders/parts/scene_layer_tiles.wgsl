@@ -227,10 +227,9 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     // one warp, where it straddled two and made both run the layer's and the plain rule.
     let w = i32(steps.layer_w);
     let ny = i32(steps.ny);
-    let j0 = tile_first(t.y, steps.ny);
-    let i_first = tile_first(t.x, steps.nx);
-    row_end = tile_end(t.x, steps.nx, i_first);
-    col_end = tile_end(t.y, steps.ny, j0);
+    let corner = enter_tile(t);
+    let i_first = corner.x;
+    let j0 = corner.y;
     var rot = 0;
     if w + 1 > j0 && 1 - j0 < i32(TJ) {
         rot = max(1 - j0, 0);
@@ -315,7 +314,7 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     }
     if ty == 0u {
         // Row lid.x of the tile: its coefficients (level 0 outside the interior: never a layer cell).
-        let i = tile_first(t.x, steps.nx) + i32(lid.x);
+        let i = i_first + i32(lid.x);
         var b = 0u;
         if i >= 1 && i + 1 < nx {
             b = axis_base(u32(i), steps.nx, steps.layer_w);
