@@ -1,10 +1,16 @@
 // The wave view's 3D surface (drawing, not a compute family): a grid of `mesh` vertices displaced
 // by the field picture the 2D view shows, coloured with its own `hot` colours and shaded by a
 // fixed light. `cs_mesh` (a compute pass) makes each mesh vertex once, into `vertices`: its world
-// position, colour and normal; `vs_mesh` reads its vertex by the index buffer's `vertex_index`
-// and only multiplies by the MVP (an indexed draw: the post-transform cache runs a vertex shared
-// by six triangles about twice, not six times); `fs_mesh` shades, into an offscreen colour and
-// depth target, then `vs_blit` / `fs_blit` copy it into egui's pass.
+// position, its place on the picture and its normal; `vs_mesh` reads its vertex by the index
+// buffer's `vertex_index` and only multiplies by the MVP (an indexed draw: the post-transform
+// cache runs a vertex shared by six triangles about twice, not six times); `fs_mesh` colours each
+// pixel from the picture under it and shades, into an offscreen colour and depth target, then
+// `vs_blit` / `fs_blit` copy it into egui's pass.
+//
+// The mesh is no finer than the view needs (`surface_gpu::mesh_sides`: edges of about 2 pixels),
+// often coarser than the picture: a vertex's height is the mean over the texels it stands for
+// (its footprint), and the colours come from the picture per pixel, so a detail finer than the
+// mesh keeps its colour.
 //
 // The picture is Rgba8Unorm bytes of matplotlib's `hot`; its height is `hot` read backwards:
 // red rises from 0.0416 to 1 over [0, 0.365079], green from 0 to 1 over [0.365079, 0.746032],
@@ -31,12 +37,13 @@ struct Surface {
 @group(0) @binding(1) var field: texture_2d<f32>;
 @group(0) @binding(2) var offscreen: texture_2d<f32>;
 @group(0) @binding(3) var offscreen_sampler: sampler;
+// The picture, filtered, for `fs_mesh`'s colours.
+@group(0) @binding(6) var field_sampler: sampler;
 
-// One mesh vertex, as `cs_mesh` writes it and `vs_mesh` reads it: world position (w = 1),
-// colour (the picture's texel, a = 0) and unit normal (w = 0).
+// One mesh vertex, as `cs_mesh` writes it and `vs_mesh` reads it: world position (w: the
+// picture's u there) and unit normal (w: the picture's v).
 struct Vertex {
     position: vec4<f32>,
-    colour: vec4<f32>,
     normal: vec4<f32>,
 };
 
@@ -49,20 +56,38 @@ fn hot_inverse(c: vec3<f32>) -> f32 {
     return 0.365079 * clamp((c.r - 0.0416) / 0.9584, 0.0, 1.0) + 0.380953 * c.g + 0.253968 * c.b;
 }
 
-// The texel under mesh vertex (i, j), clamped to the mesh.
-fn texel_of(i: i32, j: i32) -> vec2<i32> {
+// Texels of the picture between mesh vertices along each axis (1 where the mesh has a vertex
+// per texel).
+fn spacing() -> vec2<f32> {
+    let m = vec2<f32>(max(u.mesh, vec2<u32>(2u)) - vec2<u32>(1u));
+    return vec2<f32>(u.texels - vec2<u32>(1u)) / m;
+}
+
+// Mesh vertex (i, j)'s place on the picture, in texels (0 .. texels - 1), clamped to the mesh.
+fn place_of(i: i32, j: i32) -> vec2<f32> {
     let m = vec2<i32>(u.mesh) - vec2<i32>(1);
-    let v = clamp(vec2<i32>(i, j), vec2<i32>(0), m);
-    let t = vec2<f32>(u.texels - vec2<u32>(1));
-    return vec2<i32>(round(vec2<f32>(v) * t / vec2<f32>(max(m, vec2<i32>(1)))));
+    return vec2<f32>(clamp(vec2<i32>(i, j), vec2<i32>(0), m)) * spacing();
 }
 
+// The height of mesh vertex (i, j): the mean height of the texels it stands for, a box of
+// round(spacing) texels a side around its place (one texel where the mesh has one per texel).
 fn height_at(i: i32, j: i32) -> f32 {
-    let c = textureLoad(field, texel_of(i, j), 0).rgb;
-    return (hot_inverse(c) - 0.5) * u.height;
+    let p = place_of(i, j);
+    let w = max(vec2<i32>(round(spacing())), vec2<i32>(1));
+    let first = vec2<i32>(round(p - 0.5 * vec2<f32>(w - vec2<i32>(1))));
+    let last = vec2<i32>(u.texels) - vec2<i32>(1);
+    var sum = 0.0;
+    for (var dy = 0; dy < w.y; dy++) {
+        for (var dx = 0; dx < w.x; dx++) {
+            let t = clamp(first + vec2<i32>(dx, dy), vec2<i32>(0), last);
+            sum += hot_inverse(textureLoad(field, t, 0).rgb);
+        }
+    }
+    return (sum / f32(w.x * w.y) - 0.5) * u.height;
 }
 
-// Mesh vertex (i, j) = `id.xy`: where it is, its colour and its normal, once per frame.
+// Mesh vertex (i, j) = `id.xy`: where it is, its place on the picture and its normal, once per
+// frame.
 @compute @workgroup_size(8, 8)
 fn cs_mesh(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= u.mesh.x || id.y >= u.mesh.y {
@@ -79,14 +104,15 @@ fn cs_mesh(@builtin(global_invocation_id) id: vec3<u32>) {
     let step = u.extent / m;
     let sx = (height_at(i + 1, j) - height_at(i - 1, j)) / (2.0 * step.x);
     let sz = (height_at(i, j + 1) - height_at(i, j - 1)) / (2.0 * step.y);
-    let colour = textureLoad(field, texel_of(i, j), 0).rgb;
+    // The texel centre under the vertex, in the picture's [0, 1] coordinates.
+    let uv = (place_of(i, j) + 0.5) / vec2<f32>(u.texels);
     let normal = normalize(vec3<f32>(-sx, 1.0, -sz));
-    vertices_out[id.y * u.mesh.x + id.x] = Vertex(vec4<f32>(x, y, z, 1.0), vec4<f32>(colour, 0.0), vec4<f32>(normal, 0.0));
+    vertices_out[id.y * u.mesh.x + id.x] = Vertex(vec4<f32>(x, y, z, uv.x), vec4<f32>(normal, uv.y));
 }
 
 struct MeshOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) colour: vec3<f32>,
+    @location(0) uv: vec2<f32>,
     @location(1) normal: vec3<f32>,
 };
 
@@ -96,7 +122,7 @@ fn vs_mesh(@builtin(vertex_index) vid: u32) -> MeshOut {
     let v = vertices[vid];
     var out: MeshOut;
     out.clip = u.mvp * vec4<f32>(v.position.xyz, 1.0);
-    out.colour = v.colour.rgb;
+    out.uv = vec2<f32>(v.position.w, v.normal.w);
     out.normal = v.normal.xyz;
     return out;
 }
@@ -105,8 +131,9 @@ fn vs_mesh(@builtin(vertex_index) vid: u32) -> MeshOut {
 fn fs_mesh(v: MeshOut) -> @location(0) vec4<f32> {
     let light = normalize(vec3<f32>(-0.4, 1.0, 0.5));
     let shade = 0.45 + 0.55 * max(dot(normalize(v.normal), light), 0.0);
+    let colour = textureSampleLevel(field, field_sampler, v.uv, 0.0).rgb;
     // Gamma-space bytes, like the 2D picture: the blit converts where egui's target is sRGB.
-    return vec4<f32>(v.colour * shade, 1.0);
+    return vec4<f32>(colour * shade, 1.0);
 }
 
 struct BlitOut {

@@ -2,23 +2,36 @@
 //! field picture as a displaced, shaded mesh (`shaders/wave_surface.wgsl`). In `prepare` a
 //! compute pass (`cs_mesh`) makes every mesh vertex once into a storage buffer, and an indexed
 //! draw (`vs_mesh`, `fs_mesh`) of the mesh's triangles renders them into an offscreen colour and
-//! depth target; `paint` copies that into egui's pass. Its pipelines, buffers and targets live in
+//! depth target, colouring each pixel from the picture; `paint` copies that into egui's pass. The
+//! mesh is as fine as the view shows ([`mesh_sides`]: an edge of about 2 pixels on screen, at most
+//! one vertex per texel and [`MAX_MESH_SIDE`] a side). Its pipelines, buffers and targets live in
 //! egui-wgpu's callback resources ([`Resources`]), made on first use and remade only when the mesh
 //! or the view changes size. No UI and no simulation here: the camera and the controls are
 //! `surface_ui.rs`.
 
 use crate::backend::wgpu::shader;
 
-/// The mesh's most vertices per side: a 1024² picture is drawn with 512² vertices (every other
-/// texel), larger ones likewise decimated; smaller ones use one vertex per texel.
+/// The mesh's most vertices per side: a 1024² picture seen close is drawn with 512² vertices
+/// (every other texel), larger ones likewise decimated; smaller ones use at most one vertex per
+/// texel.
 pub const MAX_MESH_SIDE: u32 = 512;
+
+/// The most screen pixels a mesh quad takes of the surface's projected box ([`mesh_sides`]):
+/// sides are powers of two, so 2-4 of them; an edge between vertices is then about 2 pixels on
+/// screen (1.85 the median in the app's default view of a 1024² grid, a 256² mesh). The
+/// graphics units draw a triangle of half a pixel (the 512² mesh there) at the cost of a larger
+/// one, for nothing more to see.
+pub const QUAD_PIXELS: f32 = 4.0;
+
+/// The fewest vertices per side the mesh has (fewer where the picture has fewer texels).
+const MIN_MESH_SIDE: u32 = 16;
 
 /// The offscreen target's depth format.
 const DEPTH: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// The offscreen target's colour format (gamma-space bytes, like the 2D picture).
 const COLOUR: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-/// Bytes of one mesh vertex in the storage buffer (`Vertex` of the shader: three `vec4<f32>`).
-const VERTEX_BYTES: u64 = 48;
+/// Bytes of one mesh vertex in the storage buffer (`Vertex` of the shader: two `vec4<f32>`).
+const VERTEX_BYTES: u64 = 32;
 /// `cs_mesh`'s workgroup side (`@workgroup_size(8, 8)`).
 const WORKGROUP_SIDE: u32 = 8;
 
@@ -54,10 +67,47 @@ pub struct SurfaceCallback {
     pub target: wgpu::TextureFormat,
 }
 
-/// Vertices of the mesh per side for a picture of `texels` per side.
+/// The most vertices of the mesh per side for a picture of `texels` per side.
 #[must_use]
 pub fn mesh_side(texels: u32) -> u32 {
     if texels <= MAX_MESH_SIDE { texels.max(2) } else { texels.div_ceil(texels.div_ceil(MAX_MESH_SIDE)).max(2) }
+}
+
+/// Vertices of the mesh per side for a `texels` picture raised by `height` and seen through
+/// `mvp` in a view of `size_px`: enough that a quad takes at most [`QUAD_PIXELS`] of the
+/// surface's box projected (a power of two, at least [`MIN_MESH_SIDE`]), at most [`mesh_side`].
+/// A box reaching behind the eye gets the most.
+#[must_use]
+pub fn mesh_sides(texels: [u32; 2], mvp: &[[f32; 4]; 4], height: f32, size_px: [u32; 2]) -> [u32; 2] {
+    let most = texels.map(mesh_side);
+    let [ex, ez] = extent(texels[0], texels[1]);
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+    for k in 0..8 {
+        let p = [
+            if k & 1 == 0 { -ex / 2.0 } else { ex / 2.0 },
+            if k & 2 == 0 { -height / 2.0 } else { height / 2.0 },
+            if k & 4 == 0 { -ez / 2.0 } else { ez / 2.0 },
+            1.0,
+        ];
+        let clip: [f32; 4] = std::array::from_fn(|r| (0..4).map(|c| mvp[c][r] * p[c]).sum());
+        if clip[3] <= 1e-6 {
+            return most;
+        }
+        for a in 0..2 {
+            let px = (clip[a] / clip[3] + 1.0) / 2.0 * size_px[a] as f32;
+            lo[a] = lo[a].min(px);
+            hi[a] = hi[a].max(px);
+        }
+    }
+    let across = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    if !across.is_finite() {
+        return most;
+    }
+    let side = |world: f32, most: u32| {
+        let quads = (across * world / QUAD_PIXELS).ceil().clamp(1.0, 65_536.0) as u32;
+        (quads + 1).next_power_of_two().clamp(MIN_MESH_SIDE, most.max(MIN_MESH_SIDE)).min(most)
+    };
+    [side(ex, most[0]), side(ez, most[1])]
 }
 
 /// The index buffer of a `mesh` (vertices per side, row-major: vertex `(i, j)` is
@@ -98,7 +148,15 @@ struct MeshBuffers {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     index_count: u32,
-    /// The uniform block and the vertices, for the draw.
+}
+
+/// The bind groups of one picture texture and one vertex buffer.
+struct Groups {
+    field: wgpu::Texture,
+    vertices: wgpu::Buffer,
+    /// The uniform block, the picture and the vertices written, for `cs_mesh`.
+    compute: wgpu::BindGroup,
+    /// The uniform block, the vertices read and the picture sampled, for the draw.
     draw: wgpu::BindGroup,
 }
 
@@ -112,10 +170,11 @@ pub struct Resources {
     blit_layout: wgpu::BindGroupLayout,
     uniform: wgpu::Buffer,
     sampler: wgpu::Sampler,
+    /// The picture's sampler for `fs_mesh`'s colours (bilinear, clamped).
+    field_sampler: wgpu::Sampler,
     offscreen: Option<Offscreen>,
     buffers: Option<MeshBuffers>,
-    /// The field texture and vertex buffer the compute bind group was made for.
-    field: Option<(wgpu::Texture, wgpu::Buffer, wgpu::BindGroup)>,
+    groups: Option<Groups>,
 }
 
 fn entry(binding: u32, visibility: wgpu::ShaderStages, ty: wgpu::BindingType) -> wgpu::BindGroupLayoutEntry {
@@ -219,13 +278,19 @@ impl Resources {
             label: Some("wave_surface vertices"),
             entries: &[
                 entry(0, compute, uniform_ty),
-                entry(1, compute, texture_binding(false)),
+                entry(1, compute, texture_binding(true)),
                 entry(4, compute, storage_binding(false)),
             ],
         });
+        let fragment = wgpu::ShaderStages::FRAGMENT;
         let mesh_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave_surface mesh"),
-            entries: &[entry(0, both, uniform_ty), entry(5, wgpu::ShaderStages::VERTEX, storage_binding(true))],
+            entries: &[
+                entry(0, both, uniform_ty),
+                entry(1, fragment, texture_binding(true)),
+                entry(5, wgpu::ShaderStages::VERTEX, storage_binding(true)),
+                entry(6, fragment, wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering)),
+            ],
         });
         let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wave_surface blit"),
@@ -252,6 +317,12 @@ impl Resources {
             min_filter: wgpu::FilterMode::Nearest,
             ..Default::default()
         });
+        let field_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("wave_surface picture"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
         Self {
             vertices,
             mesh,
@@ -261,9 +332,10 @@ impl Resources {
             blit_layout,
             uniform,
             sampler,
+            field_sampler,
             offscreen: None,
             buffers: None,
-            field: None,
+            groups: None,
         }
     }
 
@@ -319,43 +391,39 @@ impl Resources {
                 usage: wgpu::BufferUsages::INDEX,
             },
         );
+        let index_count = u32::try_from(triangles.len()).unwrap_or(u32::MAX);
+        self.buffers = Some(MeshBuffers { side, vertices, indices, index_count });
+    }
+
+    /// Makes the bind groups of the picture `field` and the vertex buffer `vertices` unless they
+    /// are for those.
+    fn groups(&mut self, device: &wgpu::Device, field: &wgpu::Texture, vertices: &wgpu::Buffer) {
+        if self.groups.as_ref().is_some_and(|g| &g.field == field && &g.vertices == vertices) {
+            return;
+        }
+        let view = field.create_view(&wgpu::TextureViewDescriptor::default());
+        let uniform = wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() };
+        let picture = wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&view) };
+        let compute = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("wave_surface vertices"),
+            layout: &self.compute_layout,
+            entries: &[
+                uniform.clone(),
+                picture.clone(),
+                wgpu::BindGroupEntry { binding: 4, resource: vertices.as_entire_binding() },
+            ],
+        });
         let draw = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("wave_surface mesh"),
             layout: &self.mesh_layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
+                uniform,
+                picture,
                 wgpu::BindGroupEntry { binding: 5, resource: vertices.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 6, resource: wgpu::BindingResource::Sampler(&self.field_sampler) },
             ],
         });
-        let index_count = u32::try_from(triangles.len()).unwrap_or(u32::MAX);
-        self.buffers = Some(MeshBuffers { side, vertices, indices, index_count, draw });
-    }
-
-    /// The compute pass's bind group: the picture `field` and the vertex buffer `vertices`.
-    fn field_group(
-        &mut self,
-        device: &wgpu::Device,
-        field: &wgpu::Texture,
-        vertices: &wgpu::Buffer,
-    ) -> wgpu::BindGroup {
-        if let Some((t, b, g)) = &self.field
-            && t == field
-            && b == vertices
-        {
-            return g.clone();
-        }
-        let view = field.create_view(&wgpu::TextureViewDescriptor::default());
-        let g = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("wave_surface field"),
-            layout: &self.compute_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: self.uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::TextureView(&view) },
-                wgpu::BindGroupEntry { binding: 4, resource: vertices.as_entire_binding() },
-            ],
-        });
-        self.field = Some((field.clone(), vertices.clone(), g.clone()));
-        g
+        self.groups = Some(Groups { field: field.clone(), vertices: vertices.clone(), compute, draw });
     }
 }
 
@@ -379,7 +447,7 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
             }
         };
         let (w, h) = (self.field.width(), self.field.height());
-        let mesh = [mesh_side(w), mesh_side(h)];
+        let mesh = mesh_sides([w, h], &self.mvp, self.height, self.size_px);
         let u = Uniform {
             mvp: self.mvp,
             mesh,
@@ -392,14 +460,16 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
         r.buffers(device, mesh);
         r.offscreen(device, self.size_px);
         let Some(vertices) = r.buffers.as_ref().map(|b| b.vertices.clone()) else { return Vec::new() };
-        let group = r.field_group(device, &self.field, &vertices);
-        let (Some(b), Some(o)) = (r.buffers.as_ref(), r.offscreen.as_ref()) else { return Vec::new() };
+        r.groups(device, &self.field, &vertices);
+        let (Some(b), Some(o), Some(g)) = (r.buffers.as_ref(), r.offscreen.as_ref(), r.groups.as_ref()) else {
+            return Vec::new();
+        };
         {
-            // Every mesh vertex once: position, colour, normal.
+            // Every mesh vertex once: position, place on the picture, normal.
             let mut pass = encoder
                 .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("cs_mesh"), timestamp_writes: None });
             pass.set_pipeline(&r.vertices);
-            pass.set_bind_group(0, &group, &[]);
+            pass.set_bind_group(0, &g.compute, &[]);
             pass.dispatch_workgroups(mesh[0].div_ceil(WORKGROUP_SIDE), mesh[1].div_ceil(WORKGROUP_SIDE), 1);
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -423,7 +493,7 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
             multiview_mask: None,
         });
         pass.set_pipeline(&r.mesh);
-        pass.set_bind_group(0, &b.draw, &[]);
+        pass.set_bind_group(0, &g.draw, &[]);
         pass.set_index_buffer(b.indices.slice(..), wgpu::IndexFormat::Uint32);
         pass.draw_indexed(0..b.index_count, 0, 0..1);
         Vec::new()
@@ -446,6 +516,7 @@ impl egui_wgpu::CallbackTrait for SurfaceCallback {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::wave::surface_ui::SurfaceView;
 
     #[test]
     fn big_pictures_are_decimated_to_at_most_the_mesh_limit() {
@@ -456,6 +527,67 @@ mod tests {
         assert!(mesh_side(1500) <= MAX_MESH_SIDE);
         assert_eq!(mesh_side(1), 2);
         assert_eq!(extent(200, 100), [1.0, 0.5]);
+    }
+
+    /// Screen pixels of each edge between neighbouring vertices of a flat `mesh` over a
+    /// `texels` picture, seen by `camera` in a view of `size` pixels.
+    fn edge_pixels(texels: [u32; 2], mesh: [u32; 2], camera: &SurfaceView, size: [u32; 2]) -> Vec<f32> {
+        let m = camera.mvp(size[0] as f32 / size[1] as f32);
+        let [ex, ez] = extent(texels[0], texels[1]);
+        let screen = |i: u32, j: u32| {
+            let p =
+                [(i as f32 / (mesh[0] - 1) as f32 - 0.5) * ex, 0.0, (j as f32 / (mesh[1] - 1) as f32 - 0.5) * ez, 1.0];
+            let c: [f32; 4] = std::array::from_fn(|r| (0..4).map(|k| m[k][r] * p[k]).sum());
+            [(c[0] / c[3] + 1.0) / 2.0 * size[0] as f32, (c[1] / c[3] + 1.0) / 2.0 * size[1] as f32]
+        };
+        let mut out = Vec::new();
+        for j in 0..mesh[1] {
+            for i in 0..mesh[0] {
+                let p = screen(i, j);
+                let next = [(i + 1 < mesh[0]).then(|| screen(i + 1, j)), (j + 1 < mesh[1]).then(|| screen(i, j + 1))];
+                for q in next.into_iter().flatten() {
+                    out.push(((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2)).sqrt());
+                }
+            }
+        }
+        out.sort_by(f32::total_cmp);
+        out
+    }
+
+    #[test]
+    fn the_mesh_is_as_fine_as_the_view_shows() {
+        let camera = SurfaceView::default();
+        // The app's view of a 1024² grid (app_frames' 1280x780 window): quads of a few pixels,
+        // not the picture's 512² half-pixel ones.
+        let size = [960, 700];
+        let mesh = mesh_sides([1024; 2], &camera.mvp(960.0 / 700.0), camera.height, size);
+        let edges = edge_pixels([1024; 2], mesh, &camera, size);
+        let (median, longest) = (edges[edges.len() / 2], edges[edges.len() - 1]);
+        println!("mesh {mesh:?}: edges median {median:.2} px, longest {longest:.2} px");
+        assert!(mesh[0] == mesh[1] && mesh[0].is_power_of_two(), "a square power-of-two mesh: {mesh:?}");
+        assert!(
+            (1.0..=QUAD_PIXELS).contains(&median) && longest < 2.0 * QUAD_PIXELS,
+            "mesh {mesh:?}: its edges are {median:.2} px (median), {longest:.2} px at most on screen"
+        );
+        // Half as fine would make the median edge longer than a quad may be.
+        let coarser = edge_pixels([1024; 2], mesh.map(|s| s / 2), &camera, size);
+        assert!(coarser[coarser.len() / 2] > median * 1.9, "a mesh half as fine has edges twice as long");
+
+        // Far away in a small view: coarse; seen close: the most; never more than a vertex a
+        // texel; a box behind the eye: the most.
+        let far = SurfaceView { distance: 6.0, ..SurfaceView::default() };
+        let small = mesh_sides([1024; 2], &far.mvp(1.0), far.height, [200, 200]);
+        assert!(small[0] <= 32 && small == [small[0]; 2], "a 1024² picture 6 widths away in 200² pixels: {small:?}");
+        let near = SurfaceView { distance: 0.4, ..SurfaceView::default() };
+        assert_eq!(mesh_sides([1024; 2], &near.mvp(1.5), near.height, [1500, 1000]), [MAX_MESH_SIDE; 2]);
+        assert_eq!(mesh_sides([100, 50], &near.mvp(1.5), near.height, [1500, 1000]), [100, 50]);
+        assert_eq!(mesh_sides([10, 10], &far.mvp(1.0), far.height, [20, 20]), [10, 10]);
+        let mut behind = camera.mvp(1.0);
+        behind[3][3] = -5.0;
+        assert_eq!(mesh_sides([1024; 2], &behind, 0.25, [800, 600]), [MAX_MESH_SIDE; 2]);
+        // A wide picture: fewer vertices across its short side.
+        let wide = mesh_sides([1024, 256], &camera.mvp(1.5), camera.height, [960, 640]);
+        assert!(wide[1] < wide[0] && wide[1] <= 256, "a 1024x256 picture: {wide:?}");
     }
 
     /// The vertex the non-indexed draw (the shader before the compute pass) made for its
