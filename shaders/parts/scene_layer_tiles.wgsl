@@ -80,26 +80,30 @@ fn layer_cell(old: f32, at: u32, up: f32, down: f32, tx: u32, i: i32, j: i32, yc
 // material (`pc2` > 0) or the scene rule, so that each rule is in the shader once. The rows are
 // interleaved (a layer tile's rows of the layer, at its top or bottom, then fall to every
 // invocation alike, where a column of R consecutive rows gave some invocations all 16 rows of the
-// layer and others none); their neighbours above and below come from `tile`.
-fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j: i32, yc: Coef, c0: u32, pc2: f32, wall_bits: u32) -> array<f32, R> {
-    let base = ty * TJ + tx;
+// layer and others none); their neighbours above and below come from `tile`. The invocation's
+// column is `txa` in even rows r and `txb` in odd ones (the same but in a band tile, `layer_tile`);
+// `j0` is the tile's first grid column, `cs` the tile's scratch (a cell's values at `cs` plus its
+// place in `tile`).
+fn layer_half(a: array<f32, R>, b: array<f32, R>, txa: u32, txb: u32, ty: u32, mask: u32, layer_bits: u32, i0: i32, j0: i32, yc: Coef, cs: u32, pc2: f32, wall_bits: u32) -> array<f32, R> {
+    let base_a = ty * TJ + txa;
+    let base_b = ty * TJ + txb;
     let step = WY * TJ;
-    tile[base + 0u * step] = b[0];
-    tile[base + 1u * step] = b[1];
-    tile[base + 2u * step] = b[2];
-    tile[base + 3u * step] = b[3];
-    tile[base + 4u * step] = b[4];
-    tile[base + 5u * step] = b[5];
-    tile[base + 6u * step] = b[6];
-    tile[base + 7u * step] = b[7];
-    tile[base + 8u * step] = b[8];
-    tile[base + 9u * step] = b[9];
-    tile[base + 10u * step] = b[10];
-    tile[base + 11u * step] = b[11];
-    tile[base + 12u * step] = b[12];
-    tile[base + 13u * step] = b[13];
-    tile[base + 14u * step] = b[14];
-    tile[base + 15u * step] = b[15];
+    tile[base_a + 0u * step] = b[0];
+    tile[base_b + 1u * step] = b[1];
+    tile[base_a + 2u * step] = b[2];
+    tile[base_b + 3u * step] = b[3];
+    tile[base_a + 4u * step] = b[4];
+    tile[base_b + 5u * step] = b[5];
+    tile[base_a + 6u * step] = b[6];
+    tile[base_b + 7u * step] = b[7];
+    tile[base_a + 8u * step] = b[8];
+    tile[base_b + 9u * step] = b[9];
+    tile[base_a + 10u * step] = b[10];
+    tile[base_b + 11u * step] = b[11];
+    tile[base_a + 12u * step] = b[12];
+    tile[base_b + 13u * step] = b[13];
+    tile[base_a + 14u * step] = b[14];
+    tile[base_b + 15u * step] = b[15];
     workgroupBarrier();
     // Rows outside the grid's interior keep their value.
     var out = a;
@@ -110,12 +114,15 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, l
     var lrows = layer_bits;
     var q = Aux(0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f);
     if lrows != 0u {
-        q = scratch_aux(c0 + firstTrailingBit(lrows) * step);
+        let r = firstTrailingBit(lrows);
+        q = scratch_aux(cs + select(base_a, base_b, (r & 1u) == 1u) + r * step);
     }
     while rows != 0u {
         let r = firstTrailingBit(rows);
         rows = rows & (rows - 1u);
-        let at = base + r * step;
+        let odd = (r & 1u) == 1u;
+        let tx = select(txa, txb, odd);
+        let at = select(base_a, base_b, odd) + r * step;
         let ti = ty + WY * r;
         // Values past the tile are never in the right region; any finite value does.
         var up = 0.0f;
@@ -129,14 +136,16 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, tx: u32, ty: u32, mask: u32, l
         let old = row_value(a, r);
         let wall = (wall_bits & (1u << r)) != 0u;
         let i = i0 + i32(WY * r);
+        let j = j0 + i32(tx);
         var v: f32;
         if (layer_bits & (1u << r)) != 0u {
             lrows = lrows & (lrows - 1u);
             var qn = q;
             if lrows != 0u {
-                qn = scratch_aux(c0 + firstTrailingBit(lrows) * step);
+                let rn = firstTrailingBit(lrows);
+                qn = scratch_aux(cs + select(base_a, base_b, (rn & 1u) == 1u) + rn * step);
             }
-            v = layer_cell(old, at, up, down, tx, i, j, yc, c0 + r * step, pc2, wall, q);
+            v = layer_cell(old, at, up, down, tx, i, j, yc, cs + at, pc2, wall, q);
             q = qn;
         } else if pc2 > 0.0 {
             // The tile's one material outside the layer: the plain rule, the same bits.
@@ -161,18 +170,18 @@ fn live_rows(h: u32, ty: u32) -> u32 {
     return ((2u << u32(hi)) - 1u) & ~((1u << u32(lo)) - 1u);
 }
 
-// The tile's forced cells of step s in the invocation's rows (tile column tx, tile rows ty, ty +
-// WY, ...): as `forced`, for the interleaved rows. (This, `layer_store` and the layer tile's column
+// The tile's forced cells of step s in the invocation's rows (tile rows ty, ty + WY, ...; tile
+// column txa in even rows, txb in odd ones): as `forced`, for the interleaved rows. (This, `layer_store` and the layer tile's column
 // loads repeat the other tiles' helpers with a row stride: one set of helpers with a stride for
 // every kind made every scene slower on the H100, Mur 38.3 -> 41.9 µs at 4096², layer 59.6 -> 63.0;
 // docs/PERFORMANCE.md, stop 36.)
-fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u32) -> array<f32, R> {
+fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, txa: u32, txb: u32, ty: u32) -> array<f32, R> {
     var out = g;
     for (var q = first; q < last; q++) {
         let e = table[q];
         let place = e >> 16u;
         let row = place >> 6u;
-        if (place & 63u) == tx && row % WY == ty {
+        if (place & 63u) == select(txa, txb, ((row / WY) & 1u) == 1u) && row % WY == ty {
             let bits = table[steps.value_base + s * steps.sources + (e & 0xffffu)];
             if bits != NOT_FORCING {
                 out = put(out, bitcast<f32>(bits), row / WY);
@@ -183,9 +192,9 @@ fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, tx: u32, ty: u3
 }
 
 // Grid row i (tile row ti) of column j to the output pair, where it is in the output block and in
-// the grid (the caller checks the column).
-fn layer_store(i: i32, ti: i32, j: i32, fv: f32, gv: f32) {
-    if ti >= K && i < row_end {
+// the grid (`column`: the column is).
+fn layer_store(i: i32, ti: i32, j: i32, column: bool, fv: f32, gv: f32) {
+    if column && ti >= K && i < row_end {
         let idx = u32(i) * steps.ny + u32(j);
         f_out[idx] = fv;
         g_out[idx] = gv;
@@ -203,7 +212,7 @@ fn load_aux(i: i32, j: i32, layer: bool, c: u32) {
 }
 
 // Grid row i's (tile row ti's) auxiliary values from scratch cell `c` to `aux_out` where the cell is
-// a layer cell of the output block (the caller checks the column).
+// a layer cell of the output block (`layer` false where the column is not in it).
 fn store_aux(i: i32, ti: i32, j: i32, layer: bool, c: u32) {
     if layer && ti >= K && i < row_end {
         let at = aux_at(u32(i), u32(j), steps.nx, steps.ny, steps.layer_w);
@@ -227,6 +236,7 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     // one warp, where it straddled two and made both run the layer's and the plain rule.
     let w = i32(steps.layer_w);
     let ny = i32(steps.ny);
+    let nx = i32(steps.nx);
     let corner = enter_tile(t);
     let i_first = corner.x;
     let j0 = corner.y;
@@ -236,57 +246,67 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     } else if ny - 1 > j0 && ny - 1 - w - j0 < i32(TJ) {
         rot = max(ny - 1 - w - j0, 0);
     }
-    let tx = (lid.x + u32(rot)) % TJ;
+    // A band tile (its rows clear of the layer, its columns reaching one side's band): rotated,
+    // the band's columns are lanes 0..31 and the rest 32..63, so that in even rows r the first
+    // warp of a row group takes the band's cells and the second the others, in odd rows the
+    // other way about: each warp runs 8 rows of the layer's rule an update, where the band's warp
+    // ran 16 and the other none (the interleaved rows did the same for the top and bottom tiles).
+    let rows_clear = i_first > w && i_first + i32(TI) + w < nx;
+    let left = j0 <= w && j0 + i32(TJ) > 1;
+    let right = j0 + i32(TJ) > ny - 1 - w && j0 + 1 < ny;
+    let band = rows_clear && left != right;
+    let txa = (lid.x + u32(rot)) % TJ;
+    let txb = select(txa, ((lid.x ^ 32u) + u32(rot)) % TJ, band);
     let ty = lid.y;
-    // The invocation's rows: tile rows ty + WY r, grid rows i0 + WY r (r < R).
+    // The invocation's rows: tile rows ty + WY r, grid rows i0 + WY r (r < R), columns ja (r even)
+    // and jb (r odd); its layer cells' column (a band tile's are all in its band lanes' column).
     let i0 = i_first + i32(ty);
-    let j = j0 + i32(tx);
+    let ja = j0 + i32(txa);
+    let jb = j0 + i32(txb);
+    let jy = select(ja, jb, band && lid.x >= 32u);
     let at = t.x * steps.tiles_x + t.y;
     let first = table[steps.offsets + at];
     let last = table[steps.offsets + at + 1u];
-    let nx = i32(steps.nx);
     let d = i32(WY);
     var f = array<f32, R>(
-        load_f(i0 + 0 * d, j),
-        load_f(i0 + 1 * d, j),
-        load_f(i0 + 2 * d, j),
-        load_f(i0 + 3 * d, j),
-        load_f(i0 + 4 * d, j),
-        load_f(i0 + 5 * d, j),
-        load_f(i0 + 6 * d, j),
-        load_f(i0 + 7 * d, j),
-        load_f(i0 + 8 * d, j),
-        load_f(i0 + 9 * d, j),
-        load_f(i0 + 10 * d, j),
-        load_f(i0 + 11 * d, j),
-        load_f(i0 + 12 * d, j),
-        load_f(i0 + 13 * d, j),
-        load_f(i0 + 14 * d, j),
-        load_f(i0 + 15 * d, j)
+        load_f(i0 + 0 * d, ja),
+        load_f(i0 + 1 * d, jb),
+        load_f(i0 + 2 * d, ja),
+        load_f(i0 + 3 * d, jb),
+        load_f(i0 + 4 * d, ja),
+        load_f(i0 + 5 * d, jb),
+        load_f(i0 + 6 * d, ja),
+        load_f(i0 + 7 * d, jb),
+        load_f(i0 + 8 * d, ja),
+        load_f(i0 + 9 * d, jb),
+        load_f(i0 + 10 * d, ja),
+        load_f(i0 + 11 * d, jb),
+        load_f(i0 + 12 * d, ja),
+        load_f(i0 + 13 * d, jb),
+        load_f(i0 + 14 * d, ja),
+        load_f(i0 + 15 * d, jb)
     );
     var g = array<f32, R>(
-        load_g(i0 + 0 * d, j),
-        load_g(i0 + 1 * d, j),
-        load_g(i0 + 2 * d, j),
-        load_g(i0 + 3 * d, j),
-        load_g(i0 + 4 * d, j),
-        load_g(i0 + 5 * d, j),
-        load_g(i0 + 6 * d, j),
-        load_g(i0 + 7 * d, j),
-        load_g(i0 + 8 * d, j),
-        load_g(i0 + 9 * d, j),
-        load_g(i0 + 10 * d, j),
-        load_g(i0 + 11 * d, j),
-        load_g(i0 + 12 * d, j),
-        load_g(i0 + 13 * d, j),
-        load_g(i0 + 14 * d, j),
-        load_g(i0 + 15 * d, j)
+        load_g(i0 + 0 * d, ja),
+        load_g(i0 + 1 * d, jb),
+        load_g(i0 + 2 * d, ja),
+        load_g(i0 + 3 * d, jb),
+        load_g(i0 + 4 * d, ja),
+        load_g(i0 + 5 * d, jb),
+        load_g(i0 + 6 * d, ja),
+        load_g(i0 + 7 * d, jb),
+        load_g(i0 + 8 * d, ja),
+        load_g(i0 + 9 * d, jb),
+        load_g(i0 + 10 * d, ja),
+        load_g(i0 + 11 * d, jb),
+        load_g(i0 + 12 * d, ja),
+        load_g(i0 + 13 * d, jb),
+        load_g(i0 + 14 * d, ja),
+        load_g(i0 + 15 * d, jb)
     );
-    // The interior rows, and of them the layer's: rows i <= w and i >= nx - 1 - w, or all where
-    // the column is in the layer; the tile's one material where its cells but walls share one that
-    // takes the plain rule (the list's second word; WALL: several), and the rows' walls.
-    let in_columns = j >= 1 && j + 1 < ny;
-    let column_in_layer = j <= w || j + 1 + w >= ny;
+    // The interior rows, and of them the layer's: cells with i <= w or i >= nx - 1 - w, or j
+    // likewise; the tile's one material where its cells but walls share one that takes the plain
+    // rule (the list's second word; WALL: several), and the rows' walls.
     var pc2 = 0.0f;
     if t.z != WALL {
         pc2 = word_f32(MAT * t.z);
@@ -296,11 +316,12 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     var wall_bits = 0u;
     for (var r = 0u; r < R; r++) {
         let i = i0 + i32(WY * r);
+        let j = select(ja, jb, (r & 1u) == 1u);
         let bit = 1u << r;
-        if in_columns && i >= 1 && i + 1 < nx {
+        if j >= 1 && j + 1 < ny && i >= 1 && i + 1 < nx {
             mask |= bit;
         }
-        if column_in_layer || i <= w || i + 1 + w >= nx {
+        if j <= w || j + 1 + w >= ny || i <= w || i + 1 + w >= nx {
             rows |= bit;
         }
         if pc2 > 0.0 && load_id(i, j) == WALL {
@@ -309,8 +330,8 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     }
     let layer_bits = mask & rows;
     var yc = coef(0u);
-    if in_columns {
-        yc = coef(axis_base(u32(j), steps.ny, steps.layer_w));
+    if jy >= 1 && jy + 1 < ny {
+        yc = coef(axis_base(u32(jy), steps.ny, steps.layer_w));
     }
     if ty == 0u {
         // Row lid.x of the tile: its coefficients (level 0 outside the interior: never a layer cell).
@@ -323,73 +344,75 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
             row_coefs[AXIS * lid.x + k] = word_f32(steps.axes + b + k);
         }
     }
-    let c0 = scratch_cell(slot, ty, tx);
+    // The tile's scratch, and the invocation's first cell there in even and odd rows.
+    let cs = scratch_cell(slot, 0u, 0u);
     let step = WY * TJ;
-    load_aux(i0 + 0 * d, j, (layer_bits & 0x1u) != 0u, c0 + 0u * step);
-    load_aux(i0 + 1 * d, j, (layer_bits & 0x2u) != 0u, c0 + 1u * step);
-    load_aux(i0 + 2 * d, j, (layer_bits & 0x4u) != 0u, c0 + 2u * step);
-    load_aux(i0 + 3 * d, j, (layer_bits & 0x8u) != 0u, c0 + 3u * step);
-    load_aux(i0 + 4 * d, j, (layer_bits & 0x10u) != 0u, c0 + 4u * step);
-    load_aux(i0 + 5 * d, j, (layer_bits & 0x20u) != 0u, c0 + 5u * step);
-    load_aux(i0 + 6 * d, j, (layer_bits & 0x40u) != 0u, c0 + 6u * step);
-    load_aux(i0 + 7 * d, j, (layer_bits & 0x80u) != 0u, c0 + 7u * step);
-    load_aux(i0 + 8 * d, j, (layer_bits & 0x100u) != 0u, c0 + 8u * step);
-    load_aux(i0 + 9 * d, j, (layer_bits & 0x200u) != 0u, c0 + 9u * step);
-    load_aux(i0 + 10 * d, j, (layer_bits & 0x400u) != 0u, c0 + 10u * step);
-    load_aux(i0 + 11 * d, j, (layer_bits & 0x800u) != 0u, c0 + 11u * step);
-    load_aux(i0 + 12 * d, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * step);
-    load_aux(i0 + 13 * d, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * step);
-    load_aux(i0 + 14 * d, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * step);
-    load_aux(i0 + 15 * d, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * step);
+    let ca = cs + ty * TJ + txa;
+    let cb = cs + ty * TJ + txb;
+    load_aux(i0 + 0 * d, ja, (layer_bits & 0x1u) != 0u, ca + 0u * step);
+    load_aux(i0 + 1 * d, jb, (layer_bits & 0x2u) != 0u, cb + 1u * step);
+    load_aux(i0 + 2 * d, ja, (layer_bits & 0x4u) != 0u, ca + 2u * step);
+    load_aux(i0 + 3 * d, jb, (layer_bits & 0x8u) != 0u, cb + 3u * step);
+    load_aux(i0 + 4 * d, ja, (layer_bits & 0x10u) != 0u, ca + 4u * step);
+    load_aux(i0 + 5 * d, jb, (layer_bits & 0x20u) != 0u, cb + 5u * step);
+    load_aux(i0 + 6 * d, ja, (layer_bits & 0x40u) != 0u, ca + 6u * step);
+    load_aux(i0 + 7 * d, jb, (layer_bits & 0x80u) != 0u, cb + 7u * step);
+    load_aux(i0 + 8 * d, ja, (layer_bits & 0x100u) != 0u, ca + 8u * step);
+    load_aux(i0 + 9 * d, jb, (layer_bits & 0x200u) != 0u, cb + 9u * step);
+    load_aux(i0 + 10 * d, ja, (layer_bits & 0x400u) != 0u, ca + 10u * step);
+    load_aux(i0 + 11 * d, jb, (layer_bits & 0x800u) != 0u, cb + 11u * step);
+    load_aux(i0 + 12 * d, ja, (layer_bits & 0x1000u) != 0u, ca + 12u * step);
+    load_aux(i0 + 13 * d, jb, (layer_bits & 0x2000u) != 0u, cb + 13u * step);
+    load_aux(i0 + 14 * d, ja, (layer_bits & 0x4000u) != 0u, ca + 14u * step);
+    load_aux(i0 + 15 * d, jb, (layer_bits & 0x8000u) != 0u, cb + 15u * step);
     // Half steps: update(f, g) after the step's forced cells, then update(g, f); one call of
     // `layer_half` in the shader rather than two.
     for (var h = 0u; h < 2u * steps.nsteps; h++) {
         if (h & 1u) == 0u {
-            g = layer_forced(g, first, last, h / 2u, tx, ty);
+            g = layer_forced(g, first, last, h / 2u, txa, txb, ty);
         }
         // Rows that go wrong at this update (the halo's, one more a side each update) are not
         // updated: their values and auxiliary values are never read by a row that stays right
         // (4096² on the H100: 52.8 -> 51.3 µs an update; docs/PERFORMANCE.md, stop 37).
         let live = mask & live_rows(h, ty);
-        let next = layer_half(f, g, tx, ty, live, layer_bits & live, i0, j, yc, c0, pc2, wall_bits);
+        let next = layer_half(f, g, txa, txb, ty, live, layer_bits & live, i0, j0, yc, cs, pc2, wall_bits);
         f = g;
         g = next;
     }
-    let tj = i32(tx);
-    if j < 0 || j >= col_end || tj < K {
-        return;
-    }
+    // The output block's columns.
+    let in_a = ja >= 0 && ja < col_end && i32(txa) >= K;
+    let in_b = jb >= 0 && jb < col_end && i32(txb) >= K;
     let ti0 = i32(ty);
-    layer_store(i0 + 0 * d, ti0 + 0 * d, j, f[0], g[0]);
-    layer_store(i0 + 1 * d, ti0 + 1 * d, j, f[1], g[1]);
-    layer_store(i0 + 2 * d, ti0 + 2 * d, j, f[2], g[2]);
-    layer_store(i0 + 3 * d, ti0 + 3 * d, j, f[3], g[3]);
-    layer_store(i0 + 4 * d, ti0 + 4 * d, j, f[4], g[4]);
-    layer_store(i0 + 5 * d, ti0 + 5 * d, j, f[5], g[5]);
-    layer_store(i0 + 6 * d, ti0 + 6 * d, j, f[6], g[6]);
-    layer_store(i0 + 7 * d, ti0 + 7 * d, j, f[7], g[7]);
-    layer_store(i0 + 8 * d, ti0 + 8 * d, j, f[8], g[8]);
-    layer_store(i0 + 9 * d, ti0 + 9 * d, j, f[9], g[9]);
-    layer_store(i0 + 10 * d, ti0 + 10 * d, j, f[10], g[10]);
-    layer_store(i0 + 11 * d, ti0 + 11 * d, j, f[11], g[11]);
-    layer_store(i0 + 12 * d, ti0 + 12 * d, j, f[12], g[12]);
-    layer_store(i0 + 13 * d, ti0 + 13 * d, j, f[13], g[13]);
-    layer_store(i0 + 14 * d, ti0 + 14 * d, j, f[14], g[14]);
-    layer_store(i0 + 15 * d, ti0 + 15 * d, j, f[15], g[15]);
-    store_aux(i0 + 0 * d, ti0 + 0 * d, j, (layer_bits & 0x1u) != 0u, c0 + 0u * step);
-    store_aux(i0 + 1 * d, ti0 + 1 * d, j, (layer_bits & 0x2u) != 0u, c0 + 1u * step);
-    store_aux(i0 + 2 * d, ti0 + 2 * d, j, (layer_bits & 0x4u) != 0u, c0 + 2u * step);
-    store_aux(i0 + 3 * d, ti0 + 3 * d, j, (layer_bits & 0x8u) != 0u, c0 + 3u * step);
-    store_aux(i0 + 4 * d, ti0 + 4 * d, j, (layer_bits & 0x10u) != 0u, c0 + 4u * step);
-    store_aux(i0 + 5 * d, ti0 + 5 * d, j, (layer_bits & 0x20u) != 0u, c0 + 5u * step);
-    store_aux(i0 + 6 * d, ti0 + 6 * d, j, (layer_bits & 0x40u) != 0u, c0 + 6u * step);
-    store_aux(i0 + 7 * d, ti0 + 7 * d, j, (layer_bits & 0x80u) != 0u, c0 + 7u * step);
-    store_aux(i0 + 8 * d, ti0 + 8 * d, j, (layer_bits & 0x100u) != 0u, c0 + 8u * step);
-    store_aux(i0 + 9 * d, ti0 + 9 * d, j, (layer_bits & 0x200u) != 0u, c0 + 9u * step);
-    store_aux(i0 + 10 * d, ti0 + 10 * d, j, (layer_bits & 0x400u) != 0u, c0 + 10u * step);
-    store_aux(i0 + 11 * d, ti0 + 11 * d, j, (layer_bits & 0x800u) != 0u, c0 + 11u * step);
-    store_aux(i0 + 12 * d, ti0 + 12 * d, j, (layer_bits & 0x1000u) != 0u, c0 + 12u * step);
-    store_aux(i0 + 13 * d, ti0 + 13 * d, j, (layer_bits & 0x2000u) != 0u, c0 + 13u * step);
-    store_aux(i0 + 14 * d, ti0 + 14 * d, j, (layer_bits & 0x4000u) != 0u, c0 + 14u * step);
-    store_aux(i0 + 15 * d, ti0 + 15 * d, j, (layer_bits & 0x8000u) != 0u, c0 + 15u * step);
+    layer_store(i0 + 0 * d, ti0 + 0 * d, ja, in_a, f[0], g[0]);
+    layer_store(i0 + 1 * d, ti0 + 1 * d, jb, in_b, f[1], g[1]);
+    layer_store(i0 + 2 * d, ti0 + 2 * d, ja, in_a, f[2], g[2]);
+    layer_store(i0 + 3 * d, ti0 + 3 * d, jb, in_b, f[3], g[3]);
+    layer_store(i0 + 4 * d, ti0 + 4 * d, ja, in_a, f[4], g[4]);
+    layer_store(i0 + 5 * d, ti0 + 5 * d, jb, in_b, f[5], g[5]);
+    layer_store(i0 + 6 * d, ti0 + 6 * d, ja, in_a, f[6], g[6]);
+    layer_store(i0 + 7 * d, ti0 + 7 * d, jb, in_b, f[7], g[7]);
+    layer_store(i0 + 8 * d, ti0 + 8 * d, ja, in_a, f[8], g[8]);
+    layer_store(i0 + 9 * d, ti0 + 9 * d, jb, in_b, f[9], g[9]);
+    layer_store(i0 + 10 * d, ti0 + 10 * d, ja, in_a, f[10], g[10]);
+    layer_store(i0 + 11 * d, ti0 + 11 * d, jb, in_b, f[11], g[11]);
+    layer_store(i0 + 12 * d, ti0 + 12 * d, ja, in_a, f[12], g[12]);
+    layer_store(i0 + 13 * d, ti0 + 13 * d, jb, in_b, f[13], g[13]);
+    layer_store(i0 + 14 * d, ti0 + 14 * d, ja, in_a, f[14], g[14]);
+    layer_store(i0 + 15 * d, ti0 + 15 * d, jb, in_b, f[15], g[15]);
+    store_aux(i0 + 0 * d, ti0 + 0 * d, ja, in_a && (layer_bits & 0x1u) != 0u, ca + 0u * step);
+    store_aux(i0 + 1 * d, ti0 + 1 * d, jb, in_b && (layer_bits & 0x2u) != 0u, cb + 1u * step);
+    store_aux(i0 + 2 * d, ti0 + 2 * d, ja, in_a && (layer_bits & 0x4u) != 0u, ca + 2u * step);
+    store_aux(i0 + 3 * d, ti0 + 3 * d, jb, in_b && (layer_bits & 0x8u) != 0u, cb + 3u * step);
+    store_aux(i0 + 4 * d, ti0 + 4 * d, ja, in_a && (layer_bits & 0x10u) != 0u, ca + 4u * step);
+    store_aux(i0 + 5 * d, ti0 + 5 * d, jb, in_b && (layer_bits & 0x20u) != 0u, cb + 5u * step);
+    store_aux(i0 + 6 * d, ti0 + 6 * d, ja, in_a && (layer_bits & 0x40u) != 0u, ca + 6u * step);
+    store_aux(i0 + 7 * d, ti0 + 7 * d, jb, in_b && (layer_bits & 0x80u) != 0u, cb + 7u * step);
+    store_aux(i0 + 8 * d, ti0 + 8 * d, ja, in_a && (layer_bits & 0x100u) != 0u, ca + 8u * step);
+    store_aux(i0 + 9 * d, ti0 + 9 * d, jb, in_b && (layer_bits & 0x200u) != 0u, cb + 9u * step);
+    store_aux(i0 + 10 * d, ti0 + 10 * d, ja, in_a && (layer_bits & 0x400u) != 0u, ca + 10u * step);
+    store_aux(i0 + 11 * d, ti0 + 11 * d, jb, in_b && (layer_bits & 0x800u) != 0u, cb + 11u * step);
+    store_aux(i0 + 12 * d, ti0 + 12 * d, ja, in_a && (layer_bits & 0x1000u) != 0u, ca + 12u * step);
+    store_aux(i0 + 13 * d, ti0 + 13 * d, jb, in_b && (layer_bits & 0x2000u) != 0u, cb + 13u * step);
+    store_aux(i0 + 14 * d, ti0 + 14 * d, ja, in_a && (layer_bits & 0x4000u) != 0u, ca + 14u * step);
+    store_aux(i0 + 15 * d, ti0 + 15 * d, jb, in_b && (layer_bits & 0x8000u) != 0u, cb + 15u * step);
 }
