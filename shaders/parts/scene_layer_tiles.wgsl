@@ -250,7 +250,9 @@ fn layer_tile(t: vec3<u32>, slot: u32, lid: vec3<u32>) {
     // the band's columns are lanes 0..31 and the rest 32..63, so that in even rows r the first
     // warp of a row group takes the band's cells and the second the others, in odd rows the
     // other way about: each warp runs 8 rows of the layer's rule an update, where the band's warp
-    // ran 16 and the other none (the interleaved rows did the same for the top and bottom tiles).
+    // ran 16 and the other none (the interleaved rows did the same for the top and bottom tiles;
+    // 2048² on the H100: 20.2 -> 19.8 µs an update, 4096² 51.3 -> 51.2; docs/PERFORMANCE.md,
+    // stop 38).
     let rows_clear = i_first > w && i_first + i32(TI) + w < nx;
     let left = j0 <= w && j0 + i32(TJ) > 1;
     let right = j0 + i32(TJ) > ny - 1 - w && j0 + 1 < ny;
