@@ -271,15 +271,44 @@ fn draw_surface(
     image::RgbaImage::from_raw(size[0], size[1], data).unwrap()
 }
 
-#[test]
-fn a_plane_of_known_slope_is_shaded_as_lamberts_law_says() {
+/// A device to draw with (skipped, and `None`, where there is no wgpu adapter).
+fn drawing_device() -> Option<(wgpu::Device, wgpu::Queue)> {
     let instance = wgpu::Instance::default();
     let adapter = match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())) {
         Ok(a) => a,
-        Err(e) => return common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}")),
+        Err(e) => {
+            common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}"));
+            return None;
+        }
     };
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wavebrot::app::device_descriptor(&adapter))).unwrap();
+    Some(pollster::block_on(adapter.request_device(&wavebrot::app::device_descriptor(&adapter))).unwrap())
+}
+
+/// A `side`² Rgba8Unorm picture holding `rgba` (row by row).
+fn picture(device: &wgpu::Device, queue: &wgpu::Queue, side: u32, rgba: &[u8]) -> wgpu::Texture {
+    let size = wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 };
+    let field = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("picture"),
+        size,
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8Unorm,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    queue.write_texture(
+        field.as_image_copy(),
+        rgba,
+        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * side), rows_per_image: None },
+        size,
+    );
+    field
+}
+
+#[test]
+fn a_plane_of_known_slope_is_shaded_as_lamberts_law_says() {
+    let Some((device, queue)) = drawing_device() else { return };
     // 64 texels a side: one mesh vertex per texel, 63 steps across the surface's width of 1.
     let side = 64u32;
     let height = 1.0f32;
@@ -293,22 +322,7 @@ fn a_plane_of_known_slope_is_shaded_as_lamberts_law_says() {
     let light_len = light.iter().map(|v| v * v).sum::<f64>().sqrt();
     let shade = |sz: f64| 0.45 + 0.55 * ((1.0 - light[2] * sz) / ((1.0 + sz * sz).sqrt() * light_len)).max(0.0);
     for (falling, sz) in [(false, slope), (true, -slope)] {
-        let field = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("ramp"),
-            size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        queue.write_texture(
-            field.as_image_copy(),
-            &ramp_picture(side, falling),
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * side), rows_per_image: None },
-            wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
-        );
+        let field = picture(&device, &queue, side, &ramp_picture(side, falling));
         let img = draw_surface(&device, &queue, &field, height, [448, 320]);
         // The surface's pixels: the background is (15, 15, 18).
         let reds: Vec<i32> = img.pixels().filter(|p| p.0[0] > 60).map(|p| i32::from(p.0[0])).collect();
@@ -344,13 +358,7 @@ fn a_plane_of_known_slope_is_shaded_as_lamberts_law_says() {
 #[test]
 fn a_line_finer_than_the_mesh_is_still_drawn() {
     use wavebrot::app::wave::surface_gpu::mesh_sides;
-    let instance = wgpu::Instance::default();
-    let adapter = match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())) {
-        Ok(a) => a,
-        Err(e) => return common::skip(common::Need::Wgpu, &format!("no wgpu adapter to draw with: {e}")),
-    };
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&wavebrot::app::device_descriptor(&adapter))).unwrap();
+    let Some((device, queue)) = drawing_device() else { return };
     // Nearly flat, so that the line's own bump (its mean over a vertex's texels) is not a wall
     // seen edge-on.
     let (side, size, height) = (1024u32, [512u32, 384], 0.005f32);
@@ -371,22 +379,7 @@ fn a_line_finer_than_the_mesh_is_still_drawn() {
             });
         }
     }
-    let field = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("line"),
-        size: wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8Unorm,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    queue.write_texture(
-        field.as_image_copy(),
-        &px,
-        wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * side), rows_per_image: None },
-        wgpu::Extent3d { width: side, height: side, depth_or_array_layers: 1 },
-    );
+    let field = picture(&device, &queue, side, &px);
     let img = draw_surface(&device, &queue, &field, height, size);
     // The rows holding a pixel of the line (blue: the background's dark red has none, the
     // white line shaded at least 0.45 of 255), against the rows between its ends projected.
