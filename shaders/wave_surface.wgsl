@@ -69,21 +69,27 @@ fn place_of(i: i32, j: i32) -> vec2<f32> {
     return vec2<f32>(clamp(vec2<i32>(i, j), vec2<i32>(0), m)) * spacing();
 }
 
+// Texels a side the mean of `height_at` reads at most: a mesh far coarser than its picture (a big
+// grid seen from far away) reads an even 8 x 8 of its box, not every texel.
+const TAPS: i32 = 8;
+
 // The height of mesh vertex (i, j): the mean height of the texels it stands for, a box of
-// round(spacing) texels a side around its place (one texel where the mesh has one per texel).
+// round(spacing) texels a side around its place (one texel where the mesh has one per texel;
+// every texel of a box up to TAPS a side, TAPS evenly spread over a larger one).
 fn height_at(i: i32, j: i32) -> f32 {
     let p = place_of(i, j);
     let w = max(vec2<i32>(round(spacing())), vec2<i32>(1));
+    let n = min(w, vec2<i32>(TAPS));
     let first = vec2<i32>(round(p - 0.5 * vec2<f32>(w - vec2<i32>(1))));
     let last = vec2<i32>(u.texels) - vec2<i32>(1);
     var sum = 0.0;
-    for (var dy = 0; dy < w.y; dy++) {
-        for (var dx = 0; dx < w.x; dx++) {
-            let t = clamp(first + vec2<i32>(dx, dy), vec2<i32>(0), last);
+    for (var dy = 0; dy < n.y; dy++) {
+        for (var dx = 0; dx < n.x; dx++) {
+            let t = clamp(first + vec2<i32>(dx, dy) * w / n, vec2<i32>(0), last);
             sum += hot_inverse(textureLoad(field, t, 0).rgb);
         }
     }
-    return (sum / f32(w.x * w.y) - 0.5) * u.height;
+    return (sum / f32(n.x * n.y) - 0.5) * u.height;
 }
 
 // Mesh vertex (i, j) = `id.xy`: where it is, its place on the picture and its normal, once per
