@@ -416,7 +416,10 @@ fn stripes_finer_than_the_mesh_average_to_a_flat_surface() {
     let camera = wavebrot::app::wave::surface_ui::SurfaceView::default();
     let mesh = mesh_sides([side; 2], &camera.mvp(size[0] as f32 / size[1] as f32), height, size);
     let spacing = f64::from(side - 1) / f64::from(mesh[0] - 1);
-    assert!(spacing.round() as u32 % 2 == 0, "the mesh {mesh:?} spans {spacing:.2} texels a vertex: an odd box");
+    assert!(
+        (spacing.round() as u32).is_multiple_of(2),
+        "the mesh {mesh:?} spans {spacing:.2} texels a vertex: an odd box"
+    );
     let mut px = Vec::with_capacity((4 * side * side) as usize);
     for _ in 0..side {
         for x in 0..side {
