@@ -171,10 +171,10 @@ fn live_rows(h: u32, ty: u32) -> u32 {
 }
 
 // The tile's forced cells of step s in the invocation's rows (tile rows ty, ty + WY, ...; tile
-// column txa in even rows, txb in odd ones): as `forced`, for the interleaved rows. (This, `layer_store` and the layer tile's column
-// loads repeat the other tiles' helpers with a row stride: one set of helpers with a stride for
-// every kind made every scene slower on the H100, Mur 38.3 -> 41.9 µs at 4096², layer 59.6 -> 63.0;
-// docs/PERFORMANCE.md, stop 36.)
+// column txa in even rows, txb in odd ones): as `forced`, for the interleaved rows. (This,
+// `layer_store` and the layer tile's column loads repeat the other tiles' helpers with a row
+// stride: one set of helpers with a stride for every kind made every scene slower on the H100,
+// Mur 38.3 -> 41.9 µs at 4096², layer 59.6 -> 63.0; docs/PERFORMANCE.md, stop 36.)
 fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, txa: u32, txb: u32, ty: u32) -> array<f32, R> {
     var out = g;
     for (var q = first; q < last; q++) {
@@ -192,7 +192,7 @@ fn layer_forced(g: array<f32, R>, first: u32, last: u32, s: u32, txa: u32, txb: 
 }
 
 // Grid row i (tile row ti) of column j to the output pair, where it is in the output block and in
-// the grid (`column`: the column is).
+// the grid (`column`: its column is in both).
 fn layer_store(i: i32, ti: i32, j: i32, column: bool, fv: f32, gv: f32) {
     if column && ti >= K && i < row_end {
         let idx = u32(i) * steps.ny + u32(j);
