@@ -2,7 +2,7 @@
 //! on the double slit changes what the worker measures and shows its plot; the ruler measures
 //! in cells and wavelengths; the units picker turns every readout into centimetres and hertz;
 //! the stopwatch counts the steps run; the edge control names the matched layer's width and
-//! switches the worker to it.
+//! switches the worker to it; the screen's graph beside the picture lines up with the field.
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
@@ -10,6 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::Demo;
 use wavebrot::app::WavebrotApp;
+use wavebrot::sim::wave::screen;
 
 /// Tall, so the whole side panel (the measuring section is low in it) is on screen without scrolling.
 const SIZE: [f32; 2] = [1200.0, 2400.0];
@@ -85,7 +86,8 @@ fn a_screen_placed_on_the_field_is_measured_and_plotted_with_the_theory() {
     }
     let m = h.state().measured().expect("measured").screen.clone().expect("the worker measures the screen");
     assert_eq!((m.x, m.intensity.len()), (250, 480), "the column the worker averages");
-    assert!(m.averaged_steps > 0.0 && m.intensity.iter().any(|&v| v > 0.0), "{m:?}");
+    let shown = (tstep(&h), m.averaged_steps);
+    assert!(m.averaged_steps > 0.0 && m.intensity.iter().any(|&v| v > 0.0), "(step, steps averaged) {shown:?}: {m:?}");
     h.run_steps(2);
     assert!(h.query_by_label_contains("Screen at x = 250").is_some(), "the plot's title is shown");
     // Theory's orders on column 250 (86.5 cells past the slits, d = 80, λ = 31.4): m = 0 at
@@ -95,6 +97,72 @@ fn a_screen_placed_on_the_field_is_measured_and_plotted_with_the_theory() {
     for want in ["m=-1: 202.6", "m=0: 239.5", "m=1: 276.4", "m=2: 349.3"] {
         assert!(text.contains(want), "{want} not in {text}");
     }
+}
+
+#[test]
+fn the_screen_s_graph_beside_the_picture_lines_up_with_the_field_and_never_shows_another_column() {
+    let mut h = harness();
+    double_slit(&mut h);
+    assert!(h.state().screen_graph().is_none(), "no screen, no graph");
+    h.get_by_label("Screen").click();
+    h.run_steps(1);
+    drag_cells(&mut h, (300.5, 240.5), (250.5, 240.5));
+    // Frames of 40 steps until the waves through the slits have been averaged on the screen (the
+    // wave reaches column 250 at about step 190).
+    let mut m = None;
+    for _ in 0..16 {
+        h.get_by_label("Step").click();
+        settle(&mut h);
+        h.run_steps(2);
+        let now = h.state().measured().and_then(|m| m.screen.clone()).expect("the worker measures the screen");
+        let values: Vec<f64> = now.intensity.iter().map(|&v| f64::from(v)).collect();
+        if screen::maxima(&values, 0.1).len() >= 2 {
+            m = Some(now);
+            break;
+        }
+    }
+    let m = m.expect("the double slit's two beams reach the screen within 16 frames of 40 steps");
+    assert_eq!(m.x, 250, "the screen's column");
+    let graph = h.state().screen_graph().expect("a screen has its graph beside the picture").to_vec();
+    assert_eq!(graph.len(), 480, "a point per row of the grid");
+    // Beside the picture: right of the field's right edge.
+    let edge = h.state().field_point(640.0, 0.0).expect("the field is drawn").x;
+    let left = graph.iter().map(|p| p.x).fold(f32::INFINITY, f32::min);
+    assert!(left > edge, "the graph starts at x = {left}, left of the field's edge {edge}");
+    // Row y of the graph at the height of row y of the field, so a fringe and its peak line up.
+    for (y, p) in graph.iter().enumerate() {
+        let row = h.state().field_point(0.0, y as f64 + 0.5).expect("the field is drawn").y;
+        assert!((p.y - row).abs() < 0.01, "row {y}: the graph at y = {}, the field's row at {row}", p.y);
+    }
+    // Brighter further right: the drawn curve's peaks are the measured maxima, row for row.
+    let measured: Vec<f64> = m.intensity.iter().map(|&v| f64::from(v)).collect();
+    let drawn: Vec<f64> = graph.iter().map(|p| f64::from(p.x - left)).collect();
+    let (want, got) = (screen::maxima(&measured, 0.1), screen::maxima(&drawn, 0.1));
+    // 86 cells past the slits (d = 80) the two beams still stand apart: a peak in line with each
+    // slit at least.
+    assert_eq!(got.len(), want.len(), "the graph's peaks {got:?} against the measured maxima {want:?}");
+    for (g, w) in got.iter().zip(&want) {
+        // The same rows; the sub-cell place is interpolated from values drawn to f32 points.
+        assert!((g - w).abs() < 0.1, "the graph's peak at row {g:.2}, measured at {w:.2}");
+    }
+    // Moved, the screen's graph shows no curve until the worker has averaged the new column.
+    drag_cells(&mut h, (250.5, 240.5), (400.5, 240.5));
+    h.run_steps(1);
+    let now = h.state().measured().and_then(|m| m.screen.clone());
+    let graph = h.state().screen_graph().expect("the moved screen has its graph");
+    if now.is_some_and(|m| m.x == 400 && m.averaged_steps > 0.0) {
+        assert_eq!(graph.len(), 480, "column 400 averaged: its curve is drawn");
+    } else {
+        assert!(graph.is_empty(), "column 250's curve drawn for the screen at 400 ({} points)", graph.len());
+    }
+    for _ in 0..4 {
+        h.get_by_label("Step").click();
+        settle(&mut h);
+    }
+    h.run_steps(2);
+    let m = h.state().measured().and_then(|m| m.screen.clone()).expect("the screen is measured");
+    assert_eq!(m.x, 400, "the worker averages the new column");
+    assert_eq!(h.state().screen_graph().map(<[egui::Pos2]>::len), Some(480), "and the graph draws it");
 }
 
 #[test]

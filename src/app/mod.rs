@@ -305,6 +305,13 @@ impl WavebrotApp {
         self.wave.field_map.map(|m| m.point(x, y))
     }
 
+    /// The screen's intensity graph beside the wave picture as drawn last: its measured curve,
+    /// a point per row of the grid (empty while it averages); `None` without a screen.
+    #[must_use]
+    pub fn screen_graph(&self) -> Option<&[egui::Pos2]> {
+        self.wave.screen_graph.as_deref()
+    }
+
     /// The last Mandelbrot check of the active backend against the CPU.
     #[must_use]
     pub fn last_mandelbrot_check(&self) -> Option<&worker::compare::MandelCheck> {

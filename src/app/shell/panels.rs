@@ -9,7 +9,8 @@ use crate::app::WavebrotApp;
 use crate::app::launch::options::Demo;
 use crate::app::pages::Page;
 use crate::app::shell::controls;
-use crate::app::wave::lab::LabOutcome;
+use crate::app::wave::lab::{LabOutcome, Tool};
+use crate::app::wave::tools_ui;
 use crate::app::wave::view as wave_view;
 use crate::app::worker::messages::Command;
 
@@ -251,7 +252,7 @@ impl WavebrotApp {
         if let Some(m) =
             self.wave.meters.last.as_ref().and_then(|m| m.screen.as_ref()).filter(|_| w.look.screen.is_some())
         {
-            crate::app::wave::tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
+            tools_ui::screen_plot_ui(ui, m, &w.scene, w.medium);
         }
         ui.separator();
         let w = &self.settings.wave;
@@ -528,6 +529,22 @@ impl WavebrotApp {
                 let grid = self.wave.running.map_or(self.wave.grid, |(p, _)| (p.nx, p.ny));
                 let tex = self.wave.tex.as_ref().map(|s| s.id);
                 let w = &self.settings.wave;
+                // With a screen on the field, its intensity graph beside the picture (a strip
+                // taken from the picture's room, right of it). The room is kept while the Screen
+                // tool is chosen too, so that placing, moving or removing a screen never moves
+                // the picture under the pointer.
+                let graph_on = w.look.screen.is_some() || self.wave.lab.tool == Tool::Screen;
+                let graph_w = graph_on.then(|| tools_ui::screen_graph_width(image_rect.width()));
+                let mut child = match graph_w {
+                    Some(g) => {
+                        let field = egui::Rect::from_min_max(
+                            image_rect.min,
+                            egui::pos2(image_rect.max.x - g - tools_ui::SCREEN_GRAPH_GAP, image_rect.max.y),
+                        );
+                        ui.new_child(egui::UiBuilder::new().max_rect(field))
+                    }
+                    None => child,
+                };
                 // The edited scene is drawn (it reaches the worker within a frame), on the running grid.
                 let scene = (w.scene.nx, w.scene.ny) == grid;
                 let theory = if w.theory && scene { Theory::of(&w.scene) } else { None };
@@ -542,6 +559,34 @@ impl WavebrotApp {
                 self.wave.lab.preview_ui(&child, w, &map);
                 self.wave.lab.tools_overlay_ui(&child, &map);
                 self.wave.field_map = Some(map);
+                self.wave.screen_graph = match (graph_w, w.look.screen) {
+                    (Some(g), column) => {
+                        let left = map.rect.max.x + tools_ui::SCREEN_GRAPH_GAP;
+                        let rect = egui::Rect::from_min_max(
+                            egui::pos2(left, map.rect.min.y),
+                            egui::pos2(left + g, map.rect.max.y),
+                        );
+                        let m = self.wave.meters.last.as_ref().and_then(|m| m.screen.as_ref());
+                        let scene = &w.scene;
+                        let on_grid = (scene.nx, scene.ny) == grid;
+                        match column {
+                            Some(c) => Some(tools_ui::screen_graph_ui(
+                                ui,
+                                rect,
+                                image_rect,
+                                &map,
+                                c,
+                                m.filter(|_| on_grid),
+                                scene,
+                            )),
+                            None => {
+                                tools_ui::screen_graph_hint(ui, rect);
+                                None
+                            }
+                        }
+                    }
+                    _ => None,
+                };
                 if scene {
                     let step = self.wave.running.map_or(0, |(_, t)| t);
                     let pointer = wave_view::FieldPointer { step, ..pointer };

@@ -35,6 +35,9 @@ pub struct WaveUi {
     pub check_asked: Option<Instant>,
     /// Where the field was drawn last (for tests that point at cells).
     pub field_map: Option<CellMap>,
+    /// The screen's graph beside the picture as drawn last: the measured curve's points (empty
+    /// while it averages), `None` without a screen.
+    pub screen_graph: Option<Vec<egui::Pos2>>,
     /// The grid the worker runs.
     pub grid: (usize, usize),
     /// The size of the last wave picture (what a recording takes).
@@ -76,6 +79,7 @@ impl WaveUi {
             check: None,
             check_asked: None,
             field_map: None,
+            screen_graph: None,
             grid,
             size: None,
             picture_path: "wave.png".to_owned(),

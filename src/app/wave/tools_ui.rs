@@ -153,3 +153,119 @@ pub fn screen_plot_ui(ui: &mut egui::Ui, m: &ScreenMeasure, scene: &Scene, mediu
         ui.label(format!("theory's {what} at y = {}", list.join(", ")));
     }
 }
+
+/// The gap between the picture and the screen's graph beside it, in points.
+pub const SCREEN_GRAPH_GAP: f32 = 8.0;
+
+/// The width of the screen's graph beside a picture drawn in `avail` points across.
+#[must_use]
+pub fn screen_graph_width(avail: f32) -> f32 {
+    (avail * 0.2).clamp(90.0, 220.0)
+}
+
+/// Inner margin of the graph, in points: the curve's zero and its peak stay off the frame.
+const GRAPH_PAD: f32 = 6.0;
+
+/// The curve of `values` (one per row `y = 0..`, from 0 to `top`) in `rect` beside the picture
+/// of `map`: row `y` at the height of the field's row `y` (its centre), the value growing to the
+/// right, so that each bright fringe of the field lines up with its peak.
+#[must_use]
+pub fn screen_graph_points(values: &[f64], top: f64, rect: egui::Rect, map: &CellMap) -> Vec<egui::Pos2> {
+    let span = f64::from((rect.width() - 2.0 * GRAPH_PAD).max(1.0));
+    let top = if top > 0.0 { top } else { 1.0 };
+    values
+        .iter()
+        .enumerate()
+        .map(|(y, &v)| {
+            // A value the theory has none for (NaN) keeps its NaN: the caller breaks the line there.
+            let x = if v.is_finite() { rect.min.x + GRAPH_PAD + (v.max(0.0) / top * span) as f32 } else { f32::NAN };
+            egui::pos2(x, map.point(0.0, y as f64 + 0.5).y)
+        })
+        .collect()
+}
+
+/// The graph's room while the Screen tool is chosen and no screen is placed: where the graph
+/// will be, and how to place one.
+pub fn screen_graph_hint(ui: &egui::Ui, rect: egui::Rect) {
+    let painter = ui.painter_at(rect);
+    painter.rect_stroke(rect, 2.0, egui::Stroke::new(1.0, egui::Color32::from_gray(60)), egui::StrokeKind::Inside);
+    let text = egui::Color32::from_gray(160);
+    let font = egui::FontId::proportional(11.0);
+    painter.text(rect.center(), egui::Align2::CENTER_BOTTOM, "click the field:", font.clone(), text);
+    painter.text(rect.center(), egui::Align2::CENTER_TOP, "the screen's graph", font, text);
+}
+
+/// The screen's intensity beside the picture (PhET's screen chart), in `rect` (as tall as the
+/// picture `map`, right of it, within `room`): the measured curve, the theory's dashed and scaled
+/// to the measured peak, its orders as ticks on the right edge (the field names them), the column
+/// above and the legend below where `room` has space for them, else inside. Shown in presenter
+/// mode too, where the side panel's plot is hidden. A measure of another column (the screen just
+/// moved) or grid is not drawn: the graph says it is averaging. Returns the measured curve's
+/// points as drawn.
+pub fn screen_graph_ui(
+    ui: &egui::Ui,
+    rect: egui::Rect,
+    room: egui::Rect,
+    map: &CellMap,
+    column: usize,
+    m: Option<&ScreenMeasure>,
+    scene: &Scene,
+) -> Vec<egui::Pos2> {
+    let painter = ui.painter_at(room);
+    painter.rect_filled(rect, 2.0, egui::Color32::from_gray(18));
+    painter.rect_stroke(rect, 2.0, egui::Stroke::new(1.0, egui::Color32::from_gray(70)), egui::StrokeKind::Inside);
+    let small = egui::FontId::proportional(11.0);
+    let line = 14.0;
+    let text = egui::Color32::from_gray(200);
+    let (title_at, title_align) = if rect.min.y - room.min.y >= line {
+        (egui::pos2(rect.min.x, rect.min.y - 2.0), egui::Align2::LEFT_BOTTOM)
+    } else {
+        (rect.min + egui::vec2(GRAPH_PAD, 2.0), egui::Align2::LEFT_TOP)
+    };
+    painter.text(title_at, title_align, format!("screen x = {column}"), small.clone(), text);
+    let fresh = m.filter(|m| m.x == column && m.intensity.len() == map.grid.1 && m.averaged_steps > 0.0);
+    let Some(m) = fresh else {
+        painter.text(rect.center(), egui::Align2::CENTER_CENTER, "averaging…", small, text);
+        return Vec::new();
+    };
+    let values: Vec<f64> = m.intensity.iter().map(|&v| f64::from(v)).collect();
+    let top = values.iter().copied().fold(0.0, f64::max);
+    let zero = rect.min.x + GRAPH_PAD;
+    painter.line_segment(
+        [egui::pos2(zero, rect.min.y), egui::pos2(zero, rect.max.y)],
+        egui::Stroke::new(1.0, egui::Color32::from_gray(90)),
+    );
+    let theory = if scene.nx > column { Theory::of(scene) } else { None };
+    if let Some(t) = &theory {
+        for (_, y) in screen::theory_marks_on_column(t, column, values.len()) {
+            let py = map.point(0.0, y + 0.5).y;
+            let tick = [egui::pos2(rect.max.x - 8.0, py), egui::pos2(rect.max.x - 1.0, py)];
+            painter.line_segment(tick, egui::Stroke::new(2.0, THEORY_COLOUR));
+        }
+        if let Some(curve) = screen::theory_on_column(t, column, values.len()) {
+            let scaled: Vec<f64> = curve.iter().map(|v| if v.is_finite() { v * top } else { f64::NAN }).collect();
+            let pts = screen_graph_points(&scaled, top, rect, map);
+            // Dashes along each finite run of the curve.
+            for run in pts.split(|p| !p.x.is_finite()).filter(|r| r.len() > 1) {
+                painter.extend(egui::Shape::dashed_line(run, egui::Stroke::new(1.5, THEORY_COLOUR), 5.0, 4.0));
+            }
+        }
+    }
+    let pts = screen_graph_points(&values, top, rect, map);
+    painter.add(egui::Shape::line(pts.clone(), egui::Stroke::new(2.0, SCREEN_COLOUR)));
+    let mut legend = vec![("— measured", SCREEN_COLOUR)];
+    if theory.is_some() {
+        legend.push(("- - theory", THEORY_COLOUR));
+    }
+    let below = room.max.y - rect.max.y >= line * legend.len() as f32;
+    for (k, (what, colour)) in legend.into_iter().enumerate() {
+        let k = k as f32;
+        let (at, align) = if below {
+            (egui::pos2(rect.min.x, rect.max.y + 2.0 + line * k), egui::Align2::LEFT_TOP)
+        } else {
+            (egui::pos2(rect.min.x + GRAPH_PAD, rect.max.y - 2.0 - line * k), egui::Align2::LEFT_BOTTOM)
+        };
+        painter.text(at, align, what, small.clone(), colour);
+    }
+    pts
+}

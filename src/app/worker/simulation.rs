@@ -339,6 +339,8 @@ impl SimLoop {
                 if let Some((scene, keep)) = self.wave.pending_scene.take() {
                     self.apply_scene(scene, keep);
                 }
+                // Steps asked before the reset are not run after it.
+                self.wave.pending_steps = 0;
                 let r = self.wave.sim.as_mut().map(|s| s.reset());
                 if let Some(Err(e)) = r {
                     self.send(Msg::Error(e.to_string()));

@@ -214,6 +214,19 @@ impl SimLoop {
         self.probe_large_call();
     }
 
+    /// Between the slices of a long frame, a command waiting is taken in (so that a long frame
+    /// never locks the controls) and the frame ends there: true. The `unrun` steps of a paused
+    /// Step stay pending for the next frame, so that a Step runs all its steps (playing, the next
+    /// frame goes on anyway).
+    fn take_command_between_slices(&mut self, unrun: u32) -> bool {
+        let Ok(c) = self.commands.try_recv() else { return false };
+        self.inbox.push_back(c);
+        if !self.wave.playing {
+            self.wave.pending_steps = self.wave.pending_steps.saturating_add(unrun);
+        }
+        true
+    }
+
     /// Advances `sim` by `steps` (in slices, and in samples where the look needs them), measures
     /// and draws it: the frame, or what failed.
     pub(super) fn wave_frame_on(&mut self, sim: &mut dyn WaveSim, steps: u32) -> Msg {
@@ -259,12 +272,8 @@ impl SimLoop {
             {
                 return Msg::Error(m.to_string());
             }
-            if done < steps && start.elapsed() > SLICE {
-                // Look at the commands between slices so a long frame never locks the controls.
-                if let Ok(c) = self.commands.try_recv() {
-                    self.inbox.push_back(c);
-                    break;
-                }
+            if done < steps && start.elapsed() > SLICE && self.take_command_between_slices(steps - done) {
+                break;
             }
         }
         if advance.source == backend::TimingSource::WallClock {
