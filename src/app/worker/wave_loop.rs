@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{self, Backend, Timing, WaveSim};
 use crate::sim::wave::scene::{Scene, Source};
 
-use crate::app::worker::messages::{CHECK_STEPS, CheckResult, FrameSource, Msg, WaveFrame};
+use crate::app::worker::messages::{CHECK_STEPS, CheckResult, Command, FrameSource, Msg, WaveFrame};
 use crate::app::worker::meter::Meter;
 use crate::app::worker::simulation::SimLoop;
 
@@ -215,16 +215,15 @@ impl SimLoop {
     }
 
     /// Between the slices of a long frame, a command waiting is taken in (so that a long frame
-    /// never locks the controls) and the frame ends there: true. The `unrun` steps of a paused
-    /// Step stay pending for the next frame, so that a Step runs all its steps (playing, the next
-    /// frame goes on anyway).
-    fn take_command_between_slices(&mut self, unrun: u32) -> bool {
+    /// never locks the controls) and the frame ends there: true. A ping (the tests' sync) does
+    /// not end it: it asks only for an answer once everything before it is done, and a frame it
+    /// cut dropped the rest of a paused Step's steps (a Step then ran fewer steps than asked,
+    /// as many as the machine's load allowed).
+    fn take_command_between_slices(&mut self) -> bool {
         let Ok(c) = self.commands.try_recv() else { return false };
+        let ping = matches!(c, Command::Ping(_));
         self.inbox.push_back(c);
-        if !self.wave.playing {
-            self.wave.pending_steps = self.wave.pending_steps.saturating_add(unrun);
-        }
-        true
+        !ping
     }
 
     /// Advances `sim` by `steps` (in slices, and in samples where the look needs them), measures
@@ -272,7 +271,7 @@ impl SimLoop {
             {
                 return Msg::Error(m.to_string());
             }
-            if done < steps && start.elapsed() > SLICE && self.take_command_between_slices(steps - done) {
+            if done < steps && start.elapsed() > SLICE && self.take_command_between_slices() {
                 break;
             }
         }
