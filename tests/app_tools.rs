@@ -41,8 +41,15 @@ fn press(h: &mut Harness<'static, WavebrotApp>, pos: egui::Pos2, pressed: bool) 
     });
 }
 
-/// A primary drag from cell `a` to cell `b` of the wave picture, in small moves.
+/// A primary drag from cell `a` to cell `b` of the wave picture, in small moves, and the
+/// worker's answer to it.
 fn drag_cells(h: &mut Harness<'static, WavebrotApp>, a: (f64, f64), b: (f64, f64)) {
+    drag_only(h, a, b);
+    settle(h);
+}
+
+/// The same drag, the UI a frame past the release, the worker's answer not waited for.
+fn drag_only(h: &mut Harness<'static, WavebrotApp>, a: (f64, f64), b: (f64, f64)) {
     let from = h.state().field_point(a.0, a.1).expect("the field is drawn");
     let to = h.state().field_point(b.0, b.1).expect("the field is drawn");
     h.hover_at(from);
@@ -54,7 +61,7 @@ fn drag_cells(h: &mut Harness<'static, WavebrotApp>, a: (f64, f64), b: (f64, f64
         h.run_steps(1);
     }
     press(h, to, false);
-    settle(h);
+    h.run_steps(1);
 }
 
 fn tstep(h: &Harness<'static, WavebrotApp>) -> u32 {
@@ -145,9 +152,10 @@ fn the_screen_s_graph_beside_the_picture_lines_up_with_the_field_and_never_shows
         // The same rows; the sub-cell place is interpolated from values drawn to f32 points.
         assert!((g - w).abs() < 0.1, "the graph's peak at row {g:.2}, measured at {w:.2}");
     }
-    // Moved, the screen's graph shows no curve until the worker has averaged the new column.
-    drag_cells(&mut h, (250.5, 240.5), (400.5, 240.5));
-    h.run_steps(1);
+    // Moved, the screen's graph shows no curve until the worker has averaged the new column: a
+    // frame past the release the last measure is still column 250's.
+    drag_only(&mut h, (250.5, 240.5), (400.5, 240.5));
+    assert_eq!(h.state().settings().wave.look.screen, Some(400), "the screen follows the drag");
     let now = h.state().measured().and_then(|m| m.screen.clone());
     let graph = h.state().screen_graph().expect("the moved screen has its graph");
     if now.is_some_and(|m| m.x == 400 && m.averaged_steps > 0.0) {
@@ -155,6 +163,7 @@ fn the_screen_s_graph_beside_the_picture_lines_up_with_the_field_and_never_shows
     } else {
         assert!(graph.is_empty(), "column 250's curve drawn for the screen at 400 ({} points)", graph.len());
     }
+    settle(&mut h);
     for _ in 0..4 {
         h.get_by_label("Step").click();
         settle(&mut h);
