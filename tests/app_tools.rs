@@ -296,9 +296,64 @@ fn save_picture(h: &mut Harness<'static, WavebrotApp>, path: &std::path::Path) {
     panic!("Save picture wrote no {}", path.display());
 }
 
+/// The screen's graph in a saved picture (`layout` its places): beside the field and as tall,
+/// the measured curve (yellow, brighter further right) peaking at the field's rows of the measured
+/// maxima, the theory's dashed curve in green.
+fn saved_graph_lines_up(
+    name: &str,
+    img: &image::RgbaImage,
+    layout: &wavebrot::app::worker::wave_picture::Layout,
+    grid: (usize, usize),
+    measured: &[f64],
+    scale: f32,
+) {
+    let near = |p: [u8; 4], c: [u8; 3], tol: i32| (0..3).all(|i| (i32::from(p[i]) - i32::from(c[i])).abs() <= tol);
+    let green = |p: [u8; 4]| p[1] > 200 && i32::from(p[1]) > i32::from(p[0]) + 60;
+    let field = layout.field;
+    // The screen's graph beside the field, as tall as it: the measured curve (yellow, brighter
+    // further right), its peaks in line with the field's rows of the measured maxima.
+    let (gx0, gy0, gx1, gy1) = layout.graph.expect("a screen is placed: its graph is beside the field");
+    assert!(
+        gx0 > field.x1 && (gy0, gy1) == (field.y0, field.y1),
+        "{name}: the graph {:?} beside the field {field:?}",
+        layout.graph
+    );
+    let drawn: Vec<f64> = (0..grid.1)
+        .map(|y| {
+            let py = field.point(0.0, y as f64 + 0.5).1 as u32;
+            (gx0 as u32..gx1 as u32)
+                .filter(|&x| near(img.get_pixel(x, py).0, [255, 210, 60], 30))
+                .max()
+                .map_or(0.0, |x| f64::from(x) - gx0)
+        })
+        .collect();
+    let peaks = screen::maxima(measured, 0.1);
+    assert!(peaks.len() >= 2, "the two beams on the screen: maxima at {peaks:?}");
+    for &p in &peaks {
+        // The drawn curve's highest point within 8 cells of a measured maximum is at it
+        // (within 2 cells: the line is 2 points wide and rows are whole pixels).
+        let lo = (p as usize).saturating_sub(8);
+        let hi = (p as usize + 8).min(grid.1 - 1);
+        let top = (lo..=hi).max_by(|&a, &b| drawn[a].total_cmp(&drawn[b])).unwrap();
+        assert!((top as f64 - p).abs() <= 2.0, "{name}: the graph's peak near row {p:.1} is drawn at row {top}");
+    }
+    let span = gx1 - gx0;
+    let highest = drawn.iter().copied().fold(0.0, f64::max);
+    assert!(highest > 0.6 * span, "{name}: the measured peak reaches {highest:.0} of the graph's {span:.0} pixels");
+    // The theory's dashed curve in the graph, in the overlay's green.
+    let greens = (gx0 as u32..gx1 as u32)
+        .flat_map(|x| (gy0 as u32..gy1 as u32).map(move |y| (x, y)))
+        .filter(|&(x, y)| green(img.get_pixel(x, y).0))
+        .count();
+    assert!(
+        greens as f64 > 0.5 * (gy1 - gy0) * f64::from(scale),
+        "{name}: the theory's curve in the graph ({greens} green pixels)"
+    );
+}
+
 #[test]
 fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() {
-    use wavebrot::app::worker::wave_picture::{BAR_POINTS, FieldRect};
+    use wavebrot::app::worker::wave_picture::{BAR_POINTS, Layout};
     use wavebrot::sim::colour::colormap::HOT_LUT;
     use wavebrot::sim::wave::theory::Theory;
     let dir = tempfile::tempdir().unwrap();
@@ -307,13 +362,24 @@ fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() 
     h.get_by_label("Screen").click();
     h.run_steps(1);
     drag_cells(&mut h, (300.5, 240.5), (250.5, 240.5));
-    for _ in 0..6 {
+    // Frames of 40 steps until both beams are averaged on the screen (as in the graph's test).
+    for _ in 0..16 {
         h.get_by_label("Step").click();
         settle(&mut h);
+        h.run_steps(2);
+        let m = h.state().measured().and_then(|m| m.screen.clone());
+        let values: Vec<f64> = m.map(|m| m.intensity.iter().map(|&v| f64::from(v)).collect()).unwrap_or_default();
+        if screen::maxima(&values, 0.1).len() >= 2 {
+            break;
+        }
     }
     let scene = h.state().wave_scene().expect("a frame").clone();
     let grid = (scene.nx, scene.ny);
     let theory = Theory::of(&scene).expect("the double slit has a theory");
+    // The screen's average while paused: what the saved graph must show.
+    let m = h.state().measured().and_then(|m| m.screen.clone()).expect("the worker measures the screen");
+    assert_eq!(m.x, 250, "the screen's column");
+    let measured: Vec<f64> = m.intensity.iter().map(|&v| f64::from(v)).collect();
     // As shown: the window's pixels (kittest draws one pixel per point).
     let shown = dir.path().join("shown.png");
     save_picture(&mut h, &shown);
@@ -335,16 +401,19 @@ fn save_picture_keeps_the_overlay_and_colour_bar_as_shown_and_at_a_typed_size() 
     }
     let k = (1036.0 / sw as f32).min(4670.0 / sh as f32).max(1.0);
     let near = |p: [u8; 4], c: [u8; 3], tol: i32| (0..3).all(|i| (i32::from(p[i]) - i32::from(c[i])).abs() <= tol);
+    let green = |p: [u8; 4]| p[1] > 200 && i32::from(p[1]) > i32::from(p[0]) + 60;
     for (name, img, scale) in [("as shown", &first, 1.0f32), ("1036x4670", &second, k)] {
         let bar = (BAR_POINTS * scale).round() as u32;
-        let field = FieldRect::fit(img.width(), img.height(), bar, grid);
+        let layout = Layout::of(img.width(), img.height(), scale, true, grid);
+        assert_eq!(layout.bar, bar, "{name}: the bar's column");
+        let field = layout.field;
+        saved_graph_lines_up(name, img, &layout, grid, &measured, scale);
         // The screen's line on column 250: the view's yellow, over most of its height.
         let (a, b) = (field.point(250.5, 5.0), field.point(250.5, grid.1 as f64 - 5.0));
         let (found, n) = hits_along(img, a, b, |p| near(p, [255, 210, 60], 30));
         assert!(found * 10 >= n * 9, "{name}: the screen line at {found} of {n} points");
         // Theory's rays: green dashes (6 points on, 5 off) with no hot colour like them
         // (hot has g ≤ r): m = 0 straight out of the slits, and m = 1.
-        let green = |p: [u8; 4]| p[1] > 200 && i32::from(p[1]) > i32::from(p[0]) + 60;
         for (m, theta) in theory.angles().into_iter().filter(|&(m, _)| m == 0 || m == 1) {
             let (dx, dy) = theory.direction(theory.axes[0], theta);
             // From past the label (at 0.12 of the reach) to 80 cells out, short of the screen.

@@ -14,9 +14,11 @@ use crate::sim::wave::units::{Medium, Scale};
 use crate::app::wave::lab::LabState;
 use crate::app::wave::view::{CellMap, SCREEN_COLOUR, WaveSettings};
 use crate::app::worker::messages::ScreenMeasure;
+use crate::app::worker::wave_picture;
 
 /// The theory curve's colour (the overlay's green).
-const THEORY_COLOUR: egui::Color32 = egui::Color32::from_rgb(120, 255, 160);
+const THEORY_COLOUR: egui::Color32 =
+    egui::Color32::from_rgb(wave_picture::THEORY_RGB[0], wave_picture::THEORY_RGB[1], wave_picture::THEORY_RGB[2]);
 
 /// `12.0 cells = 1.20 cm`, or just the cells without a medium.
 #[must_use]
@@ -154,17 +156,9 @@ pub fn screen_plot_ui(ui: &mut egui::Ui, m: &ScreenMeasure, scene: &Scene, mediu
     }
 }
 
-/// The gap between the picture and the screen's graph beside it, in points.
-pub const SCREEN_GRAPH_GAP: f32 = 8.0;
-
-/// The width of the screen's graph beside a picture drawn in `avail` points across.
-#[must_use]
-pub fn screen_graph_width(avail: f32) -> f32 {
-    (avail * 0.2).clamp(90.0, 220.0)
-}
-
-/// Inner margin of the graph, in points: the curve's zero and its peak stay off the frame.
-const GRAPH_PAD: f32 = 6.0;
+// The graph's width, gap and margin are the saved picture's too (`wave_picture`).
+use crate::app::worker::wave_picture::GRAPH_PAD;
+pub use crate::app::worker::wave_picture::{SCREEN_GRAPH_GAP, screen_graph_width};
 
 /// The curve of `values` (one per row `y = 0..`, from 0 to `top`) in `rect` beside the picture
 /// of `map`: row `y` at the height of the field's row `y` (its centre), the value growing to the

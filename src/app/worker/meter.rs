@@ -206,6 +206,13 @@ impl Meter {
         })
     }
 
+    /// The screen's time-averaged intensity, one value a row (empty before the first sample or
+    /// after the screen moved).
+    #[must_use]
+    pub fn screen_mean(&self) -> &[f32] {
+        self.screen.mean()
+    }
+
     /// The time-averaged intensity, one value per cell (empty before the first sample).
     #[must_use]
     pub fn intensity(&self) -> &[f32] {

@@ -368,7 +368,12 @@ impl SimLoop {
             ("field", false)
         };
         let bar = super::wave_picture::bar_labels((lo, hi), intensity, log);
-        let (picture, _) = super::wave_picture::compose(&rgba, (nx, ny), &self.wave.scene, look, &bar)?;
+        // The screen's graph from the average of the column the worker measures (the app's look
+        // is sent with every change, so it is the screen shown).
+        let mean = self.wave.meter.screen_mean();
+        let screen =
+            (look.screen.is_some() && self.wave.look.screen == look.screen && !mean.is_empty()).then_some(mean);
+        let (picture, _) = super::wave_picture::compose(&rgba, (nx, ny), &self.wave.scene, look, &bar, screen)?;
         let (w, h) = (picture.width, picture.height);
         crate::output::write_png(path, &picture.pixels, w, h).with_context(|| path.display().to_string())?;
         let how = match look.size {

@@ -1,6 +1,7 @@
 //! The wave picture saved as the window shows it: the field or intensity resampled to a size in
 //! pixels, the overlay of the wave view over it (the scene's outline, probes, the theory's rays
-//! and their `m=` labels, the screen's line, the ruler) and the colour bar with its labels,
+//! and their `m=` labels, the screen's line, the ruler), the screen's intensity graph beside the
+//! field where a screen is placed, and the colour bar with its labels,
 //! drawn into a bitmap with `plotters` (its text through `ab_glyph` and egui's embedded font, as
 //! the sweep's plot). The view hands plain data ([`PictureLook`]); nothing here touches egui.
 //!
@@ -26,6 +27,25 @@ pub const MIN_SIDE: u32 = 128;
 
 /// The colour bar's column in screen points, as the wave view lays it out.
 pub const BAR_POINTS: f32 = 84.0;
+
+/// The gap between the picture and the screen's graph beside it, in points.
+pub const SCREEN_GRAPH_GAP: f32 = 8.0;
+
+/// The width of the screen's graph beside a picture drawn in `avail` points across (the window's
+/// and the saved picture's).
+#[must_use]
+pub fn screen_graph_width(avail: f32) -> f32 {
+    (avail * 0.2).clamp(90.0, 220.0)
+}
+
+/// Inner margin of the screen's graph, in points: the curve's zero and its peak stay off the frame.
+pub const GRAPH_PAD: f32 = 6.0;
+
+/// The screen's line and measured curve (the wave view's `SCREEN_COLOUR`).
+pub const SCREEN_RGB: [u8; 3] = [255, 210, 60];
+
+/// The theory's curve and marks on the screen's graph.
+pub const THEORY_RGB: [u8; 3] = [120, 255, 160];
 
 /// How big the saved wave picture is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +147,45 @@ impl FieldRect {
     }
 }
 
+/// Where a saved picture of `width x height` pixels at `scale` pixels per point puts the field,
+/// the screen's graph (with `graph`: a screen is placed) and the colour bar, as the wave view lays
+/// them out: the bar's column on the right, the graph as tall as the field and right of it, the
+/// field fitted into what is left. The graph is left out where it would leave the field less than
+/// half of the room.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub field: FieldRect,
+    /// `(x0, y0, x1, y1)` in pixels.
+    pub graph: Option<(f64, f64, f64, f64)>,
+    /// The colour bar's column, in pixels.
+    pub bar: u32,
+}
+
+impl Layout {
+    #[must_use]
+    pub fn of(width: u32, height: u32, scale: f32, graph: bool, grid: (usize, usize)) -> Self {
+        let s = scale.max(0.25);
+        let bar = ((BAR_POINTS * s).round() as u32).min(width / 2);
+        let avail = width.saturating_sub(bar);
+        let room = graph.then(|| {
+            let g = (screen_graph_width(avail as f32 / s) * s).round() as u32;
+            (g, (SCREEN_GRAPH_GAP * s).round() as u32)
+        });
+        match room {
+            Some((g, gap)) if 2 * (g + gap) <= avail => {
+                let field = FieldRect::fit(width - g - gap, height, bar, grid);
+                let x0 = field.x1 + f64::from(gap);
+                Self { field, graph: Some((x0, field.y0, x0 + f64::from(g), field.y1)), bar }
+            }
+            _ => Self { field: FieldRect::fit(width, height, bar, grid), graph: None, bar },
+        }
+    }
+}
+
 /// The field's picture (`rgba`, one pixel per cell, rows from the top) at `look.size` with the
-/// overlay of `scene` and the colour bar labelled `bar` (low, high, title).
+/// overlay of `scene`, the colour bar labelled `bar` (low, high, title) and, where a screen is
+/// placed, its graph beside the field: `screen_mean` the time-averaged intensity along its column
+/// (one value a row; `None` while none is averaged: the graph says so).
 ///
 /// # Errors
 /// The font could not be read or plotters failed to draw.
@@ -138,6 +195,7 @@ pub fn compose(
     scene: &Scene,
     look: &PictureLook,
     bar: &(String, String, &str),
+    screen_mean: Option<&[f32]>,
 ) -> anyhow::Result<(Rgba, FieldRect)> {
     let (w, h) = match look.size {
         PictureSize::Cells => {
@@ -148,8 +206,9 @@ pub fn compose(
     };
     crate::bench::sweep::register_font()?;
     let s = look.scale.max(0.25);
-    let bar_px = ((BAR_POINTS * s).round() as u32).min(w / 2);
-    let field = FieldRect::fit(w, h, bar_px, grid);
+    let column = look.screen.filter(|&x| x < grid.0);
+    let layout = Layout::of(w, h, s, column.is_some(), grid);
+    let (bar_px, field) = (layout.bar, layout.field);
     let mut rgb = vec![0u8; w as usize * h as usize * 3];
     for px in rgb.chunks_exact_mut(3) {
         px.copy_from_slice(&look.background);
@@ -159,6 +218,10 @@ pub fn compose(
         let mut b = BitMapBackend::with_buffer(&mut rgb, (w, h));
         let mut d = Draw { b: &mut b, s, field };
         d.scene(scene, look)?;
+        if let (Some(rect), Some(x)) = (layout.graph, column) {
+            let mean = screen_mean.filter(|m| m.len() == grid.1);
+            d.screen_graph(rect, x, mean, scene, h)?;
+        }
         d.colour_bar(w, h, bar_px, look, bar)?;
         b.present().map_err(|e| anyhow::anyhow!("drawing the picture: {e}"))?;
     }
@@ -222,10 +285,27 @@ impl Draw<'_, '_> {
         (p.0.round() as i32, p.1.round() as i32)
     }
 
+    /// The field's rectangle, to clip to.
+    fn field_box(&self) -> (f64, f64, f64, f64) {
+        let f = self.field;
+        (f.x0, f.y0, f.x1 - 1.0, f.y1 - 1.0)
+    }
+
     /// A segment `width` points wide, cut to the field's rectangle.
     fn line(&mut self, a: (f64, f64), b: (f64, f64), width: f32, colour: RGBAColor) -> DrawResult {
-        let f = self.field;
-        let Some((a, b)) = clip(a, b, (f.x0, f.y0, f.x1 - 1.0, f.y1 - 1.0)) else { return Ok(()) };
+        self.line_in(self.field_box(), a, b, width, colour)
+    }
+
+    /// A segment `width` points wide, cut to the box `(x0, y0, x1, y1)`.
+    fn line_in(
+        &mut self,
+        r: (f64, f64, f64, f64),
+        a: (f64, f64),
+        b: (f64, f64),
+        width: f32,
+        colour: RGBAColor,
+    ) -> DrawResult {
+        let Some((a, b)) = clip(a, b, r) else { return Ok(()) };
         let style = ShapeStyle { color: colour, filled: false, stroke_width: self.px(width) };
         let (a, b) = (self.at(a), self.at(b));
         self.b.draw_line(a, b, &style).map_err(err)
@@ -241,8 +321,8 @@ impl Draw<'_, '_> {
         dash: f32,
         gap: f32,
     ) -> DrawResult {
-        let f = self.field;
-        let Some((a, b)) = clip(a, b, (f.x0, f.y0, f.x1 - 1.0, f.y1 - 1.0)) else { return Ok(()) };
+        let f = self.field_box();
+        let Some((a, b)) = clip(a, b, f) else { return Ok(()) };
         let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
         let (dash, period) = (f64::from(dash * self.s), f64::from((dash + gap) * self.s));
         let mut t = 0.0;
@@ -251,6 +331,38 @@ impl Draw<'_, '_> {
             let p = |u: f64| (a.0 + (b.0 - a.0) * u / len, a.1 + (b.1 - a.1) * u / len);
             self.line(p(t), p(e), width, colour)?;
             t += period;
+        }
+        Ok(())
+    }
+
+    /// A dashed polyline in the box `r`, dashes and gaps in points measured along the line (as
+    /// egui's `Shape::dashed_line`).
+    fn dashed_path(
+        &mut self,
+        r: (f64, f64, f64, f64),
+        pts: &[(f64, f64)],
+        width: f32,
+        colour: RGBAColor,
+        dash: f32,
+        gap: f32,
+    ) -> DrawResult {
+        let (dash, period) = (f64::from(dash * self.s), f64::from((dash + gap) * self.s));
+        // `t`: the length along the line where the segment starts.
+        let mut t = 0.0;
+        for w in pts.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+            let p = |u: f64| if len > 0.0 { (a.0 + (b.0 - a.0) * u / len, a.1 + (b.1 - a.1) * u / len) } else { a };
+            // The dashes that fall on this segment: [k*period, k*period + dash] against [t, t + len].
+            let mut k = (t / period).floor();
+            while k * period < t + len {
+                let (d0, d1) = ((k * period).max(t), (k * period + dash).min(t + len));
+                if d1 > d0 {
+                    self.line_in(r, p(d0 - t), p(d1 - t), width, colour)?;
+                }
+                k += 1.0;
+            }
+            t += len;
         }
         Ok(())
     }
@@ -393,6 +505,87 @@ impl Draw<'_, '_> {
         Ok(())
     }
 
+    /// The screen's graph in `r` (the window's `tools_ui::screen_graph_ui`, in its colours, widths
+    /// and places): row `y` of `mean` at the height of the field's row `y`, growing to the right;
+    /// the theory's far-field curve dashed and scaled to the measured peak, its orders as ticks on
+    /// the right edge; the column above the graph and the legend below it where the picture (`h`
+    /// pixels tall) has room, else inside. Without a measure: "averaging…".
+    fn screen_graph(
+        &mut self,
+        r: (f64, f64, f64, f64),
+        column: usize,
+        mean: Option<&[f32]>,
+        scene: &Scene,
+        h: u32,
+    ) -> DrawResult {
+        let s = f64::from(self.s);
+        let (x0, y0, x1, y1) = r;
+        let inside = (x0, y0, x1 - 1.0, y1 - 1.0);
+        self.rect((x0, y0), (x1 - 1.0, y1 - 1.0), RGBColor(18, 18, 18).to_rgba(), true)?;
+        let frame = ShapeStyle { color: RGBColor(70, 70, 70).to_rgba(), filled: false, stroke_width: self.px(1.0) };
+        let (a, b) = (self.at((x0, y0)), self.at((x1 - 1.0, y1 - 1.0)));
+        self.b.draw_rect(a, b, &frame, false).map_err(err)?;
+        let text = RGBColor(200, 200, 200);
+        let font = self.font(11.0, text);
+        let line = 14.0 * s;
+        let title = format!("screen x = {column}");
+        if y0 >= line {
+            self.text(&title, (x0, y0 - 2.0 * s), &font, HPos::Left, VPos::Bottom)?;
+        } else {
+            self.text(&title, (x0 + f64::from(GRAPH_PAD) * s, y0 + 2.0 * s), &font, HPos::Left, VPos::Top)?;
+        }
+        let Some(mean) = mean else {
+            return self.text("averaging…", ((x0 + x1) / 2.0, (y0 + y1) / 2.0), &font, HPos::Center, VPos::Center);
+        };
+        let values: Vec<f64> = mean.iter().map(|&v| f64::from(v)).collect();
+        let top = values.iter().copied().fold(0.0, f64::max);
+        let top = if top > 0.0 { top } else { 1.0 };
+        let zero = x0 + f64::from(GRAPH_PAD) * s;
+        let span = (x1 - x0 - 2.0 * f64::from(GRAPH_PAD) * s).max(1.0);
+        let field = self.field;
+        let row = move |y: f64| field.point(0.0, y + 0.5).1;
+        let points = |v: &[f64]| -> Vec<(f64, f64)> {
+            v.iter()
+                .enumerate()
+                .map(|(y, &v)| (if v.is_finite() { zero + v.max(0.0) / top * span } else { f64::NAN }, row(y as f64)))
+                .collect()
+        };
+        self.line_in(inside, (zero, y0), (zero, y1 - 1.0), 1.0, RGBColor(90, 90, 90).to_rgba())?;
+        let theory = if scene.nx > column { Theory::of(scene) } else { None };
+        let green = rgb(THEORY_RGB);
+        if let Some(t) = &theory {
+            for (_, y) in crate::sim::wave::screen::theory_marks_on_column(t, column, values.len()) {
+                let py = row(y);
+                self.line_in(inside, (x1 - 8.0 * s, py), (x1 - 1.0 * s, py), 2.0, green.to_rgba())?;
+            }
+            if let Some(curve) = crate::sim::wave::screen::theory_on_column(t, column, values.len()) {
+                let scaled: Vec<f64> = curve.iter().map(|v| if v.is_finite() { v * top } else { f64::NAN }).collect();
+                for run in points(&scaled).split(|p| !p.0.is_finite()).filter(|r| r.len() > 1) {
+                    self.dashed_path(inside, run, 1.5, green.to_rgba(), 5.0, 4.0)?;
+                }
+            }
+        }
+        let yellow = rgb(SCREEN_RGB).to_rgba();
+        for w in points(&values).windows(2) {
+            self.line_in(inside, w[0], w[1], 2.0, yellow)?;
+        }
+        let mut legend = vec![("— measured", rgb(SCREEN_RGB))];
+        if theory.is_some() {
+            legend.push(("- - theory", green));
+        }
+        let below = f64::from(h) - y1 >= line * legend.len() as f64;
+        for (k, (what, colour)) in legend.into_iter().enumerate() {
+            let k = k as f64;
+            let font = self.font(11.0, colour);
+            if below {
+                self.text(what, (x0, y1 + 2.0 * s + line * k), &font, HPos::Left, VPos::Top)?;
+            } else {
+                self.text(what, (zero, y1 - 2.0 * s - line * k), &font, HPos::Left, VPos::Bottom)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The `hot` bar from the low label (bottom) to the high one (top), its title along its
     /// right side reading upwards (`shell::controls::colour_bar_ui`).
     fn colour_bar(
@@ -481,5 +674,76 @@ mod tests {
         assert_eq!((f.y0, f.y1), (200.0, 600.0));
         // Cell (0, 0) is at the bottom left, y upwards.
         assert_eq!(f.point(0.0, 0.0), (0.0, 600.0));
+    }
+
+    #[test]
+    fn the_screen_s_graph_takes_the_window_s_room_beside_the_field_or_none_when_too_narrow() {
+        // 1084 = 1000 + the bar's 84: the graph 200 points (a fifth of 1000), the gap 8.
+        let l = Layout::of(1084, 800, 1.0, true, (1000, 400));
+        let f = l.field;
+        assert_eq!((f.x1 - f.x0, f.y1 - f.y0), (792.0, 316.8_f64.round()), "the field fitted into 1000 - 208");
+        let (x0, y0, x1, y1) = l.graph.expect("room for the graph");
+        assert_eq!((x0, x1 - x0, y0, y1), (f.x1 + 8.0, 200.0, f.y0, f.y1));
+        // Twice the scale: the same layout, twice the pixels.
+        let l2 = Layout::of(2168, 1600, 2.0, true, (1000, 400));
+        assert_eq!(l2.graph.map(|g| g.2 - g.0), Some(400.0));
+        assert_eq!(l2.field.x1 - l2.field.x0, 2.0 * (f.x1 - f.x0));
+        // 128 pixels wide leaves 64 for the field and the graph: no graph, the field whole.
+        let narrow = Layout::of(128, 128, 1.0, true, (100, 100));
+        assert_eq!(narrow.graph, None);
+        assert_eq!(narrow.field, Layout::of(128, 128, 1.0, false, (100, 100)).field);
+    }
+
+    #[test]
+    fn the_saved_screen_graph_peaks_at_the_field_s_row_of_the_measured_peak() {
+        let scene = Scene::seed(200, 100, 0.25);
+        let grid = (scene.nx, scene.ny);
+        let rgba = vec![0u8; grid.0 * grid.1 * 4];
+        let look = PictureLook {
+            size: PictureSize::Pixels(700, 400),
+            scale: 1.0,
+            theory: false,
+            probes: Vec::new(),
+            selected_source: None,
+            screen: Some(120),
+            ruler: None,
+            background: [27, 27, 27],
+            text: [200, 200, 200],
+        };
+        let bar = ("0".to_owned(), "1".to_owned(), "field");
+        // One bright row: 70 (from the bottom).
+        let mean: Vec<f32> = (0..grid.1).map(|y| if y == 70 { 1.0 } else { 0.01 }).collect();
+        let (pic, field) = compose(&rgba, grid, &scene, &look, &bar, Some(&mean)).unwrap();
+        let l = Layout::of(700, 400, 1.0, true, grid);
+        assert_eq!(field, l.field);
+        let (x0, y0, x1, y1) = l.graph.unwrap();
+        let yellow = |x: usize, y: usize| {
+            let p = &pic.pixels[(y * pic.width + x) * 4..][..3];
+            p[0] > 200 && p[1] > 160 && p[2] < 120
+        };
+        // The rightmost yellow pixel of the graph, and its row.
+        let (mut best, mut at) = (0, 0);
+        for y in y0 as usize..y1 as usize {
+            for x in (x0 as usize..x1 as usize).rev() {
+                if yellow(x, y) {
+                    if x > best {
+                        (best, at) = (x, y);
+                    }
+                    break;
+                }
+            }
+        }
+        let row70 = field.point(0.0, 70.5).1;
+        assert!((at as f64 - row70).abs() <= 2.0, "the peak drawn at pixel row {at}, the field's row 70 at {row70:.1}");
+        assert!(best as f64 > x1 - 12.0, "the peak reaches {best} of the graph's right edge {x1}");
+        // Without a measure the graph is drawn empty: no yellow curve in it.
+        let (empty, _) = compose(&rgba, grid, &scene, &look, &bar, None).unwrap();
+        let any = (y0 as usize..y1 as usize).any(|y| {
+            (x0 as usize + 8..x1 as usize).any(|x| {
+                let p = &empty.pixels[(y * empty.width + x) * 4..][..3];
+                p[0] > 200 && p[1] > 160 && p[2] < 120
+            })
+        });
+        assert!(!any, "a graph without a measure shows no curve");
     }
 }
