@@ -105,9 +105,12 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, txa: u32, txb: u32, ty: u32, m
     tile[base_a + 14u * step] = b[14];
     tile[base_b + 15u * step] = b[15];
     workgroupBarrier();
-    // Rows outside the grid's interior keep their value.
-    var out = a;
-    var rows = mask;
+    // The old column becomes the new one row by row, in order: each row takes its old value from
+    // the front and puts its new value at the back, so after R rows the column is the new one.
+    // (Read and put by the row's index, the loop's and so different in each lane, each took a
+    // chain of 16 selects: NVIDIA cannot index registers; docs/PERFORMANCE.md, stop 40.) Rows
+    // outside `mask` (the grid's border and beyond, the halo's wrong rows) keep their value.
+    var c = a;
     // The next layer row's auxiliary values are read one row ahead, so that their trip to
     // memory overlaps the row before (4096² on the H100: layer scene 66.0 -> 65.2 µs, and the Mur
     // scene, whose kernel is the same pipeline, 41.1 -> 38.7; stop 36).
@@ -117,47 +120,47 @@ fn layer_half(a: array<f32, R>, b: array<f32, R>, txa: u32, txb: u32, ty: u32, m
         let r = firstTrailingBit(lrows);
         q = scratch_aux(cs + select(base_a, base_b, (r & 1u) == 1u) + r * step);
     }
-    while rows != 0u {
-        let r = firstTrailingBit(rows);
-        rows = rows & (rows - 1u);
-        let odd = (r & 1u) == 1u;
-        let tx = select(txa, txb, odd);
-        let at = select(base_a, base_b, odd) + r * step;
-        let ti = ty + WY * r;
-        // Values past the tile are never in the right region; any finite value does.
-        var up = 0.0f;
-        var down = 0.0f;
-        if ti > 0u {
-            up = tile[at - TJ];
-        }
-        if ti + 1u < TI {
-            down = tile[at + TJ];
-        }
-        let old = row_value(a, r);
-        let wall = (wall_bits & (1u << r)) != 0u;
-        let i = i0 + i32(WY * r);
-        let j = j0 + i32(tx);
-        var v: f32;
-        if (layer_bits & (1u << r)) != 0u {
-            lrows = lrows & (lrows - 1u);
-            var qn = q;
-            if lrows != 0u {
-                let rn = firstTrailingBit(lrows);
-                qn = scratch_aux(cs + select(base_a, base_b, (rn & 1u) == 1u) + rn * step);
+    for (var r = 0u; r < R; r++) {
+        let old = c[0];
+        var v = old;
+        if (mask & (1u << r)) != 0u {
+            let odd = (r & 1u) == 1u;
+            let tx = select(txa, txb, odd);
+            let at = select(base_a, base_b, odd) + r * step;
+            let ti = ty + WY * r;
+            // Values past the tile are never in the right region; any finite value does.
+            var up = 0.0f;
+            var down = 0.0f;
+            if ti > 0u {
+                up = tile[at - TJ];
             }
-            v = layer_cell(old, at, up, down, tx, i, j, yc, cs + at, pc2, wall, q);
-            q = qn;
-        } else if pc2 > 0.0 {
-            // The tile's one material outside the layer: the plain rule, the same bits.
-            v = select(plain_row(pc2, old, tile[at], up, down, at, tx, true), 0.0f, wall);
-        } else {
-            v = general_row(old, tile[at], up, down, at, tx, load_id(i, j), true);
+            if ti + 1u < TI {
+                down = tile[at + TJ];
+            }
+            let wall = (wall_bits & (1u << r)) != 0u;
+            let i = i0 + i32(WY * r);
+            let j = j0 + i32(tx);
+            if (layer_bits & (1u << r)) != 0u {
+                lrows = lrows & (lrows - 1u);
+                var qn = q;
+                if lrows != 0u {
+                    let rn = firstTrailingBit(lrows);
+                    qn = scratch_aux(cs + select(base_a, base_b, (rn & 1u) == 1u) + rn * step);
+                }
+                v = layer_cell(old, at, up, down, tx, i, j, yc, cs + at, pc2, wall, q);
+                q = qn;
+            } else if pc2 > 0.0 {
+                // The tile's one material outside the layer: the plain rule, the same bits.
+                v = select(plain_row(pc2, old, tile[at], up, down, at, tx, true), 0.0f, wall);
+            } else {
+                v = general_row(old, tile[at], up, down, at, tx, load_id(i, j), true);
+            }
         }
-        out = put(out, v, r);
+        c = array<f32, R>(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15], v);
     }
     // Everyone has read `tile` before the next half step overwrites it.
     workgroupBarrier();
-    return out;
+    return c;
 }
 
 // The invocation's rows r (tile rows ty + WY r) that are still right after update h (from 0) of
