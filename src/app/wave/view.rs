@@ -477,11 +477,7 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
 }
 
 /// The screen's colour on the field and in its plot.
-pub const SCREEN_COLOUR: egui::Color32 = egui::Color32::from_rgb(
-    crate::app::worker::wave_picture::SCREEN_RGB[0],
-    crate::app::worker::wave_picture::SCREEN_RGB[1],
-    crate::app::worker::wave_picture::SCREEN_RGB[2],
-);
+pub const SCREEN_COLOUR: egui::Color32 = egui::Color32::from_rgb(255, 210, 60);
 
 /// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
 /// dashes over a dark casing and labels on a dark plate, so they read on a bright intensity

@@ -41,9 +41,6 @@ pub fn screen_graph_width(avail: f32) -> f32 {
 /// Inner margin of the screen's graph, in points: the curve's zero and its peak stay off the frame.
 pub const GRAPH_PAD: f32 = 6.0;
 
-/// The screen's line and measured curve (the wave view's `SCREEN_COLOUR`).
-pub const SCREEN_RGB: [u8; 3] = [255, 210, 60];
-
 /// The theory's curve and marks on the screen's graph.
 pub const THEORY_RGB: [u8; 3] = [120, 255, 160];
 
@@ -565,11 +562,13 @@ impl Draw<'_, '_> {
                 }
             }
         }
-        let yellow = rgb(SCREEN_RGB).to_rgba();
+        let c = crate::app::wave::view::SCREEN_COLOUR;
+        let screen = RGBColor(c.r(), c.g(), c.b());
+        let yellow = screen.to_rgba();
         for w in points(&values).windows(2) {
             self.line_in(inside, w[0], w[1], 2.0, yellow)?;
         }
-        let mut legend = vec![("— measured", rgb(SCREEN_RGB))];
+        let mut legend = vec![("— measured", screen)];
         if theory.is_some() {
             legend.push(("- - theory", green));
         }
