@@ -319,17 +319,9 @@ impl Draw<'_, '_> {
         gap: f32,
     ) -> DrawResult {
         let f = self.field_box();
+        // Clipped first, so that the dashes start where the segment enters the field.
         let Some((a, b)) = clip(a, b, f) else { return Ok(()) };
-        let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
-        let (dash, period) = (f64::from(dash * self.s), f64::from((dash + gap) * self.s));
-        let mut t = 0.0;
-        while t < len {
-            let e = (t + dash).min(len);
-            let p = |u: f64| (a.0 + (b.0 - a.0) * u / len, a.1 + (b.1 - a.1) * u / len);
-            self.line(p(t), p(e), width, colour)?;
-            t += period;
-        }
-        Ok(())
+        self.dashed_path(f, &[a, b], width, colour, dash, gap)
     }
 
     /// A dashed polyline in the box `r`, dashes and gaps in points measured along the line (as
