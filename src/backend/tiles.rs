@@ -7,6 +7,12 @@
 //! `miny + y0*py .. miny + (y0+n)*py` (the seed's pixel rule inside the strip, so a pixel's `c`
 //! can differ from the one-piece picture's by the rounding of those bounds, an ulp of `f64`);
 //! for perturbation it is the same reference orbit with the grid's first row moved to `y0`.
+//!
+//! Strips may be paced ([`Strips::paced`]): each one cut from the time the one before took, so
+//! that a caller that stops between strips (an export's Cancel, a newer view) is answered within
+//! about that time whatever the picture holds and however busy the machine is.
+
+use std::time::{Duration, Instant};
 
 use super::{Backend, BackendError, MandelbrotRun, Timing};
 use crate::sim::fractal::deep::DeepJob;
@@ -16,6 +22,51 @@ use crate::sim::fractal::mandelbrot::{Bounds, MandelbrotParams};
 /// 1 GiB of counts, within every backend's limits on a large device.
 pub const DEFAULT_TILE_PIXELS: usize = 1 << 28;
 
+/// How a picture is cut into strips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strips {
+    /// The first strip's pixels (whole rows, at least one), and unless paced every strip's most.
+    pub max_pixels: usize,
+    /// When set, each strip after the first is cut to take about this long: the rows the strip
+    /// before would have done in it (wall time, so a busy machine makes strips smaller), at most
+    /// twice its rows, and no more than would take this long if every pixel ran all the
+    /// iterations at the fastest rate measured so far (so the strip that reaches into the set's
+    /// costly interior is not many times longer than those of the light rows below it).
+    pub pace: Option<Duration>,
+}
+
+impl Strips {
+    /// Strips of `max_pixels` each, the last one smaller.
+    #[must_use]
+    pub const fn pixels(max_pixels: usize) -> Self {
+        Self { max_pixels, pace: None }
+    }
+
+    /// A first strip of `first_pixels`, then strips of about `target` each.
+    #[must_use]
+    pub const fn paced(first_pixels: usize, target: Duration) -> Self {
+        Self { max_pixels: first_pixels, pace: Some(target) }
+    }
+
+    /// The rows of the strip after one of `rows` rows that took `took`, at most `max_rows`, where
+    /// a row may cost `row_iters` iterations and the fastest strip so far ran `fastest` a second.
+    #[must_use]
+    pub fn next_rows(&self, rows: usize, took: Duration, row_iters: f64, fastest: f64, max_rows: usize) -> usize {
+        let Some(target) = self.pace else { return rows.min(max_rows).max(1) };
+        let target = target.as_secs_f64();
+        let paced = (target * rows as f64 / took.as_secs_f64().max(1e-6)).floor() as usize;
+        let worst =
+            if fastest > 0.0 && row_iters > 0.0 { (target * fastest / row_iters).floor() as usize } else { usize::MAX };
+        paced.min(rows.saturating_mul(2)).min(worst).min(max_rows).max(1)
+    }
+}
+
+impl From<usize> for Strips {
+    fn from(max_pixels: usize) -> Self {
+        Self::pixels(max_pixels)
+    }
+}
+
 /// A whole picture to render.
 #[derive(Clone, Copy, Debug)]
 pub enum Picture<'a> {
@@ -23,6 +74,17 @@ pub enum Picture<'a> {
     Direct(&'a MandelbrotParams),
     /// Perturbation around a reference orbit.
     Deep(&'a DeepJob),
+}
+
+impl Picture<'_> {
+    /// The most iterations of a pixel.
+    #[must_use]
+    pub fn iters(&self) -> u32 {
+        match self {
+            Self::Direct(p) => p.iters,
+            Self::Deep(j) => j.iters,
+        }
+    }
 }
 
 impl Picture<'_> {
@@ -64,21 +126,22 @@ pub struct Tiled {
 }
 
 /// Renders `picture` into `counts` (`width*height`, row 0 at the bottom), and the smooth escape
-/// values into `smooth` when given ([`Backend::mandelbrot_smooth`]), in strips of at most
-/// `max_tile_pixels` pixels (whole rows, at least one), halving a strip the device refuses for
-/// memory. `progress(rows_done, rows)` is called after each strip; it returns false to stop.
+/// values into `smooth` when given ([`Backend::mandelbrot_smooth`]), in `strips` (a number of
+/// pixels: strips of at most that many, whole rows, at least one), halving a strip the device
+/// refuses for memory (and every strip after it). `progress(rows_done, rows)` is called after
+/// each strip; it returns false to stop.
 ///
 /// # Errors
 /// A strip of one row refused, or any other failure of the backend.
 pub fn render_tiled(
     backend: &mut dyn Backend,
     picture: Picture<'_>,
-    max_tile_pixels: usize,
+    strips: impl Into<Strips>,
     counts: &mut [i32],
     smooth: Option<&mut [f32]>,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Tiled, BackendError> {
-    render_tiled_de(backend, picture, max_tile_pixels, counts, smooth, None, progress)
+    render_tiled_de(backend, picture, strips, counts, smooth, None, progress)
 }
 
 /// [`render_tiled`] that also writes the distance estimates into `de` when given
@@ -90,7 +153,7 @@ pub fn render_tiled(
 pub fn render_tiled_de(
     backend: &mut dyn Backend,
     picture: Picture<'_>,
-    max_tile_pixels: usize,
+    strips: impl Into<Strips>,
     counts: &mut [i32],
     mut smooth: Option<&mut [f32]>,
     mut de: Option<&mut [f32]>,
@@ -111,10 +174,17 @@ pub fn render_tiled_de(
             width * height
         )));
     }
-    let mut rows = (max_tile_pixels / width.max(1)).clamp(1, height.max(1));
+    let strips = strips.into();
+    let mut rows = (strips.max_pixels / width.max(1)).clamp(1, height.max(1));
+    // The most rows a strip may have: the first strip's unless paced; fewer once the device
+    // refused a strip for memory.
+    let mut max_rows = if strips.pace.is_some() { height.max(1) } else { rows };
     let mut total =
         MandelbrotRun { total_iters: 0, executed_iters: None, timing: Timing::wall(std::time::Duration::ZERO) };
     let mut device = Some(std::time::Duration::ZERO);
+    // A row's most iterations, and the most iterations a second a strip ran (for the pace).
+    let row_iters = width as f64 * f64::from(picture.iters());
+    let mut fastest = 0.0_f64;
     let mut y0 = 0;
     let mut tiles = 0;
     while y0 < height {
@@ -123,6 +193,7 @@ pub fn render_tiled_de(
         let out = &mut counts[span.clone()];
         let sm = smooth.as_deref_mut().map(|s| &mut s[span.clone()]);
         let dd = de.as_deref_mut().map(|d| &mut d[span.start * DE_VALUES..span.end * DE_VALUES]);
+        let began = Instant::now();
         let r = match (picture, sm, dd) {
             (Picture::Direct(p), Some(sm), Some(d)) if n == height => backend.mandelbrot_distance(p, out, sm, d),
             (Picture::Direct(p), Some(sm), Some(d)) => backend.mandelbrot_distance(&direct_strip(p, y0, n), out, sm, d),
@@ -154,11 +225,17 @@ pub fn render_tiled_de(
                 device = device.zip(run.timing.device).map(|(a, b)| a + b);
                 y0 += n;
                 tiles += 1;
+                let took = began.elapsed();
+                fastest = fastest.max(run.total_iters as f64 / took.as_secs_f64().max(1e-6));
+                rows = strips.next_rows(n, took, row_iters, fastest, max_rows);
                 if !progress(y0, height) {
                     return Ok(Tiled { run: None, tiles });
                 }
             }
-            Err(BackendError::OutOfMemory { .. }) if n > 1 => rows = n / 2,
+            Err(BackendError::OutOfMemory { .. }) if n > 1 => {
+                max_rows = n / 2;
+                rows = max_rows;
+            }
             Err(e) => return Err(e),
         }
     }
@@ -249,5 +326,88 @@ mod tests {
         // Stopping after the first strip.
         let t = render_tiled(&mut cpu, Picture::Deep(&job), 64 * 7, &mut tiled, None, &mut |_, _| false).unwrap();
         assert!(t.run.is_none() && t.tiles == 1);
+    }
+
+    /// A picture whose upper half is the set's interior: a pixel costs 1 µs an iteration (slept),
+    /// one iteration below row `heavy_from` and all of them from it, plus 1 ms a strip.
+    struct Slow {
+        heavy_from: usize,
+        y0: usize,
+        strips: Vec<(usize, Duration)>,
+    }
+
+    impl Backend for Slow {
+        fn kind(&self) -> BackendKind {
+            BackendKind::Cpu
+        }
+        fn device_info(&self) -> DeviceInfo {
+            DeviceInfo::default()
+        }
+        fn new_wave_variant(&self, p: &WaveParams, v: WaveVariant) -> Result<Box<dyn WaveSim>, BackendError> {
+            CpuBackend::new(Threads::One).new_wave_variant(p, v)
+        }
+        fn mandelbrot(&mut self, p: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
+            let began = Instant::now();
+            let heavy = (self.y0 + p.height).saturating_sub(self.heavy_from.max(self.y0));
+            let iters = (p.height - heavy) * p.width + heavy * p.width * p.iters as usize;
+            std::thread::sleep(Duration::from_millis(1) + Duration::from_micros(iters as u64));
+            counts.fill(0);
+            self.y0 += p.height;
+            self.strips.push((p.height, began.elapsed()));
+            Ok(MandelbrotRun { total_iters: iters as u64, executed_iters: None, timing: Timing::wall(began.elapsed()) })
+        }
+    }
+
+    #[test]
+    fn paced_strips_stay_near_their_time_where_the_picture_turns_costly() {
+        // 10 pixels a row, 500 iterations: a light row 10 µs, a heavy one 5 ms. A first strip of
+        // 100 light rows (2 ms) would let plain pacing double the rows into the interior (a
+        // strip of 200 rows, half of them heavy: 0.5 s); the bound on a row's most iterations
+        // at the fastest rate seen keeps every strip near the 50 ms asked.
+        let p =
+            MandelbrotParams { width: 10, height: 400, iters: 500, bounds: Bounds::SEED, precision: Precision::F64 };
+        let mut slow = Slow { heavy_from: 200, y0: 0, strips: Vec::new() };
+        let mut counts = vec![0; 4000];
+        let target = Duration::from_millis(50);
+        let t = render_tiled(
+            &mut slow,
+            Picture::Direct(&p),
+            Strips::paced(10 * 100, target),
+            &mut counts,
+            None,
+            &mut |_, _| true,
+        )
+        .unwrap();
+        assert!(t.run.is_some());
+        assert_eq!(slow.strips.iter().map(|s| s.0).sum::<usize>(), 400, "every row once: {:?}", slow.strips);
+        // Sleeps only oversleep: a strip up to 1.5 times the time asked is the pacing's own
+        // (a strip's light rows then heavy), the rest a margin for a busy machine.
+        let longest = slow.strips.iter().map(|s| s.1).max().unwrap();
+        assert!(longest < target * 3, "a strip took {longest:?} ({target:?} asked): {:?}", slow.strips);
+        // Not one-row strips: a heavy strip is about the time asked (10 rows at 5 ms each).
+        let heavy_rows = slow.strips.last().unwrap().0;
+        assert!(heavy_rows >= 4, "the last strip has {heavy_rows} rows: {:?}", slow.strips);
+        // Unpaced, the strips are the size asked.
+        slow.y0 = 0;
+        slow.strips.clear();
+        let t = render_tiled(&mut slow, Picture::Direct(&p), 10 * 100, &mut counts, None, &mut |_, _| true).unwrap();
+        assert_eq!(t.tiles, 4);
+    }
+
+    #[test]
+    fn the_pace_shrinks_a_slow_strip_grows_a_quick_one_at_most_twofold_and_never_past_the_worst_case() {
+        let pace = Strips::paced(1000, Duration::from_millis(100));
+        let ms = Duration::from_millis;
+        // 10 rows in 400 ms: 2 rows make 100 ms.
+        assert_eq!(pace.next_rows(10, ms(400), 0.0, 0.0, 1000), 2);
+        // 10 rows in 10 ms: 100 would make 100 ms, but at most 20.
+        assert_eq!(pace.next_rows(10, ms(10), 0.0, 0.0, 1000), 20);
+        // A row may cost 1e6 iterations at 2e7 a second: 50 ms, so 2 rows.
+        assert_eq!(pace.next_rows(10, ms(10), 1e6, 2e7, 1000), 2);
+        // Never fewer than one row, nor more than the device holds.
+        assert_eq!(pace.next_rows(10, ms(10_000), 1e6, 2e7, 1000), 1);
+        assert_eq!(pace.next_rows(10, ms(1), 0.0, 0.0, 15), 15);
+        // Unpaced: the rows asked.
+        assert_eq!(Strips::pixels(1000).next_rows(10, ms(400), 1e6, 2e7, 1000), 10);
     }
 }

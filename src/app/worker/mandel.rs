@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use astro_float::BigFloat;
 
-use crate::backend::tiles::{self, Picture};
+use crate::backend::tiles::{self, Picture, Strips};
 use crate::backend::{Backend, BackendError, MandelbrotRun};
 use crate::sim::fractal::bla::FloatExp;
 use crate::sim::fractal::deep::{Arith, DeepJob, PixelGrid, View, ViewError, max_orbit_steps};
@@ -112,7 +112,8 @@ pub fn choose_arith(req: &MandelRequest) -> Arith {
 
 impl MandelWork {
     /// Computes `req`'s view at `width x height` (its own size, or smaller for a coarse pass)
-    /// into `counts`, in tiles of at most `tile_pixels`; `progress(rows_done, rows)` may stop it.
+    /// into `counts`, in `strips` ([`Strips`]: a number of pixels, or paced); `progress(rows_done,
+    /// rows)` may stop it between two.
     ///
     /// # Errors
     /// The backend failed, or the view cannot be computed (the message says why).
@@ -122,24 +123,18 @@ impl MandelWork {
         backend: &mut dyn Backend,
         req: &MandelRequest,
         (width, height): (usize, usize),
-        tile_pixels: usize,
+        strips: impl Into<Strips>,
         counts: &mut Vec<i32>,
         smooth: &mut Vec<f32>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Computed, MandelError> {
+        let strips = strips.into();
         let want_smooth = req.colour.smooth || req.colour.needs_distance();
-        let mut c = self.compute_once(
-            backend,
-            req,
-            (width, height),
-            tile_pixels,
-            counts,
-            want_smooth.then_some(smooth),
-            progress,
-        );
+        let mut c =
+            self.compute_once(backend, req, (width, height), strips, counts, want_smooth.then_some(smooth), progress);
         if want_smooth && matches!(&c, Err(e) if e.not_implemented()) {
             // Smooth values not on this backend yet: the counts, coloured by their integers.
-            c = self.compute_once(backend, req, (width, height), tile_pixels, counts, None, progress).map(|mut c| {
+            c = self.compute_once(backend, req, (width, height), strips, counts, None, progress).map(|mut c| {
                 c.notes.push(format!("smooth colour is not available on {} yet: integer counts", backend.kind()));
                 c
             });
@@ -153,7 +148,7 @@ impl MandelWork {
         backend: &mut dyn Backend,
         req: &MandelRequest,
         (width, height): (usize, usize),
-        tile_pixels: usize,
+        strips: Strips,
         counts: &mut Vec<i32>,
         mut smooth: Option<&mut Vec<f32>>,
         progress: &mut dyn FnMut(usize, usize) -> bool,
@@ -184,7 +179,7 @@ impl MandelWork {
                 self.de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
                 self.de.as_mut_slice()
             });
-            match tiles::render_tiled_de(backend, Picture::Direct(&p), tile_pixels, counts, sm, de, progress) {
+            match tiles::render_tiled_de(backend, Picture::Direct(&p), strips, counts, sm, de, progress) {
                 Ok(t) => {
                     let arith = precision.name().to_owned();
                     let (run, tiles, smooth) = (t.run, t.tiles, has_smooth);
@@ -206,15 +201,8 @@ impl MandelWork {
             self.de.clear();
             self.de.resize(width * height * crate::sim::fractal::distance::DE_VALUES, 0.0);
             let de = Some(self.de.as_mut_slice());
-            match tiles::render_tiled_de(
-                backend,
-                Picture::Deep(&job),
-                tile_pixels,
-                counts,
-                sm.as_deref_mut(),
-                de,
-                progress,
-            ) {
+            match tiles::render_tiled_de(backend, Picture::Deep(&job), strips, counts, sm.as_deref_mut(), de, progress)
+            {
                 Ok(t) => {
                     let (run, tiles) = (t.run, t.tiles);
                     return Ok(Computed { params: None, arith, run, tiles, smooth: true, de: true, notes });
@@ -226,7 +214,7 @@ impl MandelWork {
                 Err(e) => return Err(MandelError::Deep(e)),
             }
         }
-        let t = tiles::render_tiled(backend, Picture::Deep(&job), tile_pixels, counts, sm, progress)
+        let t = tiles::render_tiled(backend, Picture::Deep(&job), strips, counts, sm, progress)
             .map_err(MandelError::Deep)?;
         Ok(Computed { params: None, arith, run: t.run, tiles: t.tiles, smooth: has_smooth, de: false, notes })
     }

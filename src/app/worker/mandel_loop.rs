@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::backend;
-use crate::backend::tiles::DEFAULT_TILE_PIXELS;
+use crate::backend::tiles::{DEFAULT_TILE_PIXELS, Strips};
 
 use crate::app::worker::messages::{
     Command, ExportJob, ExportStatus, FrameSource, MandelRequest, MandelbrotFrame, Msg,
@@ -17,12 +17,13 @@ use crate::app::worker::simulation::{MandelDone, MandelLoop, SimLoop};
 /// 1/8 of the size a side) that fits in it, so zooming stays fluid at any depth.
 const COARSE_BUDGET: Duration = Duration::from_millis(35);
 
-/// The full Mandelbrot pass is computed in tiles of about this long, and abandoned between
-/// two when a newer view is asked for.
+/// The full Mandelbrot pass is computed in tiles of about this long (paced: each cut from the
+/// time the one before took), and abandoned between two when a newer view is asked for.
 const TILE_BUDGET: Duration = Duration::from_millis(120);
 
-/// An export is computed in tiles of about this long (unless a tile size is set), so its
-/// progress moves and Cancel acts within a second at any size and depth.
+/// An export is computed in tiles of about this long (unless a tile size is set; paced, so a
+/// busy machine or the set's costly interior makes them smaller), so its progress moves and
+/// Cancel acts within a second at any size and depth.
 const EXPORT_TILE: Duration = Duration::from_millis(250);
 
 impl SimLoop {
@@ -93,9 +94,11 @@ impl SimLoop {
     pub(super) fn mandelbrot_pass(&mut self, req: &MandelRequest, coarse: usize) {
         let (w, h) = (req.width.div_ceil(coarse).max(1), req.height.div_ceil(coarse).max(1));
         let tile = if coarse == 1 && self.mandel.secs_per_pixel > 0.0 {
-            ((TILE_BUDGET.as_secs_f64() / self.mandel.secs_per_pixel) as usize).clamp(w * 8, DEFAULT_TILE_PIXELS)
+            let first =
+                ((TILE_BUDGET.as_secs_f64() / self.mandel.secs_per_pixel) as usize).clamp(w * 8, DEFAULT_TILE_PIXELS);
+            Strips::paced(first, TILE_BUDGET)
         } else {
-            DEFAULT_TILE_PIXELS
+            Strips::pixels(DEFAULT_TILE_PIXELS)
         };
         let start = Instant::now();
         let mut counts = std::mem::take(&mut self.mandel.counts);
@@ -195,7 +198,8 @@ impl SimLoop {
         }
         let (mut counts, mut smooth) = (Vec::new(), Vec::new());
         let mut cancelled = false;
-        let tile = job.tile_pixels.unwrap_or_else(|| self.export_tile(req)).max(1);
+        // A tile size set by hand is kept; else paced, the first from the last pass's rate.
+        let tile = job.tile_pixels.map_or_else(|| Strips::paced(self.export_tile(req), EXPORT_TILE), Strips::pixels);
         let computed = {
             let Self {
                 backend, mandel: MandelLoop { work: mandel, .. }, commands, inbox, out, wake, turn, quit, ..
