@@ -75,7 +75,7 @@ pub fn mesh_side(texels: u32) -> u32 {
 
 /// Vertices of the mesh per side for a `texels` picture raised by `height` and seen through
 /// `mvp` in a view of `size_px`: enough that a quad takes at most [`QUAD_PIXELS`] of the
-/// surface's box projected (a power of two, at least [`MIN_MESH_SIDE`]), at most [`mesh_side`].
+/// surface's box projected (a power of two, at least `MIN_MESH_SIDE`), at most [`mesh_side`].
 /// A box reaching behind the eye gets the most.
 #[must_use]
 pub fn mesh_sides(texels: [u32; 2], mvp: &[[f32; 4]; 4], height: f32, size_px: [u32; 2]) -> [u32; 2] {

@@ -11,8 +11,8 @@
 //! buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
 //!
 //! This file holds the handle, the loop and the commands; the loop's state is split into what
-//! both views share, [`WaveLoop`] (its methods in `wave_loop.rs`: scenes, frames, the check) and
-//! [`MandelLoop`] (in `mandel_loop.rs`: passes, recolouring, exports); the tests that drive the
+//! both views share, `WaveLoop` (its methods in `wave_loop.rs`: scenes, frames, the check) and
+//! `MandelLoop` (in `mandel_loop.rs`: passes, recolouring, exports); the tests that drive the
 //! thread with a fake backend are `simulation_tests.rs`.
 
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The wave kernels on the CPU, twins of `kernels/wave.cu` and `shaders/wave*.wgsl`:
 //! [`wave_update`] (one update, the shape of CUDA's `wave_update` and `shaders/wave.wgsl`) and
 //! [`wave_tstep`] (both updates of a time step fused into one banded pass, what the backend
-//! runs), and [`CpuWave`], a wave problem in host memory.
+//! runs), and `CpuWave`, a wave problem in host memory.
 
 use std::time::Instant;
 
@@ -53,7 +53,7 @@ pub fn wave_tsteps_blocked(
     }
 }
 
-/// The blocking depth [`CpuWave`] uses on the current pool: [`block_depth`] for its bands.
+/// The blocking depth `CpuWave` uses on the current pool: [`block_depth`] for its bands.
 #[must_use]
 pub fn auto_depth(nx: usize, ny: usize) -> u32 {
     block_depth(ny, blocked_band_rows(nx))

@@ -30,7 +30,7 @@ const OUT: u32 = 48;
 pub const DESIGN: crate::backend::BlockedDesign =
     crate::backend::BlockedDesign { tile: (OUT + 16, OUT + 16), out: (OUT, OUT) };
 
-/// Dispatches [`Blocked::run`] makes for `tsteps >= 2` time steps: an even count, at most
+/// Dispatches `Blocked::run` makes for `tsteps >= 2` time steps: an even count, at most
 /// [`STEPS_PER_DISPATCH`] steps each.
 #[must_use]
 pub fn dispatches(tsteps: u32) -> u32 {

@@ -5,7 +5,7 @@
 //!
 //! The square is row-wise (operand scanning): each row `x_j * x[i0..j]` is added into the
 //! wide result by [`Adx::addmul_row`], the off-diagonal sum is doubled by a shift and the diagonal squares
-//! are added (`mulx`, `adcx w, w` and `adox`: [`Adx::double_add_diagonal`]). It computes exactly the sum of the
+//! are added (`mulx`, `adcx w, w` and `adox`: `Adx::double_add_diagonal`). It computes exactly the sum of the
 //! products that the portable column-wise square (`orbit_fixed::Fixed::square_into`) keeps
 //! (those of columns `i + j >= low`), so its limbs are that square's, bit for bit
 //! (`tests::rows_match_the_portable_columns_bit_for_bit`).

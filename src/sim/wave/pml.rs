@@ -388,7 +388,7 @@ fn pml_span(
 /// `update` of the layer's cells of interior row `i`: `f_row` row `i` of the field written, the
 /// others rows `i-1`, `i`, `i+1` of the one read, `aux` row `i`'s values of [`LayerFields`]. The
 /// row's other cells are left as they are (the scene rule does them). Spans of one material run
-/// as vector loops ([`pml_span`]); spans with walls or several media cell by cell ([`pml_cell`]):
+/// as vector loops (`pml_span`); spans with walls or several media cell by cell ([`pml_cell`]):
 /// the same bits.
 #[expect(clippy::too_many_arguments, reason = "the grid, the row and its stencil")]
 pub fn pml_row<C: LayerCells + ?Sized>(

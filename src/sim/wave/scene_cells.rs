@@ -411,7 +411,7 @@ pub fn energy(cells: &SceneCells, f: &[f32], g: &[f32]) -> f64 {
 /// number of threads.
 const ENERGY_PIECE_COLUMNS: usize = 64;
 
-/// [`energy`] on all cores: the same terms, summed per piece of [`ENERGY_PIECE_COLUMNS`]
+/// [`energy`] on all cores: the same terms, summed per piece of `ENERGY_PIECE_COLUMNS`
 /// columns (`x`) and the pieces' sums added in order. The terms are those of [`energy`]; only
 /// the order of the additions differs (the two agree to `f64` rounding, about 1e-15 relative),
 /// and the result does not depend on the number of threads. The app's energy meter uses it: at
