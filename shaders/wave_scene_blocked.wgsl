@@ -522,6 +522,18 @@ fn plain_wall(c2: f32, old: f32, mid: f32, up: f32, down: f32, at: u32, tx: u32,
     return select(plain_row(c2, old, mid, up, down, at, tx, update), 0.0f, update && id == WALL);
 }
 
+// The c2 a general tile's cell takes the plain rule with: the tile's one material's (`pc2` > 0,
+// uniform), or its own where the tile's materials are several (`OWN_C2`, `pc2` < 0); a wall 0.
+fn row_c2(pc2: f32, id: u32) -> f32 {
+    if pc2 > 0.0 {
+        return pc2;
+    }
+    if id == WALL {
+        return 0.0f;
+    }
+    return word_f32(MAT * id);
+}
+
 // update(a, b) on the invocation's column (grid rows i0.., column j), material ids `cell_ids`;
 // with `edges` (uniform: the tile holds absorbing-edge lines) the rows in `edge_bits` then take
 // Mur's rule.
@@ -553,51 +565,44 @@ fn general_half(pc2: f32, a: array<f32, R>, b: array<f32, R>, cell_ids: array<u3
         below = tile[base + R * TJ];
     }
     // A tile whose cells but walls and edge cells share one plain material (`pc2` its c2,
-    // uniform): the plain rule, the same bits; walls 0; the edge cells' value is Mur's below.
+    // uniform), or take the plain rule each with its own c2 (`OWN_C2`, `pc2` < 0: the ids are the
+    // column's, in registers, where the loop below read each row's id from memory; stop 42):
+    // the plain rule, the same bits; walls 0; the edge cells' value is Mur's below.
     var out: array<f32, R>;
-    if pc2 > 0.0 {
+    if pc2 != 0.0 {
     out = array<f32, R>(
-            plain_wall(pc2, a[0], b[0], above, b[1], base + 0u * TJ, tx, (mask & 0x1u) != 0u, cell_ids[0]),
-            plain_wall(pc2, a[1], b[1], b[0], b[2], base + 1u * TJ, tx, (mask & 0x2u) != 0u, cell_ids[1]),
-            plain_wall(pc2, a[2], b[2], b[1], b[3], base + 2u * TJ, tx, (mask & 0x4u) != 0u, cell_ids[2]),
-            plain_wall(pc2, a[3], b[3], b[2], b[4], base + 3u * TJ, tx, (mask & 0x8u) != 0u, cell_ids[3]),
-            plain_wall(pc2, a[4], b[4], b[3], b[5], base + 4u * TJ, tx, (mask & 0x10u) != 0u, cell_ids[4]),
-            plain_wall(pc2, a[5], b[5], b[4], b[6], base + 5u * TJ, tx, (mask & 0x20u) != 0u, cell_ids[5]),
-            plain_wall(pc2, a[6], b[6], b[5], b[7], base + 6u * TJ, tx, (mask & 0x40u) != 0u, cell_ids[6]),
-            plain_wall(pc2, a[7], b[7], b[6], b[8], base + 7u * TJ, tx, (mask & 0x80u) != 0u, cell_ids[7]),
-            plain_wall(pc2, a[8], b[8], b[7], b[9], base + 8u * TJ, tx, (mask & 0x100u) != 0u, cell_ids[8]),
-            plain_wall(pc2, a[9], b[9], b[8], b[10], base + 9u * TJ, tx, (mask & 0x200u) != 0u, cell_ids[9]),
-            plain_wall(pc2, a[10], b[10], b[9], b[11], base + 10u * TJ, tx, (mask & 0x400u) != 0u, cell_ids[10]),
-            plain_wall(pc2, a[11], b[11], b[10], b[12], base + 11u * TJ, tx, (mask & 0x800u) != 0u, cell_ids[11]),
-            plain_wall(pc2, a[12], b[12], b[11], b[13], base + 12u * TJ, tx, (mask & 0x1000u) != 0u, cell_ids[12]),
-            plain_wall(pc2, a[13], b[13], b[12], b[14], base + 13u * TJ, tx, (mask & 0x2000u) != 0u, cell_ids[13]),
-            plain_wall(pc2, a[14], b[14], b[13], b[15], base + 14u * TJ, tx, (mask & 0x4000u) != 0u, cell_ids[14]),
-            plain_wall(pc2, a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u, cell_ids[15])
+            plain_wall(row_c2(pc2, cell_ids[0]), a[0], b[0], above, b[1], base + 0u * TJ, tx, (mask & 0x1u) != 0u, cell_ids[0]),
+            plain_wall(row_c2(pc2, cell_ids[1]), a[1], b[1], b[0], b[2], base + 1u * TJ, tx, (mask & 0x2u) != 0u, cell_ids[1]),
+            plain_wall(row_c2(pc2, cell_ids[2]), a[2], b[2], b[1], b[3], base + 2u * TJ, tx, (mask & 0x4u) != 0u, cell_ids[2]),
+            plain_wall(row_c2(pc2, cell_ids[3]), a[3], b[3], b[2], b[4], base + 3u * TJ, tx, (mask & 0x8u) != 0u, cell_ids[3]),
+            plain_wall(row_c2(pc2, cell_ids[4]), a[4], b[4], b[3], b[5], base + 4u * TJ, tx, (mask & 0x10u) != 0u, cell_ids[4]),
+            plain_wall(row_c2(pc2, cell_ids[5]), a[5], b[5], b[4], b[6], base + 5u * TJ, tx, (mask & 0x20u) != 0u, cell_ids[5]),
+            plain_wall(row_c2(pc2, cell_ids[6]), a[6], b[6], b[5], b[7], base + 6u * TJ, tx, (mask & 0x40u) != 0u, cell_ids[6]),
+            plain_wall(row_c2(pc2, cell_ids[7]), a[7], b[7], b[6], b[8], base + 7u * TJ, tx, (mask & 0x80u) != 0u, cell_ids[7]),
+            plain_wall(row_c2(pc2, cell_ids[8]), a[8], b[8], b[7], b[9], base + 8u * TJ, tx, (mask & 0x100u) != 0u, cell_ids[8]),
+            plain_wall(row_c2(pc2, cell_ids[9]), a[9], b[9], b[8], b[10], base + 9u * TJ, tx, (mask & 0x200u) != 0u, cell_ids[9]),
+            plain_wall(row_c2(pc2, cell_ids[10]), a[10], b[10], b[9], b[11], base + 10u * TJ, tx, (mask & 0x400u) != 0u, cell_ids[10]),
+            plain_wall(row_c2(pc2, cell_ids[11]), a[11], b[11], b[10], b[12], base + 11u * TJ, tx, (mask & 0x800u) != 0u, cell_ids[11]),
+            plain_wall(row_c2(pc2, cell_ids[12]), a[12], b[12], b[11], b[13], base + 12u * TJ, tx, (mask & 0x1000u) != 0u, cell_ids[12]),
+            plain_wall(row_c2(pc2, cell_ids[13]), a[13], b[13], b[12], b[14], base + 13u * TJ, tx, (mask & 0x2000u) != 0u, cell_ids[13]),
+            plain_wall(row_c2(pc2, cell_ids[14]), a[14], b[14], b[13], b[15], base + 14u * TJ, tx, (mask & 0x4000u) != 0u, cell_ids[14]),
+            plain_wall(row_c2(pc2, cell_ids[15]), a[15], b[15], b[14], below, base + 15u * TJ, tx, (mask & 0x8000u) != 0u, cell_ids[15])
         );
     } else {
         // The scene rule row by row in a loop: its products' tie path is long, and written out
-        // for 16 rows it measured slower (docs/PERFORMANCE.md).
-        out = a;
+        // for 16 rows it measured slower (docs/PERFORMANCE.md). The old column turns into the new
+        // one as the rows go (each row's old value and id at the front, its new value at the
+        // back), as in the layer tiles' loop: no index is the loop's, so no select chains.
+        var c = a;
+        var ids = cell_ids;
         for (var r = 0u; r < R; r++) {
             let at = base + r * TJ;
             let ud = vertical(at, r, above, below);
-            let up = ud.x;
-            let down = ud.y;
-            let id = load_id(i0 + i32(r), j);
-            let update = (mask & (1u << r)) != 0u;
-            var v: f32;
-            if pc2 < 0.0 {
-                // `OWN_C2`: each cell the plain rule with its own power-of-two c2 (uniform).
-                var c2 = 0.0f;
-                if id != WALL {
-                    c2 = word_f32(MAT * id);
-                }
-                v = plain_wall(c2, row_value(a, r), tile[at], up, down, at, tx, update, id);
-            } else {
-                v = general_row(row_value(a, r), tile[at], up, down, at, tx, id, update);
-            }
-            out = put(out, v, r);
+            let v = general_row(c[0], tile[at], ud.x, ud.y, at, tx, ids[0], (mask & (1u << r)) != 0u);
+            c = array<f32, R>(c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14], c[15], v);
+            ids = array<u32, R>(ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7], ids[8], ids[9], ids[10], ids[11], ids[12], ids[13], ids[14], ids[15], ids[0]);
         }
+        out = c;
     }
     if edges {
         // The new values of the lines the edge cells look at: j = 2, ny-3 and i = 2, nx-3.
@@ -692,9 +697,17 @@ fn general_tile(t: vec3<u32>, lid: vec3<u32>) {
     let rows_hit = (1 >= ti_first && 1 < ti_first + i32(TI)) || (nx - 2 >= ti_first && nx - 2 < ti_first + i32(TI));
     let cols_hit = (1 >= tj_first && 1 < tj_first + i32(TJ)) || (ny - 2 >= tj_first && ny - 2 < tj_first + i32(TJ));
     let edges = steps.mur != 0u && (rows_hit || cols_hit);
+    // The invocation's forced cells: a tile that has any keeps them behind a block of one range
+    // an invocation (`Lists` in src/backend/wgpu/wave_scene_blocked.rs).
     let at = t.x * steps.tiles_x + t.y;
-    let first = table[steps.offsets + at];
-    let last = table[steps.offsets + at + 1u];
+    let block = table[steps.offsets + at];
+    var first = 0u;
+    var last = 0u;
+    if block != table[steps.offsets + at + 1u] {
+        let inv = ty * TJ + tx;
+        first = table[block + inv];
+        last = table[block + inv + 1u];
+    }
     var f = column_f(i0, j);
     var g = column_g(i0, j);
     let cell_ids = column_ids(i0, j);

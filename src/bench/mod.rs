@@ -90,6 +90,7 @@ pub fn run_bench(suite: Suite, asked: &[BackendKind], json: Option<&Path>, opts:
             cases::scene(&mut r, opts, b, &cases::budget_scene_with(4096, Boundary::Absorbing), 100)?;
             cases::wave(&mut r, opts, b, (8192, 8192, 50), false)?;
             cases::scene(&mut r, opts, b, &cases::budget_scene(8192), 50)?;
+            cases::scene(&mut r, opts, b, &cases::budget_scene_with(8192, Boundary::Absorbing), 50)?;
             cases::wave_frame(&mut r, opts, b, 4096)?;
         }
         if let Some(n) = file_size(opts) {

@@ -31,6 +31,10 @@ pub const STEPS_PER_DISPATCH: u32 = 4;
 const TILE: usize = 64;
 const OUT: usize = 48;
 const HALO: usize = 8;
+/// Rows of a tile column each invocation of a general tile owns (`R` in the shader), and the
+/// invocations of a workgroup (64 x 4).
+const ROWS_PER_INVOCATION: usize = 16;
+const INVOCATIONS: usize = TILE * TILE / ROWS_PER_INVOCATION;
 /// Workgroups along x of a dispatch at most (`ROW` in the shader).
 const ROW: u32 = 32768;
 /// Workgroup memory of the kernel: the tile (16 KiB), Mur's lines (1 KiB) and the layer tiles'
@@ -312,7 +316,9 @@ impl TileKinds {
 }
 
 /// The table's parts after the material and axis tables: the tile lists, the forced-cell ranges
-/// and entries (word offsets from `start`), for the forced cells `source_cells`.
+/// and entries (word offsets from `start`), for the forced cells `source_cells`: a tile's range
+/// holds a layer tile's entries, and a general tile's block of one range an invocation followed by
+/// its entries sorted by owner.
 struct Lists {
     words: Vec<u32>,
     plain: (u32, u32),
@@ -330,6 +336,7 @@ impl Lists {
                 per_tile[t].push(place << 16 | sc.source as u32);
             }
         }
+        let mut general_blocks = vec![false; n];
         let mut lists: [Vec<u32>; 3] = Default::default();
         for (t, kind) in kinds.kinds.iter().enumerate() {
             let word = ((t / kinds.tiles_x) << 16 | (t % kinds.tiles_x)) as u32;
@@ -352,9 +359,41 @@ impl Lists {
         let plain = at(&lists[0], &mut words);
         let general = at(&lists[1], &mut words);
         let layered = at(&lists[2], &mut words);
+        // A general tile's entries, sorted by the invocation that owns the cell (tile row / R,
+        // tile column; stable, so a later entry for a cell stays later), behind a block of
+        // INVOCATIONS + 1 word offsets, one range an invocation: each scans its own entries, where
+        // every invocation scanned the tile's (a line source's 64 an update step; stop 42). A
+        // layer tile's (rows interleaved, lanes rotated) stay one range.
+        for (t, entries) in per_tile.iter_mut().enumerate() {
+            if kinds.kinds[t] != Kind::Layer && !entries.is_empty() {
+                let owner = |e: &u32| {
+                    let place = (e >> 16) as usize;
+                    (place / TILE) / ROWS_PER_INVOCATION * TILE + place % TILE
+                };
+                entries.sort_by_key(owner);
+                let mut block = Vec::with_capacity(INVOCATIONS + 1 + entries.len());
+                let mut k = 0;
+                for inv in 0..=INVOCATIONS {
+                    while k < entries.len() && owner(&entries[k]) < inv {
+                        k += 1;
+                    }
+                    block.push(k as u32);
+                }
+                block.extend_from_slice(entries);
+                *entries = block;
+                general_blocks[t] = true;
+            }
+        }
         let offsets = start + words.len() as u32;
         let mut next = offsets + n as u32 + 1;
-        for entries in &per_tile {
+        for (t, entries) in per_tile.iter_mut().enumerate() {
+            if general_blocks[t] {
+                // The block's ranges as word offsets.
+                let entries_at = next + INVOCATIONS as u32 + 1;
+                for w in &mut entries[..=INVOCATIONS] {
+                    *w += entries_at;
+                }
+            }
             words.push(next);
             next += entries.len() as u32;
         }
@@ -696,6 +735,63 @@ mod tests {
         let lists = Lists::new(&k, &matched.source_cells(), matched.ny, 0);
         let second = |n: u32| lists.words[(lists.layered.0 + 2 * n + 1) as usize];
         assert_eq!((second(0), second(4)), (0, u32::from(WALL)), "the layer list's second words");
+    }
+
+    /// A general tile's forced cells sit behind a block of one range an invocation: each range
+    /// holds exactly the entries of the cells that invocation owns (tile row / 16, tile column),
+    /// in the scene's order (a later entry for a cell stays later); a layer tile's stay one range
+    /// in that order.
+    #[test]
+    fn each_invocation_of_a_general_tile_finds_its_own_forced_cells_in_order() {
+        let mut s = Scene::seed(300, 300, 0.1);
+        s.boundary = Boundary::Absorbing;
+        // A row, a column (both across tiles and a layer), two point sources on one cell.
+        s.sources.push(Source::Line { x0: 100, y0: 2, x1: 100, y1: 297, freq: 0.2, amplitude: 0.1, phase: 0.0 });
+        s.sources.push(Source::Line { x0: 2, y0: 150, x1: 297, y1: 150, freq: 0.2, amplitude: 0.1, phase: 0.0 });
+        s.sources.push(Source::Point { x: 120, y: 130, freq: 0.1, amplitude: 1.0, phase: 0.0 });
+        s.sources.push(Source::Point { x: 120, y: 130, freq: 0.3, amplitude: 1.0, phase: 0.5 });
+        let cells = SceneCells::new(&s);
+        let k = TileKinds::new(&cells);
+        let source_cells = s.source_cells();
+        let lists = Lists::new(&k, &source_cells, s.ny, 0);
+        let (w, off) = (&lists.words, lists.offsets as usize);
+        let owner = |e: u32| {
+            let place = (e >> 16) as usize;
+            (place / TILE) / ROWS_PER_INVOCATION * TILE + place % TILE
+        };
+        let (mut general, mut layer, mut busiest) = (0, 0, 0);
+        for t in 0..k.kinds.len() {
+            let want: Vec<u32> = source_cells
+                .iter()
+                .flat_map(|c| {
+                    k.holding(c.cell / s.ny, c.cell % s.ny)
+                        .filter(move |&(held, _)| held == t)
+                        .map(move |(_, place)| place << 16 | c.source as u32)
+                })
+                .collect();
+            let (first, last) = (w[off + t] as usize, w[off + t + 1] as usize);
+            if want.is_empty() {
+                assert_eq!(first, last, "tile {t} has no forced cell");
+            } else if k.kinds[t] == Kind::Layer {
+                assert_eq!(&w[first..last], &want[..], "layer tile {t}");
+                layer += 1;
+            } else {
+                assert_eq!(last - first, INVOCATIONS + 1 + want.len(), "tile {t}: the block and the entries");
+                for inv in 0..INVOCATIONS {
+                    let (a, b) = (w[first + inv] as usize, w[first + inv + 1] as usize);
+                    let mine: Vec<u32> = want.iter().copied().filter(|&e| owner(e) == inv).collect();
+                    assert_eq!(&w[a..b], &mine[..], "tile {t}, invocation {inv}");
+                    busiest = busiest.max(mine.len());
+                }
+                general += 1;
+            }
+        }
+        // Tiles of both kinds were checked; the line along a tile column gives one invocation
+        // 16 cells, the two points one cell twice.
+        assert!(
+            general >= 10 && layer >= 4 && busiest == 16,
+            "{general} general, {layer} layer tiles, {busiest} at most"
+        );
     }
 
     /// `layer_tiles` (the refusal's count, from the geometry alone) is the number of tiles the
