@@ -101,9 +101,53 @@ pub fn time_wave(sim: &mut dyn WaveSim, tmax: u32, field: &mut [f32]) -> Result<
     Ok(Timing { wall: start.elapsed(), device: t.device, source: t.source })
 }
 
+/// How long a GPU wave case runs its updates back to back before its timed runs. A GPU's clocks
+/// follow its load: on the H200 with wgpu alone (no CUDA context in the process, which holds
+/// them at the top), the SM clock fell to 345-825 MHz during the bench's CPU phases and its
+/// copies, against 1980 MHz under steady load, and the 8192² rows read 2-4x slow (307 against
+/// 108 µs an update; docs/PERFORMANCE.md, stop 42). The first timed run's warm-up alone, with its
+/// upload and copy back, kept the load near half and the clock near 800 MHz.
+pub const SETTLE: Duration = Duration::from_millis(600);
+
+/// Runs `sim`'s updates back to back, `tmax` steps a call (no reset, no copy to the host), until
+/// `min` of wall time has passed (at least one call), so that a GPU's clocks are up when the timed
+/// runs start; the timed runs reset the field. Returns the calls made.
+///
+/// # Errors
+/// The first failure of `advance`.
+pub fn settle(sim: &mut dyn WaveSim, tmax: u32, min: Duration) -> Result<usize> {
+    let start = Instant::now();
+    let mut calls = 0;
+    while calls == 0 || start.elapsed() < min {
+        sim.advance(tmax)?;
+        calls += 1;
+    }
+    Ok(calls)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `settle` keeps advancing for the time asked and at least once, and leaves a field that the
+    /// timed runs' reset puts back to zero.
+    #[test]
+    fn settle_runs_the_updates_for_the_time_asked_and_at_least_once() {
+        use crate::backend::{Backend, WaveVariant};
+        let cpu = crate::backend::cpu::CpuBackend::new(crate::backend::cpu::Threads::One);
+        let mut sim = cpu.new_wave_variant(&crate::sim::wave::WaveParams::new(64, 48, 0.1), WaveVariant::Auto).unwrap();
+        let start = Instant::now();
+        let calls = settle(sim.as_mut(), 20, Duration::from_millis(40)).unwrap();
+        let took = start.elapsed();
+        assert!(took >= Duration::from_millis(40) && calls >= 2, "settled {calls} calls in {took:?} (40 ms asked)");
+        assert_eq!(settle(sim.as_mut(), 20, Duration::ZERO).unwrap(), 1, "no time asked: one call");
+        let mut field = vec![0.0f32; 64 * 48];
+        sim.read_field(&mut field).unwrap();
+        assert!(field.iter().any(|&v| v != 0.0), "the settled field moved");
+        sim.reset().unwrap();
+        sim.read_field(&mut field).unwrap();
+        assert!(field.iter().all(|&v| v == 0.0), "reset after settling");
+    }
 
     #[test]
     fn medians_and_repeats() {
