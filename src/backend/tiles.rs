@@ -85,9 +85,7 @@ impl Picture<'_> {
             Self::Deep(j) => j.iters,
         }
     }
-}
 
-impl Picture<'_> {
     /// `(width, height)`.
     #[must_use]
     pub fn size(&self) -> (usize, usize) {
