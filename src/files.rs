@@ -26,6 +26,42 @@ pub enum LocationFileError {
     /// The file is not a location.
     #[error("{0}")]
     Parse(#[from] LocationError),
+    /// No such file, and no bundled location of that name.
+    #[error("{0}; no bundled location is called that either (there are: {names})", names = crate::sim::fractal::bundled::names())]
+    Unknown(std::io::Error),
+}
+
+/// A location `--location` named, with where it came from.
+#[derive(Debug)]
+pub struct Found {
+    pub imported: Imported,
+    /// `Some(note)` where a file and a bundled location have the name: the file wins, said once.
+    pub note: Option<String>,
+}
+
+/// The location `arg` names: the file of that path if there is one (it wins over a bundled
+/// location of the same name, with a note saying so), else the bundled location of that name
+/// (`rfc-1e50`, `rfc-1e50.toml`: `wavebrot locations` lists them), so an installed binary finds
+/// them from any folder.
+///
+/// # Errors
+/// The file cannot be read or parsed; or there is no such file and no bundled location of that
+/// name ([`LocationFileError::Unknown`], which lists the names).
+pub fn find_location(arg: &Path) -> Result<Found, LocationFileError> {
+    let bundled = arg.to_str().and_then(crate::sim::fractal::bundled::find);
+    match read_location(arg) {
+        Ok(imported) => {
+            let note = bundled.map(|b| {
+                format!("{} is a file here and also a bundled location ({}): the file is used", arg.display(), b.name)
+            });
+            Ok(Found { imported, note })
+        }
+        Err(LocationFileError::Read(e)) if e.kind() == std::io::ErrorKind::NotFound => match bundled {
+            Some(b) => Ok(Found { imported: parse_any(b.toml)?, note: None }),
+            None => Err(LocationFileError::Unknown(e)),
+        },
+        Err(e) => Err(e),
+    }
 }
 
 /// Reads a location file of any format wavebrot knows (its own TOML, Kalles Fraktaler `.kfr`,

@@ -4,6 +4,7 @@
 //! `ARCHITECTURE.md` maps the folders.
 
 pub mod app;
+pub mod audio;
 pub mod backend;
 pub mod bench;
 pub mod cli;

@@ -16,9 +16,26 @@ pub fn scenes() {
     }
 }
 
+/// `wavebrot locations`: the bundled locations by name, with their centre and depth.
+pub fn locations() {
+    for b in crate::sim::fractal::bundled::BUNDLED {
+        match b.location() {
+            Ok(l) => {
+                // The centre's first digits: the file holds them all (`cat` it, or `--location NAME`).
+                let short =
+                    |d: &str| if d.chars().count() > 24 { format!("{}…", d.chars().take(24).collect::<String>()) } else { d.to_owned() };
+                crate::outln!("{:<18} {}", b.name, l.name);
+                crate::outln!("{:<18} re {} im {} zoom {} iterations {}", "", short(&l.re), short(&l.im), l.zoom, l.iters);
+            }
+            Err(e) => crate::outln!("{:<18} broken: {e}", b.name),
+        }
+    }
+}
+
 /// `wavebrot info`: every backend, its device or the reason it is missing.
 pub fn info() {
-    crate::outln!("wavebrot {}", env!("CARGO_PKG_VERSION"));
+    crate::outln!("wavebrot {}", super::version::SHORT);
+    crate::outln!("sound  {}", crate::audio::describe());
     for (kind, probe) in backend::probe_all_with_variants() {
         match probe {
             Ok((d, variants)) => {

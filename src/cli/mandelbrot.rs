@@ -73,15 +73,18 @@ pub struct RenderMandelbrot {
     pub colour: ColourArgs,
 }
 
-/// The location file of `--location` (wavebrot's, `.kfr`, Fraktaler 3 or rust-fractal), read
+/// The location file of `--location` (wavebrot's, `.kfr`, Fraktaler 3 or rust-fractal) or a
+/// bundled location by name (`wavebrot locations`), read
 /// and parsed; what it ignored is said on stderr as `note:` lines.
 fn read_location(path: &std::path::Path) -> Result<Location, CliError> {
-    let imported = crate::files::read_location(path).map_err(|e| match e {
-        crate::files::LocationFileError::Read(e) => {
-            CliError::usage(format!("cannot read location file {}: {e}", path.display()))
-        }
+    let found = crate::files::find_location(path).map_err(|e| match e {
         crate::files::LocationFileError::Parse(e) => CliError::usage(format!("location file {}: {e}", path.display())),
+        e => CliError::usage(format!("cannot read location file {}: {e}", path.display())),
     })?;
+    if let Some(note) = &found.note {
+        eprintln!("note: {note}");
+    }
+    let imported = found.imported;
     for note in &imported.notes {
         eprintln!("note: {}: {note}", path.display());
     }

@@ -25,6 +25,7 @@ mod mandelbrot;
 mod minibrot;
 mod movie;
 mod picture;
+mod version;
 mod wave;
 mod wave_args;
 mod wave_screen;
@@ -38,7 +39,7 @@ pub use wave_args::RenderWave;
 
 /// Watch a GPU work: a 2D wave simulation and the Mandelbrot set on CUDA, wgpu and the CPU.
 #[derive(Debug, Parser)]
-#[command(name = "wavebrot", version, about, propagate_version = true)]
+#[command(name = "wavebrot", version = version::SHORT, long_version = version::LONG, about, propagate_version = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -63,6 +64,20 @@ pub enum Command {
     Info,
     /// List the scene presets (`render wave --preset NAME`) with their descriptions.
     Scenes,
+    /// List the bundled Mandelbrot locations (`--location NAME`) with their centre and depth.
+    Locations,
+    /// Print a shell's completion script: `wavebrot completions bash > ~/.local/share/bash-completion/completions/wavebrot`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (wavebrot.1 and one per subcommand) into DIR, generated from these
+    /// definitions.
+    #[command(hide = true)]
+    Manpages {
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
     /// The lowest-period minibrot in or near a view: its nucleus (as many digits as its size
     /// needs), period and size; exit 1 when none is found within the iterations.
     #[command(allow_negative_numbers = true)]
@@ -253,6 +268,18 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Command::Scenes => {
             info::scenes();
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Locations => {
+            info::locations();
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "wavebrot", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Manpages { dir } => {
+            version::write_man_pages(&dir)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::FindMinibrot(a) => minibrot::find(&a),

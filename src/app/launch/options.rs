@@ -70,8 +70,13 @@ impl GuiArgs {
     /// The file cannot be read or is not a location (the message names it).
     pub fn start_location(&self) -> Result<Option<crate::sim::fractal::deep::Location>, StartLocationError> {
         let Some(path) = &self.location else { return Ok(None) };
-        crate::files::read_location(path)
-            .map(|imported| Some(imported.location))
+        crate::files::find_location(path)
+            .map(|found| {
+                if let Some(note) = found.note {
+                    eprintln!("note: {note}");
+                }
+                Some(found.imported.location)
+            })
             .map_err(|error| StartLocationError { path: path.display().to_string(), error })
     }
 }
@@ -88,6 +93,7 @@ impl std::fmt::Display for StartLocationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match &self.error {
             crate::files::LocationFileError::Read(e) => write!(f, "cannot read {}: {e}", self.path),
+            e @ crate::files::LocationFileError::Unknown(_) => write!(f, "cannot read {}: {e}", self.path),
             crate::files::LocationFileError::Parse(e) => write!(f, "{} is not a location: {e}", self.path),
         }
     }

@@ -17,6 +17,9 @@ pub fn native_options(ephemeral: bool, adapter: &launch::window_process::Display
     eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("wavebrot")
+            // The desktop entry's name (packaging/wavebrot.desktop): the desktop matches the window to it.
+            .with_app_id("wavebrot")
+            .with_icon(window_icon())
             .with_inner_size([1280.0, 780.0])
             .with_min_inner_size([640.0, 400.0]),
         renderer: eframe::Renderer::Wgpu,
@@ -24,6 +27,12 @@ pub fn native_options(ephemeral: bool, adapter: &launch::window_process::Display
         persist_window: !ephemeral,
         ..Default::default()
     }
+}
+
+/// The window's icon: the same picture as the desktop entry's (`packaging/wavebrot.png`).
+#[must_use]
+pub fn window_icon() -> egui::IconData {
+    eframe::icon_data::from_png_bytes(include_bytes!("../../../packaging/wavebrot.png")).unwrap_or_default()
 }
 
 /// Opens the app window in this process (the window process; `wavebrot gui` starts it through

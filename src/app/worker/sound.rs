@@ -1,5 +1,5 @@
-//! The audio stream of "listen to a probe": a `cpal` output stream on the default device whose
-//! callback plays the probe's [`Tape`] through a [`Playhead`] (`sound_tape.rs`: the shift and
+//! The audio stream of "listen to a probe": an [`Output`] (`src/audio/`) on the default device
+//! whose callback plays the probe's [`Tape`] through a [`Playhead`] (`sound_tape.rs`: the shift and
 //! the resampling). The UI thread pushes the probe's samples as frames arrive and sets the
 //! shift and volume; nothing here draws.
 //!
@@ -9,35 +9,21 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+pub use crate::audio::SoundError;
+use crate::audio::Output;
 
 use crate::app::worker::sound_tape::{Playhead, Tape};
 
-/// Why there is no sound; each says it in one line.
-#[derive(Debug, thiserror::Error)]
-pub enum SoundError {
-    #[error("no audio output device: sound is off (the simulation runs on)")]
-    NoDevice,
-    #[error("the audio device {device} cannot play: {error}")]
-    Config { device: String, error: cpal::Error },
-    #[error("the audio device {device} plays {format} samples, which wavebrot does not write")]
-    Format { device: String, format: cpal::SampleFormat },
-    #[error("the audio stream on {device} did not start: {error}")]
-    Stream { device: String, error: cpal::Error },
-}
-
-/// What the callback and the UI thread share.
+/// What the audio thread and the UI thread share.
 struct Shared {
     tape: Tape,
     head: Playhead,
-    /// Mono samples of the last callback (reused).
-    mono: Vec<f32>,
 }
 
 /// A playing audio stream fed from a probe.
 pub struct Sound {
     /// Kept to keep playing: dropping it stops the sound.
-    _stream: cpal::Stream,
+    output: Output,
     shared: Arc<Mutex<Shared>>,
     /// The device's name, for the panel.
     pub device: String,
@@ -46,41 +32,47 @@ pub struct Sound {
 }
 
 impl Sound {
-    /// Opens the default output device of the default host and starts playing silence until
-    /// samples come.
+    /// Opens the default output device and starts playing silence until samples come.
     ///
     /// # Errors
-    /// No device, or it refused the stream.
+    /// No sound library, no device, or it refused the stream.
     pub fn open(steps_per_second: f64, volume: f32) -> Result<Self, SoundError> {
-        Self::open_on(cpal::default_host().default_output_device(), steps_per_second, volume)
+        Self::open_on(Some(None), steps_per_second, volume)
     }
 
-    /// [`Sound::open`] on `device` (`None`: there is none).
+    /// [`Sound::open`] on `device`: `Some(None)` the default one, `Some(Some(name))` a named ALSA
+    /// device (`"null"` in the tests), `None` there is none.
     ///
     /// # Errors
     /// As [`Sound::open`].
-    pub fn open_on(device: Option<cpal::Device>, steps_per_second: f64, volume: f32) -> Result<Self, SoundError> {
+    pub fn open_on(device: Option<Option<&str>>, steps_per_second: f64, volume: f32) -> Result<Self, SoundError> {
         let device = device.ok_or(SoundError::NoDevice)?;
-        let name = device.description().map_or_else(|_| "(unnamed)".to_owned(), |d| d.to_string());
-        let config =
-            device.default_output_config().map_err(|error| SoundError::Config { device: name.clone(), error })?;
-        let format = config.sample_format();
-        let config: cpal::StreamConfig = config.into();
-        let channels = usize::from(config.channels.max(1));
-        let sample_rate = config.sample_rate;
-        let mut head = Playhead::new(steps_per_second, f64::from(sample_rate));
+        // The device's rate is known only once it is open: the head's rate is set then, before
+        // the first sample is asked for (the stream's thread waits on the lock meanwhile).
+        let mut head = Playhead::new(steps_per_second, 48_000.0);
         head.volume = volume;
-        let shared = Arc::new(Mutex::new(Shared { tape: Tape::default(), head, mono: Vec::new() }));
-        let stream = match format {
-            cpal::SampleFormat::F32 => build::<f32>(&device, &config, channels, &shared),
-            cpal::SampleFormat::I16 => build::<i16>(&device, &config, channels, &shared),
-            cpal::SampleFormat::I32 => build::<i32>(&device, &config, channels, &shared),
-            cpal::SampleFormat::U16 => build::<u16>(&device, &config, channels, &shared),
-            format => return Err(SoundError::Format { device: name, format }),
-        }
-        .map_err(|error| SoundError::Stream { device: name.clone(), error })?;
-        stream.play().map_err(|error| SoundError::Stream { device: name.clone(), error })?;
-        Ok(Self { _stream: stream, shared, device: name, sample_rate })
+        let shared = Arc::new(Mutex::new(Shared { tape: Tape::default(), head }));
+        let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let feed = Arc::clone(&shared);
+        let output = Output::open(
+            device,
+            Box::new(move |mono: &mut [f32]| {
+                // The UI thread holds the lock only to append a frame's samples; a callback that
+                // finds it poisoned still plays.
+                let mut s = feed.lock().unwrap_or_else(PoisonError::into_inner);
+                let s = &mut *s;
+                s.head.render(&mut s.tape, mono);
+            }),
+        )?;
+        guard.head.sample_rate = f64::from(output.sample_rate);
+        drop(guard);
+        Ok(Self { device: output.device.clone(), sample_rate: output.sample_rate, output, shared })
+    }
+
+    /// Sample frames handed to the device so far.
+    #[must_use]
+    pub fn frames_played(&self) -> u64 {
+        self.output.frames_played()
     }
 
     /// Hands the probe's new samples `(time step, f)` to the callback.
@@ -107,35 +99,6 @@ impl Sound {
     }
 }
 
-fn build<T>(
-    device: &cpal::Device,
-    config: &cpal::StreamConfig,
-    channels: usize,
-    shared: &Arc<Mutex<Shared>>,
-) -> Result<cpal::Stream, cpal::Error>
-where
-    T: cpal::SizedSample + cpal::FromSample<f32>,
-{
-    let shared = Arc::clone(shared);
-    device.build_output_stream::<T, _, _>(
-        *config,
-        move |out: &mut [T], _| {
-            // The UI thread holds the lock only to append a frame's samples; a callback that finds
-            // it poisoned still plays.
-            let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            let s = &mut *guard;
-            s.mono.resize(out.len() / channels, 0.0);
-            s.head.render(&mut s.tape, &mut s.mono);
-            for (frame, &v) in out.chunks_mut(channels).zip(&s.mono) {
-                frame.fill(T::from_sample(v));
-            }
-        },
-        // Underruns and device changes are heard, not shown; the stream keeps going.
-        |_error| {},
-        None,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +110,32 @@ mod tests {
         assert!(matches!(e, SoundError::NoDevice));
         assert_eq!(note, "no audio output device: sound is off (the simulation runs on)");
         assert!(!note.contains('\n'));
+    }
+
+    /// A real ALSA device, alsa-lib's `null` PCM (in every alsa-lib's configuration): the library
+    /// is loaded at run time, the device opened, and frames are written at the device's pace.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn plays_on_alsa_null_device() {
+        let sound = match Sound::open_on(Some(Some("null")), 8800.0, 0.5) {
+            Ok(s) => s,
+            Err(SoundError::NoLibrary(why)) if std::env::var_os("WAVEBROT_REQUIRE").is_none() => {
+                eprintln!("SKIP plays_on_alsa_null_device: {why}");
+                return;
+            }
+            Err(e) => panic!("the null device did not open: {e}"),
+        };
+        assert_eq!(sound.device, "ALSA null");
+        sound.push(&(0..4000).map(|t| (t, (f64::from(t) * 0.2).sin() as f32)).collect::<Vec<_>>());
+        let start = std::time::Instant::now();
+        while sound.frames_played() < 4800 && start.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(sound.frames_played() >= 4800, "{} frames in 10 s", sound.frames_played());
+        // At the device's pace: 0.1 s of sound takes about 0.1 s (less the buffer ahead), not a spin.
+        let (frames, secs) = (sound.frames_played(), start.elapsed().as_secs_f64());
+        let ahead = frames as f64 / f64::from(sound.sample_rate) - secs;
+        assert!(ahead < 0.2, "{frames} frames in {secs:.3} s: {ahead:.3} s ahead of real time");
+        drop(sound);
     }
 }

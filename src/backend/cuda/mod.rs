@@ -20,6 +20,7 @@
 mod colormap;
 mod copy;
 mod julia;
+mod kernel_cache;
 mod launch;
 mod mandelbrot;
 mod mandelbrot_deep;
@@ -202,23 +203,34 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
     let arch = format!("--gpu-architecture=sm_{major}{minor}");
     let tile = wave_tile::TILE;
 
+    // What else decides the PTX, for the kernel cache's key (`kernel_cache.rs`).
+    let versions = format!(
+        "driver {} | nvrtc {}",
+        driver_version().map_or_else(|_| "?".to_owned(), |(a, b)| format!("{a}.{b}")),
+        nvrtc_version().map_or_else(|| "?".to_owned(), |(a, b)| format!("{a}.{b}"))
+    );
+    let cache = kernel_cache::folder();
     let compile = |name: &str, src: &str, fmad: bool, defines: Vec<String>| {
         let mut options = vec![arch.clone()];
         options.extend(defines);
+        let key = kernel_cache::Key::new(name, src, &[&options.join(" "), &format!("fmad {fmad}"), &versions]);
         let opts = CompileOptions { fmad: Some(fmad), options, name: Some(name.to_owned()), ..Default::default() };
-        compile_ptx_with_opts(src, opts).map_err(|e| match e {
-            CompileError::CompileError { log, .. } => {
-                OpenError::Compile(format!("{name} ({arch}):\n{}", log.to_string_lossy().trim_end()))
-            }
-            other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
-        })
+        let ptx = kernel_cache::get_or_build(cache.as_deref(), &key, || {
+            compile_ptx_with_opts(src, opts).map(|p| p.to_src()).map_err(|e| match e {
+                CompileError::CompileError { log, .. } => {
+                    OpenError::Compile(format!("{name} ({arch}):\n{}", log.to_string_lossy().trim_end()))
+                }
+                other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
+            })
+        })?;
+        Ok::<_, OpenError>((key, ptx))
     };
     // The wave and colormap kernels pin their rounding with intrinsics; fmad stays on for
     // the rest. Mandelbrot is compiled without fmad so its rounding is the CPU's.
     // The five programs are independent and NVRTC is thread-safe: compiled at once, on a
     // thread each (the slowest alone, ~2 s of a cold start, instead of their sum), their
     // results taken in the order they were compiled in one after another, so the error
-    // reported is the same one.
+    // reported is the same one. A second process finds them in the kernel cache.
     let [wave_ptx, colormap_ptx, mandel_ptx, deep_ptx, julia_ptx] = std::thread::scope(|scope| {
         let jobs = [
             ("wave.cu", WAVE_CU, true, tile.defines()),
@@ -228,17 +240,34 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
             ("julia.cu", JULIA_CU, false, Vec::new()),
         ];
         let compile = &compile;
-        let running = jobs.map(|(name, src, fmad, defines)| scope.spawn(move || compile(name, src, fmad, defines)));
+        let running = jobs.map(|(name, src, fmad, defines)| {
+            std::thread::Builder::new()
+                .name(format!("wavebrot-nvrtc-{name}"))
+                .spawn_scoped(scope, move || (name, src, fmad, compile(name, src, fmad, defines.clone()), defines))
+                .expect("a thread for NVRTC")
+        });
         running.map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
     });
-    let (wave_ptx, colormap_ptx, mandel_ptx, deep_ptx, julia_ptx) =
-        (wave_ptx?, colormap_ptx?, mandel_ptx?, deep_ptx?, julia_ptx?);
-    let load = |what: &str, e: DriverError| OpenError::Compile(format!("loading {what} on the device: {e}"));
-    let wave = ctx.load_module(wave_ptx).map_err(|e| load("wave.cu", e))?;
-    let colormap = ctx.load_module(colormap_ptx).map_err(|e| load("colormap.cu", e))?;
-    let mandel = ctx.load_module(mandel_ptx).map_err(|e| load("mandelbrot.cu", e))?;
-    let deep = ctx.load_module(deep_ptx).map_err(|e| load("mandelbrot_deep.cu", e))?;
-    let julia = ctx.load_module(julia_ptx).map_err(|e| load("julia.cu", e))?;
+    // A cached PTX the driver refuses (a driver update the key missed) is dropped and compiled again.
+    let load = |(name, src, fmad, compiled, defines): (&str, &str, bool, Result<(kernel_cache::Key, String), OpenError>, Vec<String>)| {
+        let (key, ptx) = compiled?;
+        let loaded = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx));
+        match (loaded, cache.as_deref()) {
+            (Ok(m), _) => Ok(m),
+            (Err(_), Some(folder)) => {
+                kernel_cache::forget(folder, &key);
+                let (_, ptx) = compile(name, src, fmad, defines)?;
+                ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+                    .map_err(|e| OpenError::Compile(format!("loading {name} on the device: {e}")))
+            }
+            (Err(e), None) => Err(OpenError::Compile(format!("loading {name} on the device: {e}"))),
+        }
+    };
+    let wave = load(wave_ptx)?;
+    let colormap = load(colormap_ptx)?;
+    let mandel = load(mandel_ptx)?;
+    let deep = load(deep_ptx)?;
+    let julia = load(julia_ptx)?;
     let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
         m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
     };
@@ -324,6 +353,14 @@ fn device_info(ctx: &Arc<CudaContext>, major: i32, minor: i32) -> DeviceInfo {
         details.push(("driver CUDA version".into(), format!("{drv_major}.{drv_minor}")));
     }
     DeviceInfo { name, details, memory_bytes: free, peak_gbps, cache_bytes: l2.map(|b| b as u64) }
+}
+
+#[expect(unsafe_code, reason = "NVRTC's version is read through its raw API")]
+fn nvrtc_version() -> Option<(i32, i32)> {
+    let (mut major, mut minor) = (0i32, 0i32);
+    // SAFETY: writes two ints; libnvrtc was found by the probe before this is called.
+    let rc = unsafe { cudarc::nvrtc::sys::nvrtcVersion(&raw mut major, &raw mut minor) };
+    (rc == cudarc::nvrtc::sys::nvrtcResult::NVRTC_SUCCESS).then_some((major, minor))
 }
 
 #[expect(unsafe_code, reason = "the driver version is read through the raw driver API")]

@@ -3,6 +3,7 @@
 
 pub mod auto_iters;
 pub mod bla;
+pub mod bundled;
 pub mod decimal;
 pub mod deep;
 pub mod deep_distance;
