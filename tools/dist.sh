@@ -52,7 +52,7 @@ rm -rf "$stage"
 echo "archive: $dist/$name.tar.gz"
 
 if [ "$deb" = 1 ]; then
-  if ! command -v cargo-deb >/dev/null; then
+  if ! cargo deb --version >/dev/null 2>&1; then
     echo "error: cargo-deb is not installed (cargo install cargo-deb --locked), or run with --no-deb" >&2
     exit 1
   fi

@@ -46,7 +46,7 @@ echo "$msg" | grep -q "rfc-1e50" || fail "a wrong location name does not list th
 cd "$repo"
 
 echo "-- 3. tools/dist.sh: the archive and the package"
-command -v cargo-deb >/dev/null || env -u PKG_CONFIG cargo install --quiet --locked cargo-deb
+cargo deb --version >/dev/null 2>&1 || env -u PKG_CONFIG cargo install --quiet --locked cargo-deb
 bash tools/dist.sh >/dev/null
 version=$("$target/release/wavebrot" -V | awk '{print $2}')
 archive="$target/dist/wavebrot-$version-$(uname -m)-linux.tar.gz"

@@ -8,7 +8,10 @@
 //! fatal), `snd_pcm_drop`, `snd_pcm_close` and `snd_strerror`. A named thread writes a period at
 //! a time from the [`Source`].
 
-#![expect(unsafe_code, reason = "calling into a C library opened at run time is unsafe; each call says why it is sound")]
+#![expect(
+    unsafe_code,
+    reason = "calling into a C library opened at run time is unsafe; each call says why it is sound"
+)]
 
 use std::ffi::{CStr, CString, c_char, c_int, c_long, c_uint, c_ulong, c_void};
 use std::sync::Arc;
@@ -46,16 +49,16 @@ struct Api {
 
 impl Api {
     fn load() -> Result<Self, SoundError> {
-        let missing = |e: libloading::Error| SoundError::NoLibrary(format!("{LIBRARY} not found ({e}); install libasound2"));
+        let missing =
+            |e: libloading::Error| SoundError::NoLibrary(format!("{LIBRARY} not found ({e}); install libasound2"));
         // SAFETY: loading libasound runs its initialisers, which only set up ALSA's own state.
         let lib = unsafe { libloading::Library::new(LIBRARY) }.map_err(missing)?;
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the signature is ALSA's own, from <alsa/pcm.h> and <alsa/error.h>;
                 // the pointer is used only while `_lib` keeps the library loaded.
-                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| {
-                    SoundError::NoLibrary(format!("{LIBRARY} lacks {} ({e})", $name))
-                })?
+                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }
+                    .map_err(|e| SoundError::NoLibrary(format!("{LIBRARY} lacks {} ({e})", $name)))?
             };
         }
         Ok(Self {
@@ -113,13 +116,18 @@ impl Playback {
     pub fn open(name: &str, mut source: Source) -> Result<(Self, String, u32), SoundError> {
         let api = Api::load()?;
         let label = format!("ALSA {name}");
-        let c_name = CString::new(name).map_err(|_| SoundError::Open { device: label.clone(), error: "a NUL in the name".into() })?;
+        let c_name = CString::new(name)
+            .map_err(|_| SoundError::Open { device: label.clone(), error: "a NUL in the name".into() })?;
         let mut pcm: Pcm = std::ptr::null_mut();
         // SAFETY: `pcm` is a valid out-pointer, `c_name` a NUL-terminated string.
         let rc = unsafe { (api.open)(&raw mut pcm, c_name.as_ptr(), SND_PCM_STREAM_PLAYBACK, 0) };
         if rc < 0 || pcm.is_null() {
             let error = api.error(rc);
-            return Err(if name == "default" { SoundError::NoDevice } else { SoundError::Open { device: label, error } });
+            return Err(if name == "default" {
+                SoundError::NoDevice
+            } else {
+                SoundError::Open { device: label, error }
+            });
         }
         let device = Device { api, pcm };
         #[expect(clippy::cast_possible_truncation, reason = "2 channels")]
@@ -168,7 +176,9 @@ impl Playback {
                         let rest = &pcm16[done * CHANNELS..];
                         // SAFETY: `rest` holds `(PERIOD_FRAMES - done) * CHANNELS` interleaved
                         // S16 samples, as set by snd_pcm_set_params.
-                        let n = unsafe { (device.api.writei)(device.pcm, rest.as_ptr().cast(), (PERIOD_FRAMES - done) as c_ulong) };
+                        let n = unsafe {
+                            (device.api.writei)(device.pcm, rest.as_ptr().cast(), (PERIOD_FRAMES - done) as c_ulong)
+                        };
                         if n >= 0 {
                             done += usize::try_from(n).unwrap_or(0);
                             frames_t.fetch_add(n.unsigned_abs(), Ordering::Relaxed);

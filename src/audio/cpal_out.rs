@@ -35,7 +35,10 @@ impl Playback {
             cpal::SampleFormat::I32 => build::<i32>(&device, &config, channels, source, &frames),
             cpal::SampleFormat::U16 => build::<u16>(&device, &config, channels, source, &frames),
             other => {
-                return Err(SoundError::Open { device: label, error: format!("{other} samples, which wavebrot does not write") });
+                return Err(SoundError::Open {
+                    device: label,
+                    error: format!("{other} samples, which wavebrot does not write"),
+                });
             }
         }
         .map_err(|e| SoundError::Stream { device: label.clone(), error: e.to_string() })?;

@@ -22,10 +22,22 @@ pub fn locations() {
         match b.location() {
             Ok(l) => {
                 // The centre's first digits: the file holds them all (`cat` it, or `--location NAME`).
-                let short =
-                    |d: &str| if d.chars().count() > 24 { format!("{}…", d.chars().take(24).collect::<String>()) } else { d.to_owned() };
+                let short = |d: &str| {
+                    if d.chars().count() > 24 {
+                        format!("{}…", d.chars().take(24).collect::<String>())
+                    } else {
+                        d.to_owned()
+                    }
+                };
                 crate::outln!("{:<18} {}", b.name, l.name);
-                crate::outln!("{:<18} re {} im {} zoom {} iterations {}", "", short(&l.re), short(&l.im), l.zoom, l.iters);
+                crate::outln!(
+                    "{:<18} re {} im {} zoom {} iterations {}",
+                    "",
+                    short(&l.re),
+                    short(&l.im),
+                    l.zoom,
+                    l.iters
+                );
             }
             Err(e) => crate::outln!("{:<18} broken: {e}", b.name),
         }

@@ -275,7 +275,12 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "wavebrot", &mut std::io::stdout());
+            clap_complete::generate(
+                shell,
+                &mut <Cli as clap::CommandFactory>::command(),
+                "wavebrot",
+                &mut std::io::stdout(),
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Manpages { dir } => {

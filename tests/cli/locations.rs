@@ -133,3 +133,69 @@ fn a_file_of_no_known_format_is_one_line_naming_what_was_expected() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("Zoom: missing"), "{err}");
 }
+
+/// A bundled location by name from a folder that holds no such file (as an installed binary is
+/// run): the same counts as the file's path; `.toml` may be named too; `wavebrot locations` lists it.
+#[test]
+fn a_bundled_location_is_found_by_name_from_any_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let by_path = counts_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN), dir.path()).0;
+    let run_in = |name: &str| {
+        let npy = dir.path().join("by-name.npy");
+        let out = wavebrot()
+            .current_dir(dir.path())
+            .args(["render", "mandelbrot", "--width", "48", "--height", "27", "--backend", "cpu1", "--location", name])
+            .arg("--npy")
+            .arg(&npy)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        (read_npy::<i32>(&npy).unwrap().0, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    for name in ["seahorse-minibrot", "seahorse-minibrot.toml"] {
+        let (counts, err) = run_in(name);
+        assert_eq!(counts, by_path, "{name}");
+        assert!(!err.contains("note: "), "{name}: no file shadows it, nothing to note: {err}");
+    }
+    let listed = wavebrot().current_dir(dir.path()).arg("locations").output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    for name in ["seahorse-minibrot", "rfc-1e50", "rfc-1e1086", "spiral-at-i-1e320"] {
+        assert!(listed.lines().any(|l| l.starts_with(&format!("{name} "))), "{name} not listed:\n{listed}");
+    }
+}
+
+/// A file in the folder with a bundled location's name wins, and one line says so; a name that is
+/// neither exits 2 in one line that lists the bundled names.
+#[test]
+fn a_file_shadows_a_bundled_name_and_a_wrong_name_lists_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations/seahorse-valley.toml"),
+        dir.path().join("rfc-1e50"),
+    )
+    .unwrap();
+    let out = wavebrot()
+        .current_dir(dir.path())
+        .args(["render", "mandelbrot", "--width", "16", "--height", "9", "--backend", "cpu1", "--location", "rfc-1e50"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let notes: Vec<&str> = err.lines().filter(|l| l.contains("bundled location")).collect();
+    assert_eq!(
+        notes,
+        ["note: rfc-1e50 is a file here and also a bundled location (rfc-1e50): the file is used"],
+        "{err}"
+    );
+    assert!(err.contains("iters=500"), "the file's 500 iterations, not the benchmark's: {err}");
+
+    let out = wavebrot()
+        .current_dir(dir.path())
+        .args(["render", "mandelbrot", "--width", "16", "--height", "9", "--location", "rfc-1e51"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("rfc-1e51") && err.contains("rfc-1e50") && err.contains("seahorse-valley"), "{err}");
+}

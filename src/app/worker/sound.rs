@@ -9,8 +9,8 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-pub use crate::audio::SoundError;
 use crate::audio::Output;
+pub use crate::audio::SoundError;
 
 use crate::app::worker::sound_tape::{Playhead, Tape};
 

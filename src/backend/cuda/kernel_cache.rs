@@ -1,12 +1,15 @@
-//! The compiled kernels kept on disk, so a second process skips NVRTC (~2 s cold on the H200,
-//! most of a short `render`'s start). One file per program, named by a hash of everything that
-//! decides its PTX: the source, the compile options (architecture, defines, fmad), the device's
-//! compute capability, the driver's and NVRTC's versions, and wavebrot's version.
+//! The compiled kernels kept on disk, so a second process skips NVRTC and the PTX assembler. They
+//! are kept as the device's own machine code (a CUBIN from NVRTC, `nvrtc.rs`), so loading needs
+//! no JIT either: on the H200 a process without a warm driver JIT cache spent ~9 s assembling the
+//! PTX, with the cache a second `render` starts in a few hundred ms. One file per program, named
+//! by a hash of everything that decides its code: the source, the compile options (architecture,
+//! defines, fmad), the device's compute capability, the driver's and NVRTC's versions, and
+//! wavebrot's version.
 //!
-//! A file holds a header (that key in full, the payload's length and CRC-32) and the PTX. Any
+//! A file holds a header (that key in full, the payload's length and CRC-32) and the CUBIN. Any
 //! mismatch — another key under the same hash, a short or torn file, a flipped byte — is a miss:
 //! the program is compiled again and the file rewritten (atomically, through a temporary file and a
-//! rename). A PTX the driver still refuses is dropped and rebuilt by the caller ([`forget`]).
+//! rename). Code the driver still refuses is dropped and rebuilt by the caller ([`forget`]).
 //! Every failure to read or write the folder is a miss, never an error: a read-only home or a
 //! missing cache folder only costs the compile.
 //!
@@ -30,11 +33,12 @@ fn folder_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathB
     if let Some(d) = set("WAVEBROT_CACHE_DIR") {
         return (d != "off").then(|| PathBuf::from(d));
     }
-    let base = set("XDG_CACHE_HOME").map(PathBuf::from).or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    let base =
+        set("XDG_CACHE_HOME").map(PathBuf::from).or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(base.join("wavebrot").join("cuda"))
 }
 
-/// What decides a program's PTX, written in full into its file and hashed for its name.
+/// What decides a program's code, written in full into its file and hashed for its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Key {
     pub name: String,
@@ -48,7 +52,8 @@ impl Key {
     /// The key of `name` compiled from `source` with `facts` (options, architecture, versions).
     #[must_use]
     pub fn new(name: &str, source: &str, facts: &[&str]) -> Self {
-        let line = format!("{name} | wavebrot {} | {}", env!("CARGO_PKG_VERSION"), facts.join(" | ")).replace('\n', " ");
+        let line =
+            format!("{name} | wavebrot {} | {}", env!("CARGO_PKG_VERSION"), facts.join(" | ")).replace('\n', " ");
         Self { name: name.to_owned(), line, source_crc: crc32fast::hash(source.as_bytes()), source_len: source.len() }
     }
 
@@ -59,32 +64,36 @@ impl Key {
     fn file(&self, folder: &Path) -> PathBuf {
         // FNV-1a, 64 bits, of the header: stable across Rust versions (the name only has to find
         // the file; the header inside it is what is checked).
-        let hash = self.header().bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        let hash = self
+            .header()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
         let stem = self.name.replace(|c: char| !c.is_ascii_alphanumeric(), "_");
-        folder.join(format!("{stem}-{hash:016x}.ptx"))
+        folder.join(format!("{stem}-{hash:016x}.cubin"))
     }
 }
 
-/// The PTX kept for `key`, if a whole and matching file holds it.
+/// The code kept for `key`, if a whole and matching file holds it.
 #[must_use]
-pub fn load(folder: &Path, key: &Key) -> Option<String> {
+pub fn load(folder: &Path, key: &Key) -> Option<Vec<u8>> {
     let bytes = std::fs::read(key.file(folder)).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    let rest = text.strip_prefix(&key.header())?;
-    let (sizes, payload) = rest.split_once('\n')?;
+    let rest = bytes.strip_prefix(key.header().as_bytes())?;
+    let end = rest.iter().position(|&b| b == b'\n')?;
+    let (sizes, payload) = (std::str::from_utf8(&rest[..end]).ok()?, &rest[end + 1..]);
     let (len, crc) = sizes.split_once(' ')?;
-    let ok = len.parse::<usize>().ok()? == payload.len() && u32::from_str_radix(crc, 16).ok()? == crc32fast::hash(payload.as_bytes());
-    ok.then(|| payload.to_owned())
+    let ok =
+        len.parse::<usize>().ok()? == payload.len() && u32::from_str_radix(crc, 16).ok()? == crc32fast::hash(payload);
+    ok.then(|| payload.to_vec())
 }
 
-/// Keeps `ptx` for `key`, whole or not at all; a folder that cannot be written is left alone.
-pub fn store(folder: &Path, key: &Key, ptx: &str) {
+/// Keeps `code` for `key`, whole or not at all; a folder that cannot be written is left alone.
+pub fn store(folder: &Path, key: &Key, code: &[u8]) {
     let write = || -> anyhow::Result<()> {
         std::fs::create_dir_all(folder)?;
         crate::output::write_atomically(&key.file(folder), |w| {
             w.write_all(key.header().as_bytes())?;
-            writeln!(w, "{} {:08x}", ptx.len(), crc32fast::hash(ptx.as_bytes()))?;
-            Ok(w.write_all(ptx.as_bytes())?)
+            writeln!(w, "{} {:08x}", code.len(), crc32fast::hash(code))?;
+            Ok(w.write_all(code)?)
         })
     };
     if let Err(e) = write() {
@@ -92,41 +101,46 @@ pub fn store(folder: &Path, key: &Key, ptx: &str) {
     }
 }
 
-/// Drops the file of `key` (its PTX was refused by the driver).
+/// Drops the file of `key` (its code was refused by the driver).
 pub fn forget(folder: &Path, key: &Key) {
     let _ = std::fs::remove_file(key.file(folder));
 }
 
-/// The PTX of `key` from the cache in `folder`, or `build`'s, then kept.
+/// The code of `key` from the cache in `folder`, or `build`'s, then kept.
 ///
 /// # Errors
 /// `build`'s.
-pub fn get_or_build<E>(folder: Option<&Path>, key: &Key, build: impl FnOnce() -> Result<String, E>) -> Result<String, E> {
-    if let Some(ptx) = folder.and_then(|f| load(f, key)) {
-        return Ok(ptx);
+pub fn get_or_build<E>(
+    folder: Option<&Path>,
+    key: &Key,
+    build: impl FnOnce() -> Result<Vec<u8>, E>,
+) -> Result<Vec<u8>, E> {
+    if let Some(code) = folder.and_then(|f| load(f, key)) {
+        return Ok(code);
     }
-    let ptx = build()?;
+    let code = build()?;
     if let Some(f) = folder {
-        store(f, key, &ptx);
+        store(f, key, &code);
     }
-    Ok(ptx)
+    Ok(code)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const PTX: &str = ".version 8.8\n.target sm_90\n.address_size 64\n// a kernel\n";
+    /// Stands for a CUBIN: binary, with a NUL and newlines inside.
+    const CODE: &[u8] = b"\x7fELF\x02\x01\x01\x00\nnot text\n\xff\xfe\x00 a kernel";
 
     fn key() -> Key {
         Key::new("wave.cu", "__global__ void k() {}", &["--gpu-architecture=sm_90", "fmad", "driver 13.0"])
     }
 
     /// Builds through the cache and counts the compiles.
-    fn through(folder: &Path, key: &Key, compiles: &mut u32) -> String {
+    fn through(folder: &Path, key: &Key, compiles: &mut u32) -> Vec<u8> {
         get_or_build::<()>(Some(folder), key, || {
             *compiles += 1;
-            Ok(PTX.to_owned())
+            Ok(CODE.to_vec())
         })
         .expect("builds")
     }
@@ -135,15 +149,15 @@ mod tests {
     fn the_second_build_is_read_back_and_any_other_key_misses() {
         let dir = tempfile::tempdir().expect("a folder");
         let mut compiles = 0;
-        assert_eq!(through(dir.path(), &key(), &mut compiles), PTX);
-        assert_eq!(through(dir.path(), &key(), &mut compiles), PTX);
+        assert_eq!(through(dir.path(), &key(), &mut compiles), CODE);
+        assert_eq!(through(dir.path(), &key(), &mut compiles), CODE);
         assert_eq!(compiles, 1, "the second build came from the cache");
         for other in [
             Key::new("wave.cu", "__global__ void k() { }", &["--gpu-architecture=sm_90", "fmad", "driver 13.0"]),
             Key::new("wave.cu", "__global__ void k() {}", &["--gpu-architecture=sm_80", "fmad", "driver 13.0"]),
             Key::new("wave.cu", "__global__ void k() {}", &["--gpu-architecture=sm_90", "fmad", "driver 12.8"]),
         ] {
-            assert!(load(dir.path(), &other).is_none(), "{other:?} found another key's PTX");
+            assert!(load(dir.path(), &other).is_none(), "{other:?} found another key's code");
         }
     }
 
@@ -155,7 +169,7 @@ mod tests {
         let file = key().file(dir.path());
         let good = std::fs::read(&file).expect("stored");
         // One flipped bit in the payload, the payload cut short, the header's key changed, an empty
-        // file, bytes that are not text: each is rebuilt, and the file holds good PTX again.
+        // file, bytes that are not text: each is rebuilt, and the file holds good code again.
         let mut flipped = good.clone();
         *flipped.last_mut().expect("not empty") ^= 1;
         let mut rekeyed = good.clone();
@@ -164,7 +178,7 @@ mod tests {
         for (i, b) in bad.iter().enumerate() {
             std::fs::write(&file, b).expect("corrupted");
             let before = compiles;
-            assert_eq!(through(dir.path(), &key(), &mut compiles), PTX, "case {i}");
+            assert_eq!(through(dir.path(), &key(), &mut compiles), CODE, "case {i}");
             assert_eq!(compiles, before + 1, "case {i}: a bad file was used");
             assert_eq!(std::fs::read(&file).expect("rewritten"), good, "case {i}: not rewritten");
         }
@@ -176,10 +190,10 @@ mod tests {
         let file_not_folder = dir.path().join("a-file");
         std::fs::write(&file_not_folder, "x").expect("written");
         let mut compiles = 0;
-        assert_eq!(through(&file_not_folder.join("cuda"), &key(), &mut compiles), PTX);
-        assert_eq!(through(&file_not_folder.join("cuda"), &key(), &mut compiles), PTX);
+        assert_eq!(through(&file_not_folder.join("cuda"), &key(), &mut compiles), CODE);
+        assert_eq!(through(&file_not_folder.join("cuda"), &key(), &mut compiles), CODE);
         assert_eq!(compiles, 2);
-        assert_eq!(get_or_build::<()>(None, &key(), || Ok(PTX.to_owned())), Ok(PTX.to_owned()));
+        assert_eq!(get_or_build::<()>(None, &key(), || Ok(CODE.to_vec())), Ok(CODE.to_vec()));
     }
 
     #[test]
@@ -189,7 +203,10 @@ mod tests {
         };
         assert_eq!(folder_from(env(&[("WAVEBROT_CACHE_DIR", "/c"), ("HOME", "/h")])), Some(PathBuf::from("/c")));
         assert_eq!(folder_from(env(&[("WAVEBROT_CACHE_DIR", "off"), ("HOME", "/h")])), None);
-        assert_eq!(folder_from(env(&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")])), Some(PathBuf::from("/x/wavebrot/cuda")));
+        assert_eq!(
+            folder_from(env(&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")])),
+            Some(PathBuf::from("/x/wavebrot/cuda"))
+        );
         assert_eq!(folder_from(env(&[("HOME", "/h")])), Some(PathBuf::from("/h/.cache/wavebrot/cuda")));
         assert_eq!(folder_from(env(&[])), None);
     }

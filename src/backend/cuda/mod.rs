@@ -1,5 +1,6 @@
-//! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC for the device's own
-//! architecture, once per process, and driven through cudarc.
+//! The CUDA backend: `kernels/*.cu` compiled at run time by NVRTC to the device's own machine
+//! code, kept in the kernel cache on disk for the next process (`kernel_cache.rs`), and driven
+//! through cudarc.
 //!
 //! One file per kernel family, driving `kernels/NAME.cu`, the twins of `src/backend/cpu/NAME.rs`
 //! and `src/backend/wgpu/NAME.rs` (the families: ARCHITECTURE.md's table, checked against the
@@ -24,6 +25,7 @@ mod kernel_cache;
 mod launch;
 mod mandelbrot;
 mod mandelbrot_deep;
+mod nvrtc;
 mod reduction;
 mod saxpy;
 mod wave;
@@ -33,7 +35,6 @@ mod wave_tile;
 use std::sync::{Arc, OnceLock};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, DriverError, sys};
-use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};
 
 use super::{
     Backend, BackendError, BackendKind, DeviceInfo, LessonTiming, MandelbrotRun, ReduceMethod, WaveSim, WaveVariant,
@@ -203,71 +204,24 @@ fn init(ordinal: usize) -> Result<Device, OpenError> {
     let arch = format!("--gpu-architecture=sm_{major}{minor}");
     let tile = wave_tile::TILE;
 
-    // What else decides the PTX, for the kernel cache's key (`kernel_cache.rs`).
-    let versions = format!(
-        "driver {} | nvrtc {}",
-        driver_version().map_or_else(|_| "?".to_owned(), |(a, b)| format!("{a}.{b}")),
-        nvrtc_version().map_or_else(|| "?".to_owned(), |(a, b)| format!("{a}.{b}"))
-    );
-    let cache = kernel_cache::folder();
-    let compile = |name: &str, src: &str, fmad: bool, defines: Vec<String>| {
-        let mut options = vec![arch.clone()];
-        options.extend(defines);
-        let key = kernel_cache::Key::new(name, src, &[&options.join(" "), &format!("fmad {fmad}"), &versions]);
-        let opts = CompileOptions { fmad: Some(fmad), options, name: Some(name.to_owned()), ..Default::default() };
-        let ptx = kernel_cache::get_or_build(cache.as_deref(), &key, || {
-            compile_ptx_with_opts(src, opts).map(|p| p.to_src()).map_err(|e| match e {
-                CompileError::CompileError { log, .. } => {
-                    OpenError::Compile(format!("{name} ({arch}):\n{}", log.to_string_lossy().trim_end()))
-                }
-                other => OpenError::Compile(format!("{name} ({arch}): {other:?}")),
-            })
-        })?;
-        Ok::<_, OpenError>((key, ptx))
-    };
     // The wave and colormap kernels pin their rounding with intrinsics; fmad stays on for
     // the rest. Mandelbrot is compiled without fmad so its rounding is the CPU's.
-    // The five programs are independent and NVRTC is thread-safe: compiled at once, on a
-    // thread each (the slowest alone, ~2 s of a cold start, instead of their sum), their
-    // results taken in the order they were compiled in one after another, so the error
-    // reported is the same one. A second process finds them in the kernel cache.
-    let [wave_ptx, colormap_ptx, mandel_ptx, deep_ptx, julia_ptx] = std::thread::scope(|scope| {
-        let jobs = [
-            ("wave.cu", WAVE_CU, true, tile.defines()),
-            ("colormap.cu", COLORMAP_CU, true, Vec::new()),
-            ("mandelbrot.cu", MANDELBROT_CU, false, Vec::new()),
-            ("mandelbrot_deep.cu", MANDELBROT_DEEP_CU, false, Vec::new()),
-            ("julia.cu", JULIA_CU, false, Vec::new()),
-        ];
-        let compile = &compile;
-        let running = jobs.map(|(name, src, fmad, defines)| {
-            std::thread::Builder::new()
-                .name(format!("wavebrot-nvrtc-{name}"))
-                .spawn_scoped(scope, move || (name, src, fmad, compile(name, src, fmad, defines.clone()), defines))
-                .expect("a thread for NVRTC")
-        });
-        running.map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-    });
-    // A cached PTX the driver refuses (a driver update the key missed) is dropped and compiled again.
-    let load = |(name, src, fmad, compiled, defines): (&str, &str, bool, Result<(kernel_cache::Key, String), OpenError>, Vec<String>)| {
-        let (key, ptx) = compiled?;
-        let loaded = ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx));
-        match (loaded, cache.as_deref()) {
-            (Ok(m), _) => Ok(m),
-            (Err(_), Some(folder)) => {
-                kernel_cache::forget(folder, &key);
-                let (_, ptx) = compile(name, src, fmad, defines)?;
-                ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx))
-                    .map_err(|e| OpenError::Compile(format!("loading {name} on the device: {e}")))
-            }
-            (Err(e), None) => Err(OpenError::Compile(format!("loading {name} on the device: {e}"))),
-        }
-    };
-    let wave = load(wave_ptx)?;
-    let colormap = load(colormap_ptx)?;
-    let mandel = load(mandel_ptx)?;
-    let deep = load(deep_ptx)?;
-    let julia = load(julia_ptx)?;
+    let [wave, colormap, mandel, deep, julia] = nvrtc::load_programs(
+        &ctx,
+        &arch,
+        [
+            nvrtc::Program { name: "wave.cu", src: WAVE_CU, fmad: true, defines: tile.defines() },
+            nvrtc::Program { name: "colormap.cu", src: COLORMAP_CU, fmad: true, defines: Vec::new() },
+            nvrtc::Program { name: "mandelbrot.cu", src: MANDELBROT_CU, fmad: false, defines: Vec::new() },
+            nvrtc::Program { name: "mandelbrot_deep.cu", src: MANDELBROT_DEEP_CU, fmad: false, defines: Vec::new() },
+            nvrtc::Program { name: "julia.cu", src: JULIA_CU, fmad: false, defines: Vec::new() },
+        ],
+        &format!(
+            "driver {} | nvrtc {}",
+            driver_version().map_or_else(|_| "?".to_owned(), |(a, b)| format!("{a}.{b}")),
+            nvrtc_version().map_or_else(|| "?".to_owned(), |(a, b)| format!("{a}.{b}"))
+        ),
+    )?;
     let func = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
         m.load_function(name).map_err(|e| OpenError::Compile(format!("kernel {name}: {e}")))
     };
