@@ -27,6 +27,21 @@ impl Progress {
         Self(bar)
     }
 
+    /// Turns a spinner into a bar of `len` steps labelled `what`, its time left from the rate
+    /// measured so far (indicatif's estimate over the recent steps).
+    pub fn into_bar(&self, len: u64, what: &str) {
+        self.0.disable_steady_tick();
+        self.0.set_length(len);
+        self.0.set_position(0);
+        self.0.reset_eta();
+        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:40}] {percent:>3}% {elapsed} elapsed, {eta} left")
+        {
+            self.0.set_style(style.progress_chars("=> "));
+        }
+        self.0.set_message(what.to_owned());
+        self.0.enable_steady_tick(std::time::Duration::from_millis(250));
+    }
+
     pub fn set(&self, pos: u64) {
         self.0.set_position(pos);
     }

@@ -10,8 +10,9 @@ prints one JSON object: {"period": p, "re": "...", "im": "...", "size": "1.2e-34
 "z_period_log10": log10 |z_p(nucleus)|, "newton_steps": k}; exit 1 when no period is found.
 
 With --check-period, RE + i IM is a nucleus found by someone else: prints {"step_log10":
-log10 |z_p(c) / z_p'(c)|, "size": ...}: how far Newton would still move it (its distance to
-the true nucleus), to compare with the size.
+log10 |z_p(c) / z_p'(c)|, "size": ..., "shape_re", "shape_im", "cardioid"}: how far Newton
+would still move it (its distance to the true nucleus), to compare with the size, and mathr's
+shape estimate (m_d_shape: about 0 for a cardioid, a minibrot; about 1 for a disk, a bulb).
 
 The view is wavebrot's (DESIGN.md: 2/zoom high, width/height wide); the ball's radius is its
 half-diagonal. Newton: c <- c - z_p(c) / z_p'(c), z' <- 2 z z' + 1, until the step is below
@@ -70,6 +71,19 @@ def newton(c, period, max_move, digits):
     return None
 
 
+def shape(c, period):
+    """mathr's shape estimate at a nucleus (mandelbrot-numerics m_d_shape): about 0 for a
+    cardioid, about 1 for a disk."""
+    z, dc, dz, dcdc, dcdz = c, mpc(1), mpc(1), mpc(0), mpc(0)
+    for _ in range(1, period):
+        dcdc = 2 * (z * dcdc + dc * dc)
+        dcdz = 2 * (z * dcdz + dc * dz)
+        dc = 2 * z * dc + 1
+        dz = 2 * z * dz
+        z = z * z + c
+    return -(dcdc / (2 * dc) + dcdz / dz) / (dc * dz)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("re")
@@ -79,11 +93,13 @@ def main():
     ap.add_argument("--width", type=int, default=1920)
     ap.add_argument("--height", type=int, default=1080)
     ap.add_argument("--check-period", type=int)
+    ap.add_argument("--from", dest="from_", nargs=2, metavar=("RE", "IM"),
+                    help="with --check-period: also the nucleus's distance from this view centre, in view half-heights (1/zoom)")
     a = ap.parse_args()
     zoom_digits = int(abs(mpmath.log10(mpmath.mpf(a.zoom)))) if mpf(a.zoom) > 1 else 0
     mp.dps = zoom_digits + 40
     if a.check_period:
-        mp.dps = max(zoom_digits, len(a.re), len(a.im)) + 40
+        mp.dps = max(zoom_digits, len(a.re), len(a.im), *(len(x) for x in (a.from_ or []))) + 40
         c = mpc(mpf(a.re), mpf(a.im))
         z, dz, l, b = mpc(0), mpc(0), mpc(1), mpc(1)
         for i in range(a.check_period):
@@ -93,10 +109,17 @@ def main():
                 l = 2 * z * l
                 b = b + 1 / l
         step = abs(z / dz)
+        e = shape(c, a.check_period)
         out = {
             "step_log10": float(mpmath.log10(step)) if step != 0 else -1e9,
             "size": mpmath.nstr(abs(1 / (b * l * l)), 6),
+            "shape_re": float(e.real),
+            "shape_im": float(e.imag),
+            "cardioid": bool(abs(e) < abs(e - 1)),
         }
+        if a.from_:
+            centre = mpc(mpf(a.from_[0]), mpf(a.from_[1]))
+            out["distance_half_heights"] = float(abs(c - centre) * mpf(a.zoom))
         print(json.dumps(out))
         return 0
     c = mpc(mpf(a.re), mpf(a.im))

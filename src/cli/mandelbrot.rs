@@ -227,9 +227,23 @@ fn render_in_tiles(
     counts: &mut [i32],
     extras: Extras<'_>,
 ) -> anyhow::Result<backend::MandelbrotRun> {
-    let max = backend::tiles::DEFAULT_TILE_PIXELS;
-    let t = backend::tiles::render_tiled_de(b, picture, max, counts, extras.smooth, extras.de, &mut |_, _| true)?;
-    if t.tiles > 1 {
+    // On the CPU a picture can take minutes: strips of about half a second each, the bar after
+    // each, its time left from the rows done. The same counts as one piece (the app's full
+    // pass and exports draw in the same strips). A GPU draws it in one piece, as fast as it can.
+    let on_cpu = matches!(b.kind(), backend::BackendKind::Cpu | backend::BackendKind::Cpu1);
+    let (width, height) = picture.size();
+    let strips = if on_cpu {
+        extras.progress.into_bar(height as u64, "rows");
+        backend::tiles::Strips::paced(width.max(1) * 8, std::time::Duration::from_millis(500))
+    } else {
+        backend::tiles::Strips::pixels(backend::tiles::DEFAULT_TILE_PIXELS)
+    };
+    let bar = extras.progress;
+    let t = backend::tiles::render_tiled_de(b, picture, strips, counts, extras.smooth, extras.de, &mut |done, _| {
+        bar.set(done as u64);
+        true
+    })?;
+    if t.tiles > 1 && !on_cpu {
         eprintln!("note: rendered in {} tiles: the picture does not fit the device at once", t.tiles);
     }
     t.run.ok_or_else(|| anyhow::anyhow!("the tiled render stopped"))

@@ -1,6 +1,7 @@
-//! `find-minibrot`: the lowest-period minibrot nucleus in or near a view (the ball method's
-//! period, then Newton's method in arbitrary precision: `sim::fractal::minibrot`), printed with
-//! as many digits as its size needs, as text or JSON.
+//! `find-minibrot`: the lowest-period minibrot (an island with its own cardioid, smaller than the
+//! view) in or near a view (periods by the ball method at several radii, nuclei by Newton's
+//! method in arbitrary precision, bulbs told apart by mathr's shape estimate:
+//! `sim::fractal::minibrot_search`), printed with as many digits as its size needs, as text or JSON.
 
 use std::process::ExitCode;
 
@@ -9,7 +10,8 @@ use clap::Args;
 use super::CliError;
 use super::args::image_side;
 use crate::sim::fractal::deep::{View, format_zoom};
-use crate::sim::fractal::minibrot::{find_minibrot, format_size};
+use crate::sim::fractal::minibrot::format_size;
+use crate::sim::fractal::minibrot_search::find_island;
 
 #[derive(Debug, Args)]
 pub struct FindMinibrot {
@@ -42,7 +44,7 @@ pub fn find(a: &FindMinibrot) -> Result<ExitCode, CliError> {
     let bits = view.bits(a.height);
     let b = view.bounds_big(a.width, a.height, bits).map_err(CliError::usage)?;
     let start = std::time::Instant::now();
-    let found = find_minibrot(&b.re, &b.im, view.radius(a.width, a.height), a.iters, bits);
+    let found = find_island(&b.re, &b.im, view.radius(a.width, a.height), a.iters, bits, view.zoom_log10());
     let m = match found {
         Ok(m) => m,
         Err(e) => {

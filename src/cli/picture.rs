@@ -38,6 +38,8 @@ pub struct Extras<'a> {
     pub smooth: Option<&'a mut [f32]>,
     /// Distance estimates, [`DE_VALUES`] numbers a pixel.
     pub de: Option<&'a mut [f32]>,
+    /// The render's spinner, which `compute` may turn into a bar ([`Progress::into_bar`]).
+    pub progress: &'a Progress,
 }
 
 /// Renders `job`: `compute(backend, counts, extras)` fills the buffers (a usage error it returns
@@ -73,7 +75,7 @@ pub fn render_picture<R>(
     let mut smooth = ((settings.smooth || want_de) && files.png.is_some()).then(|| vec![0.0f32; pixels]);
     let mut de = want_de.then(|| vec![0.0f32; pixels * DE_VALUES]);
     let progress = Progress::spinner(job.label);
-    let extras = Extras { smooth: smooth.as_deref_mut(), de: de.as_deref_mut() };
+    let extras = Extras { smooth: smooth.as_deref_mut(), de: de.as_deref_mut(), progress: &progress };
     let result = compute(b.as_mut(), &mut counts, extras);
     progress.finish();
     let result = result?;

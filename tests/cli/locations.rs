@@ -9,10 +9,16 @@ use std::path::Path;
 use assert_cmd::Command;
 use wavebrot::output::read_npy;
 
-/// wavebrot's own file of the place (`assets/locations/seahorse-minibrot.toml`: zoom 1e17).
-const OWN: &str = "assets/locations/seahorse-minibrot.toml";
+/// The point seahorse-valley dives go to, at 1e17 (wavebrot's own file of it: [`own_file`]).
 const RE: &str = "-0.743643887037158704752191506114774";
 const IM: &str = "0.131825904205311970493132056385139";
+
+/// wavebrot's own location file of the place, zoom 1e17, 8000 iterations, written into `dir`.
+fn own_file(dir: &Path) -> std::path::PathBuf {
+    let path = dir.join("own.toml");
+    std::fs::write(&path, format!("re = \"{RE}\"\nim = \"{IM}\"\nzoom = \"1e17\"\niters = 8000\n")).unwrap();
+    path
+}
 
 fn wavebrot() -> Command {
     let mut c = Command::cargo_bin("wavebrot").unwrap();
@@ -40,7 +46,7 @@ fn counts_of(location: &Path, dir: &Path) -> (Vec<i32>, String) {
 #[test]
 fn kfr_fraktaler3_and_rust_fractal_files_render_the_counts_of_wavebrot_s_own() {
     let dir = tempfile::tempdir().unwrap();
-    let own = Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN);
+    let own = own_file(dir.path());
     let (want, _) = counts_of(&own, dir.path());
     let distinct = {
         let mut v = want.clone();
@@ -66,7 +72,7 @@ fn kfr_fraktaler3_and_rust_fractal_files_render_the_counts_of_wavebrot_s_own() {
         std::fs::write(&path, text).unwrap();
         let (got, err) = counts_of(&path, dir.path());
         let differ = got.iter().zip(&want).filter(|(a, b)| a != b).count();
-        assert_eq!(differ, 0, "{name}: {differ} of {} pixels differ from {OWN}", want.len());
+        assert_eq!(differ, 0, "{name}: {differ} of {} pixels differ from wavebrot's own file", want.len());
         if name != "place-rf.toml" {
             assert!(err.contains("note:") && err.contains("ignored"), "{name}: the unused keys are noted: {err}");
         }
@@ -139,7 +145,8 @@ fn a_file_of_no_known_format_is_one_line_naming_what_was_expected() {
 #[test]
 fn a_bundled_location_is_found_by_name_from_any_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let by_path = counts_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN), dir.path()).0;
+    let by_path =
+        counts_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations/seahorse-valley.toml"), dir.path()).0;
     let run_in = |name: &str| {
         let npy = dir.path().join("by-name.npy");
         let out = wavebrot()
@@ -152,7 +159,7 @@ fn a_bundled_location_is_found_by_name_from_any_folder() {
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
         (read_npy::<i32>(&npy).unwrap().0, String::from_utf8_lossy(&out.stderr).into_owned())
     };
-    for name in ["seahorse-minibrot", "seahorse-minibrot.toml"] {
+    for name in ["seahorse-valley", "seahorse-valley.toml"] {
         let (counts, err) = run_in(name);
         assert_eq!(counts, by_path, "{name}");
         assert!(!err.contains("note: "), "{name}: no file shadows it, nothing to note: {err}");
@@ -198,4 +205,55 @@ fn a_file_shadows_a_bundled_name_and_a_wrong_name_lists_the_names() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("rfc-1e51") && err.contains("rfc-1e50") && err.contains("seahorse-valley"), "{err}");
+}
+
+/// Every bundled location (the app's Famous places among them) shows structure at its own
+/// iterations and colours: not one colour, not mostly interior. (The old "Seahorse valley
+/// minibrot" at 1e17 lay inside its minibrot: every pixel interior.)
+#[test]
+fn every_bundled_location_shows_structure() {
+    let dir = tempfile::tempdir().unwrap();
+    for b in wavebrot::sim::fractal::bundled::BUNDLED {
+        let iters = b.location().unwrap().iters;
+        let (npy, png) = (dir.path().join("c.npy"), dir.path().join("c.png"));
+        let out = wavebrot()
+            .args(["render", "mandelbrot", "--width", "96", "--height", "64", "--backend", "cpu", "--location", b.name])
+            .arg("--npy")
+            .arg(&npy)
+            .arg("--png")
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {}", b.name, String::from_utf8_lossy(&out.stderr));
+        let (counts, _) = read_npy::<i32>(&npy).unwrap();
+        let interior = counts.iter().filter(|&&c| c == i32::try_from(iters).unwrap()).count();
+        println!("{}: {interior} of {} pixels interior", b.name, counts.len());
+        // Measured at 96x64: at most 1165 of 6144 interior (seahorse-valley, 19%; the minibrot
+        // 655); the old minibrot bookmark at 1e17: 6133 or more (its counts sum to 49.12 M of
+        // the 49.15 M that all-interior would). Half allowed.
+        assert!(interior * 2 < counts.len(), "{}: {interior} of {} pixels interior", b.name, counts.len());
+        let picture = image::open(&png).unwrap().to_rgba8();
+        let mut colours: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
+        colours.sort_unstable();
+        colours.dedup();
+        // Measured: 25 colours at the fewest (spiral-at-i-1e320), 254 at the most; 16 asked.
+        println!("{}: {} colours", b.name, colours.len());
+        assert!(colours.len() >= 16, "{}: {} colours: no structure", b.name, colours.len());
+    }
+}
+
+/// Every file in `assets/locations/` is built into the binary (`sim::fractal::bundled::BUNDLED`),
+/// and nothing else is.
+#[test]
+fn every_shipped_location_file_is_bundled() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_owned))
+        .collect();
+    files.sort();
+    let mut names: Vec<String> = wavebrot::sim::fractal::bundled::BUNDLED.iter().map(|b| b.name.to_owned()).collect();
+    names.sort();
+    assert_eq!(files, names, "a file in assets/locations/ not in BUNDLED, or the other way");
 }

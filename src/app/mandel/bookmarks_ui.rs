@@ -27,11 +27,13 @@ pub struct Bookmarks {
     pub path: String,
     /// The name saved with the location.
     pub name: String,
+    /// The place (`MandelView::place`) the name belongs to: gone to another, the name is cleared.
+    pub place: u64,
 }
 
 impl Default for Bookmarks {
     fn default() -> Self {
-        Self { path: "location.toml".to_owned(), name: String::new() }
+        Self { path: "location.toml".to_owned(), name: String::new(), place: 0 }
     }
 }
 
@@ -71,6 +73,7 @@ pub fn go_to(view: &mut MandelView, loc: &Location) {
     }
     view.auto_iters = false;
     view.iters = loc.iters;
+    view.forget_learned();
 }
 
 /// The bookmark controls; returns a message for the user and whether the camera moved.
@@ -82,6 +85,11 @@ pub fn bookmarks_ui(
 ) -> (Option<String>, bool) {
     let mut message = None;
     let mut moved = false;
+    if state.place != view.place {
+        // Another place (Reset, Go, a Famous place): the last place's name is not this one's.
+        state.name.clear();
+        state.place = view.place;
+    }
     ui.label("Bookmarks");
     ui.horizontal(|ui| {
         let label = ui.label("file");
@@ -119,6 +127,7 @@ pub fn bookmarks_ui(
                     let loc = imported.location;
                     go_to(view, &loc);
                     state.name = loc.name;
+                    state.place = view.place;
                     moved = true;
                     let mut said = format!("opened {} ({})", path.display(), imported.format.name());
                     for note in &imported.notes {
@@ -137,6 +146,7 @@ pub fn bookmarks_ui(
                         if ui.button(title).clicked() {
                             go_to(view, &loc);
                             state.name.clone_from(&loc.name);
+                            state.place = view.place;
                             moved = true;
                             ui.close();
                         }

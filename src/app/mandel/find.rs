@@ -12,7 +12,8 @@ use crate::app::mandel::nav;
 use crate::app::mandel::nav::NavError;
 use crate::sim::fractal::bla::FloatExp;
 use crate::sim::fractal::deep::{View, ViewError};
-use crate::sim::fractal::minibrot::{find_minibrot, format_size};
+use crate::sim::fractal::minibrot::format_size;
+use crate::sim::fractal::minibrot_search::find_island;
 
 /// Picture height the search's precision is chosen for.
 const SEARCH_HEIGHT: usize = 2160;
@@ -104,7 +105,11 @@ fn search(view: &View, aspect: f64, scale: f64, iters: u32) -> Result<Found, Fin
     let b = view.bounds_big(width, SEARCH_HEIGHT, bits)?;
     let r = view.radius(width, SEARCH_HEIGHT);
     let radius = FloatExp::new(r.m * scale, r.e);
-    let m = find_minibrot(&b.re, &b.im, radius, iters, bits).map_err(|e| FindError::Search(e.to_string()))?;
+    // Deeper than the view (never a zoom out); pressed again at the minibrot framed last, deeper
+    // than it by a factor of 3 at least, so the search goes on into the next island.
+    let min_zoom_log10 = view.zoom_log10() + if scale < 1.0 { 0.5 } else { 0.0 };
+    let m =
+        find_island(&b.re, &b.im, radius, iters, bits, min_zoom_log10).map_err(|e| FindError::Search(e.to_string()))?;
     let (re, im) = m.decimals().map_err(|e| FindError::Search(e.to_string()))?;
     // Framed for a 16:9 picture; a narrower one (a portrait panel) zooms out by its aspect so
     // the minibrot still spans about a third of its width.

@@ -117,6 +117,7 @@ impl GoTo {
             Some(j) => j.view = Some(v),
             None => view.view = Some(v),
         }
+        view.forget_learned();
         Ok(())
     }
 }

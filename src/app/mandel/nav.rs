@@ -55,7 +55,8 @@ pub fn auto_iters(zoom_log10: f64) -> u32 {
     crate::sim::fractal::auto_iters::by_depth(zoom_log10)
 }
 
-/// A zoom given by its `log10` as a decimal string `m e N` (`1e300`, `2.5e-1`, `3.7e1000`).
+/// A zoom given by its `log10` as a decimal string: plain between 1e-3 and 1e6 (`31.873`,
+/// `0.25`, as the readout says it), `m e N` beyond (`1e300`, `3.7e1000`), 15 significant digits.
 #[must_use]
 pub fn zoom_string(log10: f64) -> String {
     let log10 = if log10.is_finite() { log10 } else { 0.0 };
@@ -67,7 +68,25 @@ pub fn zoom_string(log10: f64) -> String {
     }
     let digits = format!("{m:.14}");
     let digits = digits.trim_end_matches('0').trim_end_matches('.');
-    if e == 0.0 { digits.to_owned() } else { format!("{digits}e{e}") }
+    if e == 0.0 {
+        return digits.to_owned();
+    }
+    if (-3.0..=5.0).contains(&e) {
+        // The same digits with the point moved: no rounding.
+        let all: String = digits.chars().filter(char::is_ascii_digit).collect();
+        let shift = e as i32;
+        let plain = if shift > 0 {
+            let shift = shift as usize;
+            let (int, frac) =
+                if all.len() > shift + 1 { (&all[..=shift], &all[shift + 1..]) } else { (all.as_str(), "") };
+            let int = format!("{int:0<width$}", width = shift + 1);
+            if frac.is_empty() { int } else { format!("{int}.{frac}") }
+        } else {
+            format!("0.{}{all}", "0".repeat((-shift - 1) as usize))
+        };
+        return plain;
+    }
+    format!("{digits}e{e}")
 }
 
 /// Why a move was not made (never expected of a view made by the app).
@@ -241,6 +260,18 @@ mod tests {
     fn zoom_strings_go_past_f64() {
         assert_eq!(zoom_string(300.0), "1e300");
         assert_eq!(zoom_string(0.0), "1");
+        // As the readout says it, not `3.18731249151268e1` (seen in the Go-to field).
+        assert_eq!(zoom_string(31.873_124_915_126_8_f64.log10()), "31.8731249151268");
+        assert_eq!(zoom_string(3.0), "1000");
+        assert_eq!(zoom_string(5.0), "100000");
+        assert_eq!(zoom_string(6.0), "1e6");
+        assert_eq!(zoom_string(0.25_f64.log10()), "0.25");
+        assert_eq!(zoom_string(-3.0), "0.001");
+        assert_eq!(zoom_string(-4.0), "1e-4");
+        for l in [-3.5, -1.2, 0.4, 1.5, 2.99, 4.7, 5.9] {
+            let back: f64 = zoom_string(l).parse().unwrap();
+            assert!((back.log10() - l).abs() < 1e-12, "{l}: {}", zoom_string(l));
+        }
         assert_eq!(zoom_string(1234.5).split_once('e').unwrap().1, "1234");
         let v = View { re: "0".into(), im: "0".into(), zoom: zoom_string(456.25) };
         assert!((v.zoom_log10() - 456.25).abs() < 1e-9, "{}", v.zoom_log10());

@@ -95,7 +95,10 @@ impl WavebrotApp {
             if running {
                 ui.spinner();
             } else if let Some(f) = &self.mandel.find.last {
-                ui.label(format!("period {}, size {}", f.period, f.size));
+                // Only while the camera is where the minibrot was framed: elsewhere it is stale.
+                if self.settings.mandelbrot.view.as_ref() == Some(&f.view) && self.settings.mandelbrot.julia.is_none() {
+                    ui.label(format!("period {}, size {}", f.period, f.size));
+                }
             }
         });
     }
@@ -148,6 +151,9 @@ impl WavebrotApp {
                     }
                 }
                 m.view = Some(f.view);
+                m.forget_learned();
+                self.mandel.bookmarks.place = m.place;
+                self.mandel.bookmarks.name.clear();
                 self.say(said);
             }
             Some(Err(e)) => self.say(format!("no minibrot: {e}")),
@@ -260,10 +266,12 @@ impl WavebrotApp {
         if f.coarse == 1 {
             self.record_mandelbrot(&f.pixels, &f.request.colour.picture_table());
             if let Some(n) = self.settings.mandelbrot.learn_iters(&f.request.view, f.request.iters, &f.counts) {
-                self.say(format!(
-                    "iterations {} to {n}: the picture's escaping pixels all took over half the limit",
-                    f.request.iters
-                ));
+                let why = if n > f.request.iters {
+                    "the picture's escaping pixels all took over half the limit, or none escaped"
+                } else {
+                    "every escaping pixel took under a quarter of the limit: the same picture, sooner"
+                };
+                self.say(format!("iterations {} to {n}: {why}", f.request.iters));
             }
         }
         Self::show(&mut self.mandel.tex, "mandelbrot", f.pixels, &self.worker, &self.ctx);

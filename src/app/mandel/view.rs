@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::sim::colour::palette::ColourSettings;
-use crate::sim::fractal::auto_iters::{Learned, more_iterations};
+use crate::sim::fractal::auto_iters::{Learned, by_depth, fewer_iterations, more_iterations};
 use crate::sim::fractal::deep::{Arith, View, format_zoom};
 
 use crate::app::mandel::nav;
@@ -48,6 +48,9 @@ pub struct MandelView {
     /// Iterations chosen by depth ([`nav::auto_iters`]) and raised where a picture's counts are
     /// cut off by the limit ([`Self::learned`]); off: [`Self::iters`].
     pub auto_iters: bool,
+    /// Counts the new locations gone to ([`Self::forget_learned`]): what belongs to one place
+    /// (a bookmark's name) is dropped when it changes.
+    pub place: u64,
     /// What the automatic iterations learned from the pictures of this dive (not saved).
     #[serde(skip)]
     pub learned: Option<Learned>,
@@ -76,6 +79,7 @@ impl Default for MandelView {
         Self {
             view: None,
             auto_iters: true,
+            place: 0,
             learned: None,
             iters: 500,
             precision: PrecisionMode::Auto,
@@ -126,17 +130,27 @@ impl MandelView {
 
     /// Reads a full picture's counts (computed at `iters` for `view`) when the iterations are
     /// automatic: where its escaping pixels are all past half the limit, or none escaped, raises
-    /// the iterations so the picture shows its structure. Returns the new count.
+    /// the iterations so the picture shows its structure; where they all escaped under a quarter
+    /// of it, lowers them to what gives the same picture (the depth rule at least). Returns the
+    /// new count.
     pub fn learn_iters(&mut self, view: &View, iters: u32, counts: &[i32]) -> Option<u32> {
-        if !self.auto_iters || self.julia.is_some() {
+        if !self.auto_iters || self.julia.is_some() || iters != self.iters_for(view) {
             return None;
         }
         let z = view.zoom_log10();
-        let more = more_iterations(counts, iters, Learned::cap(z))?;
-        (more > self.iters_for(view)).then(|| {
-            self.learned = Some(Learned::at(z, more));
-            self.iters_for(view)
-        })
+        let next = more_iterations(counts, iters, Learned::cap(z), Learned::no_escape_cap(z))
+            .or_else(|| fewer_iterations(counts, iters, by_depth(z)))?;
+        self.learned = Some(Learned::at(z, next));
+        let now = self.iters_for(view);
+        (now != iters).then_some(now)
+    }
+
+    /// A new location (Go, a bookmark, a Famous place, a typed centre, back to the whole set):
+    /// what earlier pictures taught about the iterations is forgotten, and the labels of the last
+    /// place (its bookmark name) go with it ([`Self::place`] counts the places).
+    pub fn forget_learned(&mut self) {
+        self.learned = None;
+        self.place = self.place.wrapping_add(1);
     }
 
     /// The picture of `width x height` pixels to compute.
@@ -149,12 +163,15 @@ impl MandelView {
         MandelRequest { view, width: w, height: h, iters, arith: self.precision.arith(), colour: self.colour, julia }
     }
 
-    /// Back to the whole set (iterations and precision kept); in Julia mode, the whole Julia set.
+    /// Back to the whole set (precision kept, iterations automatic again); in Julia mode, the
+    /// whole Julia set.
     pub fn reset_camera(&mut self) {
         match &mut self.julia {
             Some(j) => j.view = None,
             None => self.view = None,
         }
+        self.auto_iters = true;
+        self.forget_learned();
     }
 
     /// The camera zoomed by `factor` about `at` (fractions of the picture of `aspect`), in

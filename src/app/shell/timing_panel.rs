@@ -54,7 +54,12 @@ pub fn rate_lines(stats: &TimingStats, r: &Rate, active: bool) -> Vec<String> {
 }
 
 /// Draws the panel: the sentence, then the numbers behind it (folded away in the class view).
+/// While it shows a figure, it is drawn again every second: the ages ("3 s ago"), a figure going
+/// stale after Pause and the sentence that then says so change with time, not with the mouse.
 pub fn timing_panel_ui(ui: &mut egui::Ui, stats: &mut TimingStats) {
+    if !stats.frozen && (stats.active.is_some() || stats.cpu.is_some()) {
+        ui.ctx().request_repaint_after(std::time::Duration::from_secs(1));
+    }
     ui.horizontal(|ui| {
         ui.heading("Timing");
         ui.checkbox(&mut stats.class_view, "class view")
@@ -296,6 +301,29 @@ mod tests {
 #[cfg(test)]
 mod mandelbrot_tests {
     use super::*;
+
+    /// The repaint the panel leaves scheduled after a few settled frames (`Duration::MAX`: none).
+    fn repaint_delay_after_frames(stats: &mut TimingStats) -> std::time::Duration {
+        let ctx = egui::Context::default();
+        let mut delay = std::time::Duration::MAX;
+        for _ in 0..4 {
+            let out = ctx.run_ui(egui::RawInput::default(), |ui| timing_panel_ui(ui, stats));
+            delay =
+                out.viewport_output.get(&egui::ViewportId::ROOT).map_or(std::time::Duration::MAX, |v| v.repaint_delay);
+        }
+        delay
+    }
+
+    /// Seen: 6 s and 16 s after Pause the panel still said "0 s ago" until the mouse moved.
+    #[test]
+    fn a_shown_figure_is_redrawn_every_second_without_input() {
+        let mut s = TimingStats::new(false);
+        s.clear(Demo::Mandelbrot);
+        assert_eq!(repaint_delay_after_frames(&mut s), std::time::Duration::MAX, "nothing shown: no repaint asked");
+        s.record_mandelbrot(BackendKind::Cuda, "fake GPU", &frame(3_000_000, 0.01));
+        let delay = repaint_delay_after_frames(&mut s);
+        assert!(delay <= std::time::Duration::from_secs(1), "a figure with its age shown, next repaint in {delay:?}");
+    }
     use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame};
     use crate::backend::{BackendKind, Timing};
 

@@ -280,8 +280,9 @@ pub struct ColourSettings {
     pub offset: f32,
     /// How many times the palette repeats over the value range (`>= 1`; may be fractional).
     pub cycles: f32,
-    /// The colour of the points that never escape, apart from the palette (`None`: the
-    /// palette's last entry, `hot`'s white as the seed draws the set). RGB bytes.
+    /// The colour of the points that never escape, apart from the palette (`None`: chosen to
+    /// stand apart from the palette's ends, [`Self::interior_rgb`]; `hot`'s white as the seed
+    /// draws the set). RGB bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interior: Option<[u8; 3]>,
     /// What the palette position comes from: the escape value, or the distance estimate.
@@ -367,9 +368,8 @@ impl ColourSettings {
     #[must_use]
     pub fn picture_table(&self) -> Vec<[u8; 4]> {
         let mut t = self.lut().into_owned();
-        if let Some([r, g, b]) = self.interior
-            && !t.contains(&[r, g, b, 255])
-        {
+        let [r, g, b] = self.interior_rgb();
+        if !t.contains(&[r, g, b, 255]) {
             t.push([r, g, b, 255]);
         }
         t
@@ -384,6 +384,26 @@ impl ColourSettings {
         }
     }
 
+    /// The colour the points that never escape get: the user's, else for `hot` its last entry
+    /// (white, as the seed draws the set), else of black, white and mid grey the one farthest from
+    /// both ends of the palette's table, so the set stands apart from the far exterior and from
+    /// the pixels at its edge (twilight's ends are both pale, so its set is black; viridis' set
+    /// white; magma's grey). Seen: twilight's interior in its own pale end hid the minibrots.
+    #[must_use]
+    pub fn interior_rgb(&self) -> [u8; 3] {
+        if let Some(rgb) = self.interior {
+            return rgb;
+        }
+        let lut = self.lut();
+        let (Some(first), Some(last)) = (lut.first(), lut.last()) else { return [255, 255, 255] };
+        if self.palette == Palette::Hot {
+            return [last[0], last[1], last[2]];
+        }
+        let d2 = |a: [u8; 3], b: &[u8; 4]| (0..3).map(|i| (i32::from(a[i]) - i32::from(b[i])).pow(2)).sum::<i32>();
+        let candidates = [[0, 0, 0], [255, 255, 255], [128, 128, 128]];
+        candidates.into_iter().max_by_key(|&c| d2(c, first).min(d2(c, last))).unwrap_or([255, 255, 255])
+    }
+
     /// True when positions wrap around the palette (more than one cycle, or an offset).
     #[must_use]
     pub fn wraps(&self) -> bool {
@@ -396,6 +416,8 @@ impl ColourSettings {
 #[derive(Clone, Debug)]
 pub struct Colouring {
     settings: ColourSettings,
+    /// [`ColourSettings::interior_rgb`], worked out once.
+    interior: [u8; 3],
     iters: u32,
     /// The range `[lo, hi]` the linear and log scales spread over the palette.
     lo: f64,
@@ -437,7 +459,16 @@ impl Colouring {
             }
         }
         let light_dir = settings.light.map(|l| l.direction());
-        Self { settings: *settings, iters, lo, hi, lut: settings.lut(), cum, light_dir }
+        Self {
+            settings: *settings,
+            iters,
+            lo,
+            hi,
+            lut: settings.lut(),
+            cum,
+            light_dir,
+            interior: settings.interior_rgb(),
+        }
     }
 
     /// The settings this colouring follows.
@@ -531,15 +562,12 @@ impl Colouring {
         self.lut[self.index(self.scaled(v))]
     }
 
-    /// The colour of the pixels that never escaped: the chosen interior colour, else the
-    /// palette's last entry.
+    /// The colour of the pixels that never escaped ([`ColourSettings::interior_rgb`]).
     #[must_use]
     #[inline]
     pub fn interior(&self) -> [u8; 4] {
-        match self.settings.interior {
-            Some([r, g, b]) => [r, g, b, 255],
-            None => self.lut[self.lut.len() - 1],
-        }
+        let [r, g, b] = self.interior;
+        [r, g, b, 255]
     }
 }
 
@@ -625,6 +653,33 @@ fn colour_row(colouring: &Colouring, counts: &[i32], smooth: Option<&[f32]>, de:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The set stands apart from both ends of every palette but the seed's `hot` (white, the
+    /// seed's rule): seen, twilight's set in its own pale end, minibrots gone.
+    #[test]
+    fn the_interior_stands_apart_from_the_palette_ends() {
+        let d =
+            |a: [u8; 3], b: [u8; 4]| (0..3).map(|i| f64::from(a[i].abs_diff(b[i]))).map(|x| x * x).sum::<f64>().sqrt();
+        for palette in Palette::ALL {
+            let s = ColourSettings { palette, ..ColourSettings::DEFAULT };
+            let (lut, rgb) = (s.lut(), s.interior_rgb());
+            let apart = d(rgb, lut[0]).min(d(rgb, lut[lut.len() - 1]));
+            println!("{palette}: interior {rgb:?}, {apart:.0} from the nearer end");
+            if palette == Palette::Hot {
+                assert_eq!(rgb, [255, 255, 255]);
+            } else {
+                // Measured: twilight 385 (black), viridis 220 (white), magma 186 (grey); the
+                // old rule (the last entry) was 0 from an end for every palette.
+                assert!(apart >= 140.0, "{palette}: interior {rgb:?} only {apart:.0} from an end");
+            }
+        }
+        assert_eq!(ColourSettings { palette: Palette::Twilight, ..ColourSettings::DEFAULT }.interior_rgb(), [0, 0, 0]);
+        let own = ColourSettings { palette: Palette::Twilight, interior: Some([1, 2, 3]), ..ColourSettings::DEFAULT };
+        assert_eq!(own.interior_rgb(), [1, 2, 3], "the user's choice is kept");
+        assert!(own.picture_table().contains(&[1, 2, 3, 255]));
+        let tw = ColourSettings { palette: Palette::Twilight, ..ColourSettings::DEFAULT };
+        assert!(tw.picture_table().contains(&[0, 0, 0, 255]), "a GIF's palette holds the interior");
+    }
 
     #[test]
     fn palettes_have_their_published_sizes() {

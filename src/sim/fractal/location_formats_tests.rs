@@ -1,8 +1,8 @@
 use super::*;
 use crate::sim::fractal::deep::parse_decimal;
 
-/// The place of `assets/locations/seahorse-minibrot.toml` (wavebrot zoom 1e17), as KF writes
-/// it: zoom doubled, CRLF ends, colour keys after the location.
+/// The point seahorse-valley dives go to (wavebrot zoom 1e17), as KF writes it: zoom doubled,
+/// CRLF ends, colour keys after the location.
 const SEAHORSE_KFR: &str = "Re: -0.743643887037158704752191506114774\r\nIm: 0.131825904205311970493132056385139\r\n\
                             Zoom: 2E17\r\nIterations: 8000\r\nIterDiv: 1.000000\r\nSmoothMethod: 1\r\nColorMethod: 0\r\n\
                             Version: 2\r\n";
@@ -18,8 +18,9 @@ fn a_kfr_is_read_with_its_zoom_halved_and_its_other_keys_noted() {
     assert_eq!(l.iters, 8000);
     assert_eq!(got.notes.len(), 1, "{:?}", got.notes);
     assert!(got.notes[0].contains("IterDiv, SmoothMethod, ColorMethod, Version"), "{:?}", got.notes);
-    // The same place as wavebrot's own file.
-    let own = include_str!("../../../assets/locations/seahorse-minibrot.toml");
+    // The same place as wavebrot's own file of it.
+    let own = "re = \"-0.743643887037158704752191506114774\"\nim = \"0.131825904205311970493132056385139\"\n\
+               zoom = \"1e17\"\niters = 8000\n";
     let own = Location::from_toml(own).unwrap();
     assert_eq!((l.view(), l.iters), (own.view(), own.iters));
 }

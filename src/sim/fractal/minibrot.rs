@@ -74,7 +74,7 @@ pub enum MinibrotError {
     NoConvergence { period: u32, steps: u32, why: &'static str },
 }
 
-fn cx_abs(c: Cx) -> FloatExp {
+pub(crate) fn cx_abs(c: Cx) -> FloatExp {
     // `Cx` keeps its larger part in [1, 2): the squares neither overflow nor underflow.
     FloatExp::new((c.re * c.re + c.im * c.im).sqrt(), c.e)
 }
@@ -94,22 +94,22 @@ fn fe_add(a: FloatExp, b: FloatExp) -> FloatExp {
     FloatExp::new(ldexp64(a.m, i64::from(a.e - e)) + ldexp64(b.m, i64::from(b.e - e)), e)
 }
 
-fn fe_mul(a: FloatExp, b: FloatExp) -> FloatExp {
+pub(crate) fn fe_mul(a: FloatExp, b: FloatExp) -> FloatExp {
     FloatExp::new(a.m * b.m, a.e.saturating_add(b.e))
 }
 
-fn fe_less(a: FloatExp, b: FloatExp) -> bool {
+pub(crate) fn fe_less(a: FloatExp, b: FloatExp) -> bool {
     if b.m == 0.0 {
         return false;
     }
     a.m == 0.0 || a.e < b.e || (a.e == b.e && a.m < b.m)
 }
 
-fn cx_mul(a: Cx, b: Cx) -> Cx {
+pub(crate) fn cx_mul(a: Cx, b: Cx) -> Cx {
     Cx::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re, a.e.saturating_add(b.e))
 }
 
-fn cx_add(a: Cx, b: Cx) -> Cx {
+pub(crate) fn cx_add(a: Cx, b: Cx) -> Cx {
     if a.re == 0.0 && a.im == 0.0 {
         return b;
     }
@@ -276,6 +276,60 @@ fn newton_pass(cr: &BigFloat, ci: &BigFloat, period: u32, bits: usize, threads: 
         return None; // escaped before the period
     }
     Some((zp, dz, cx_recip(cx_mul(b, cx_mul(l, l)))))
+}
+
+/// mathr's shape estimate of an atom at its nucleus (`m_d_shape`): about 0 for a cardioid (a
+/// minibrot), about 1 for a disk (a bulb).
+#[derive(Clone, Copy, Debug)]
+pub struct Shape(pub Cx);
+
+impl Shape {
+    /// The estimate in `f64` (it is of order 1).
+    #[must_use]
+    pub fn value(&self) -> (f64, f64) {
+        let k = i64::from(self.0.e);
+        (ldexp64(self.0.re, k), ldexp64(self.0.im, k))
+    }
+
+    /// Nearer 0 (a cardioid) than 1 (a disk): mathr's `m_d_shape_discriminant`.
+    #[must_use]
+    pub fn is_cardioid(&self) -> bool {
+        let (re, im) = self.value();
+        re * re + im * im < (re - 1.0) * (re - 1.0) + im * im
+    }
+}
+
+/// The shape estimate of the atom of `m` (its nucleus and period): along `z_1 .. z_{p-1}`,
+/// `dcdc <- 2 (z dcdc + dc^2)`, `dcdz <- 2 (z dcdz + dc dz)`, `dc <- 2 z dc + 1`, `dz <- 2 z dz`
+/// from `dc = dz = 1`, then `e = -(dcdc / (2 dc) + dcdz / dz) / (dc dz)`. A nucleus whose orbit
+/// escapes (never for a nucleus) gives a disk.
+#[must_use]
+pub fn shape_of(m: &Minibrot) -> Shape {
+    let n = Fixed::limbs_for(m.bits);
+    let disk = Shape(Cx::new(1.0, 0.0, 0));
+    let (Some(fcr), Some(fci)) = (Fixed::from_big(&m.re, n), Fixed::from_big(&m.im, n)) else { return disk };
+    let one = Cx::new(1.0, 0.0, 0);
+    let (mut dc, mut dz, mut dcdc, mut dcdz) = (one, one, Cx::default(), Cx::default());
+    let mut k = 0u32;
+    let two = |c: Cx| Cx::new(2.0 * c.re, 2.0 * c.im, c.e);
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let mut push = |zr: &Fixed, zi: &Fixed, _mag4: &Fixed| {
+        if k >= 1 && k < m.period {
+            let z = cx_of(zr, zi);
+            dcdc = two(cx_add(cx_mul(z, dcdc), cx_mul(dc, dc)));
+            dcdz = two(cx_add(cx_mul(z, dcdz), cx_mul(dc, dz)));
+            dc = cx_add(cx_mul(two(z), dc), one);
+            dz = cx_mul(two(z), dz);
+        }
+        k += 1;
+        true
+    };
+    if iterate(&fcr, &fci, m.period, usize::MAX, orbit_threads(n, cores), &mut push).is_err() || k < m.period {
+        return disk;
+    }
+    let sum = cx_add(cx_mul(dcdc, cx_recip(two(dc))), cx_mul(dcdz, cx_recip(dz)));
+    let e = cx_mul(sum, cx_recip(cx_mul(dc, dz)));
+    Shape(Cx::new(-e.re, -e.im, e.e))
 }
 
 /// When Newton's method stops.

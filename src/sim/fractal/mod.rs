@@ -15,6 +15,7 @@ pub mod location;
 pub mod location_formats;
 pub mod mandelbrot;
 pub mod minibrot;
+pub mod minibrot_search;
 pub mod orbit_fixed;
 pub mod perturb;
 pub mod pixel_grid;
