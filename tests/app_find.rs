@@ -17,11 +17,15 @@ use wavebrot::sim::fractal::deep::View;
 const MINIBROT: (&str, &str) = ("-0.743643887037158704752191506114774", "0.131825904205311970493132056385139");
 
 fn harness_at(zoom: &str, iters: u32) -> Harness<'static, WavebrotApp> {
+    harness_centred(MINIBROT, zoom, iters)
+}
+
+fn harness_centred(centre: (&str, &str), zoom: &str, iters: u32) -> Harness<'static, WavebrotApp> {
     let mut h = Harness::builder()
         .with_size([1000.0, 700.0])
         .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
     let m = h.state_mut().mandelbrot_mut();
-    m.view = Some(View { re: MINIBROT.0.into(), im: MINIBROT.1.into(), zoom: zoom.into() });
+    m.view = Some(View { re: centre.0.into(), im: centre.1.into(), zoom: zoom.into() });
     m.auto_iters = false;
     m.iters = iters;
     settle(&mut h);
@@ -87,14 +91,26 @@ fn n_with_200_fixed_iterations_finds_the_minibrot_and_raises_them_to_show_it() {
     assert!(share > 0.001 && share < 0.5, "{inside} of {} pixels inside: the minibrot does not show", s.counts.len());
 }
 
+/// Seen: at 1e10 about this centre N said "no minibrot: Newton's method ... did not converge";
+/// it frames an island deeper than the view now (the period is `find-minibrot`'s, checked
+/// against mpmath in `tests/cli/minibrot.rs`).
 #[test]
-fn n_says_why_when_no_minibrot_is_found_and_keeps_the_view() {
-    // At 1e10 in this panel the lowest period in the disk is 973, whose Newton steps leave the
-    // view (measured; `wavebrot find-minibrot` fails alike at 1e14, exit 1).
+fn n_at_1e10_frames_an_island_deeper_than_the_view() {
     let mut h = harness_at("1e10", 200);
     let msg = press_n(&mut h);
-    assert!(msg.starts_with("no minibrot: ") && msg.contains("did not converge"), "{msg}");
+    assert!(msg.starts_with("minibrot of period "), "{msg}");
     let m = &h.state().settings().mandelbrot;
-    assert_eq!(m.view.as_ref().unwrap().zoom, "1e10", "the view is kept");
+    assert!(m.view.as_ref().unwrap().zoom_log10() > 10.0, "framed deeper than 1e10: {:?}", m.view);
+}
+
+/// Outside the set (every orbit escapes before any ball holds 0): N says why in the status bar
+/// and keeps the view and the iterations.
+#[test]
+fn n_says_why_when_no_minibrot_is_found_and_keeps_the_view() {
+    let mut h = harness_centred(("0.5", "0.5"), "1e6", 200);
+    let msg = press_n(&mut h);
+    assert!(msg.starts_with("no minibrot: ") && msg.contains("no period found"), "{msg}");
+    let m = &h.state().settings().mandelbrot;
+    assert_eq!(m.view.as_ref().unwrap().zoom, "1e6", "the view is kept");
     assert_eq!((m.auto_iters, m.iters), (false, 200), "the iterations are kept");
 }

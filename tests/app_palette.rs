@@ -70,8 +70,14 @@ fn the_palette_editor_adds_removes_saves_and_keeps_the_last_good_palette() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     settle(&mut h);
     let img = image::open(&png).unwrap().to_rgba8();
-    let off = img.pixels().filter(|p| p[1] != 0 || u16::from(p[0]) + u16::from(p[2]) != 255).count();
-    assert_eq!(off, 0, "{off} pixels of the export are not on the red-blue ramp");
+    // The set takes the interior colour, chosen apart from both ends of the ramp (white here).
+    let interior = h.state().settings().mandelbrot.colour.interior_rgb();
+    assert_eq!(interior, [255, 255, 255], "red and blue ends: the set is white");
+    let off = img
+        .pixels()
+        .filter(|p| [p[0], p[1], p[2]] != interior && (p[1] != 0 || u16::from(p[0]) + u16::from(p[2]) != 255))
+        .count();
+    assert_eq!(off, 0, "{off} pixels of the export are neither on the red-blue ramp nor the interior");
 
     // Saved in the location file and opened again after another palette was chosen.
     let loc = dir.path().join("place.toml");

@@ -40,11 +40,15 @@ fn a_location_with_a_custom_palette_renders_in_its_colours() {
     let img = image::open(dir.path().join("out.png")).unwrap().to_rgba8();
     // Red to blue: no green anywhere, red + blue = 255 (each entry rounds one channel's share
     // and the other's is its complement: 255 - round(255 f) + round(255 f)).
-    let off: Vec<_> = img.pixels().filter(|p| p[1] != 0 || u16::from(p[0]) + u16::from(p[2]) != 255).collect();
-    assert!(off.is_empty(), "{} pixels are not on the red-blue ramp, e.g. {:?}", off.len(), off.first());
-    // The corner escapes at once (count 0: entry 0, red); the set takes the last entry (blue).
+    // The set takes the interior colour, chosen apart from both ends (red, blue): white.
+    let off: Vec<_> = img
+        .pixels()
+        .filter(|p| p.0 != [255, 255, 255, 255] && (p[1] != 0 || u16::from(p[0]) + u16::from(p[2]) != 255))
+        .collect();
+    assert!(off.is_empty(), "{} pixels are neither on the red-blue ramp nor white, e.g. {:?}", off.len(), off.first());
+    // The corner escapes at once (count 0: entry 0, red); the set is white.
     assert_eq!(img.get_pixel(0, 0).0, [255, 0, 0, 255]);
-    assert_eq!(img.get_pixel(64, 32).0, [0, 0, 255, 255], "c = 0 (pixel 64, 32 of -2.0..1.0) is in the set");
+    assert_eq!(img.get_pixel(64, 32).0, [255, 255, 255, 255], "c = 0 (pixel 64, 32 of -2.0..1.0) is in the set");
     // --palette wins over the location's.
     let out = render(dir.path(), &loc, &["--palette", "hot"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
