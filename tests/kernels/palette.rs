@@ -114,8 +114,9 @@ fn offset_and_cycles_wrap() {
     assert_eq!(c.index(0.0), 127);
     assert_eq!(c.index(0.25), 127);
     assert_eq!(c.index(0.125), 382);
-    // Interior pixels always take the last entry.
-    assert_eq!(c.colour(100, Some(3.0)), Palette::Twilight.lut()[509]);
+    // Interior pixels always take the interior colour, whatever the wrap: for twilight, whose
+    // two ends are both pale, black (`ColourSettings::interior_rgb`), not its pale last entry.
+    assert_eq!(c.colour(100, Some(3.0)), [0, 0, 0, 255]);
     // Without wrapping, positions clip as the seed's lut_index does.
     let seed = Colouring::new(&ColourSettings::SEED, &[], 100);
     assert_eq!(seed.index(1.5), 255);
