@@ -23,5 +23,6 @@ mod locations;
 mod minibrot;
 mod movie;
 mod palette;
+mod progress;
 mod screen;
 mod window;

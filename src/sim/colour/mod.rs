@@ -2,6 +2,7 @@
 //! values (tables from matplotlib), and custom palettes of colour stops.
 
 pub mod colormap;
+pub mod interior;
 pub mod palette;
 pub mod palette_tables;
 pub mod stops;
