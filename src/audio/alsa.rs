@@ -34,6 +34,21 @@ const PERIOD_FRAMES: usize = 480;
 
 type Pcm = *mut c_void;
 
+/// alsa-lib's `snd_lib_error_handler_t` is variadic (`…, const char *fmt, ...)`); this one reads
+/// only the five fixed arguments, which on Linux's C ABIs (x86-64 SysV, AAPCS64) are passed alike
+/// to a variadic and a fixed-argument function, so ALSA may call it through its pointer.
+type ErrorHandler = unsafe extern "C" fn(*const c_char, c_int, *const c_char, c_int, *const c_char);
+
+/// Says nothing: the error's code comes back from the call that failed.
+unsafe extern "C" fn quiet(
+    _file: *const c_char,
+    _line: c_int,
+    _function: *const c_char,
+    _err: c_int,
+    _fmt: *const c_char,
+) {
+}
+
 /// The entry points, resolved once per stream (the library stays open as long as they do).
 struct Api {
     open: unsafe extern "C" fn(*mut Pcm, *const c_char, c_int, c_int) -> c_int,
@@ -43,6 +58,9 @@ struct Api {
     drop: unsafe extern "C" fn(Pcm) -> c_int,
     close: unsafe extern "C" fn(Pcm) -> c_int,
     strerror: unsafe extern "C" fn(c_int) -> *const c_char,
+    /// `snd_lib_error_set_handler`: alsa-lib prints its own errors to stderr (eight lines when
+    /// there is no sound card); they are said once, in the lab's note, from the return codes.
+    set_error_handler: Option<unsafe extern "C" fn(Option<ErrorHandler>) -> c_int>,
     /// Kept last: dropped after the pointers above are no longer used.
     _lib: libloading::Library,
 }
@@ -69,6 +87,8 @@ impl Api {
             drop: sym!("snd_pcm_drop"),
             close: sym!("snd_pcm_close"),
             strerror: sym!("snd_strerror"),
+            // SAFETY: as `sym!`; optional, so an alsa-lib without it still plays.
+            set_error_handler: unsafe { lib.get(b"snd_lib_error_set_handler\0") }.ok().map(|f| *f),
             _lib: lib,
         })
     }
@@ -115,6 +135,10 @@ impl Playback {
     /// Opens `name` (`"default"`, `"null"`, `"hw:0"`, …) and starts writing `source` to it.
     pub fn open(name: &str, mut source: Source) -> Result<(Self, String, u32), SoundError> {
         let api = Api::load()?;
+        if let Some(set) = api.set_error_handler {
+            // SAFETY: `quiet` does nothing and lives as long as the program (see `ErrorHandler`).
+            unsafe { set(Some(quiet)) };
+        }
         let label = format!("ALSA {name}");
         let c_name = CString::new(name)
             .map_err(|_| SoundError::Open { device: label.clone(), error: "a NUL in the name".into() })?;

@@ -290,12 +290,15 @@ impl SimLoop {
         match c {
             Command::SetBackend(choice) => match (self.open)(choice) {
                 Ok(Opened { backend, notes, shares_display }) => {
-                    // Free the old problem and picture before allocating on the new device.
+                    // The waves go with the scene to the new device (seen: they were thrown away
+                    // and the fringes took 13 s to form again); then the old problem and picture
+                    // are freed before allocating there.
+                    let carry = self.wave.sim.as_mut().and_then(|s| super::wave_loop::read_waves(s.as_mut()));
                     self.wave.sim = None;
                     self.display.set_backend(shares_display);
                     self.backend = backend;
                     self.announce_backend(notes);
-                    self.open_sim((*self.wave.scene).clone(), None);
+                    self.open_sim((*self.wave.scene).clone(), carry);
                     self.mandel.request.clone_from(&self.mandel.last);
                     self.mandel.secs_per_pixel = 0.0;
                 }

@@ -1,6 +1,6 @@
 //! The simulation thread driven with a fake backend (the CPU with a memory limit).
 use super::*;
-use crate::app::worker::messages::ComputeTurn;
+use crate::app::worker::messages::{ComputeTurn, FrameSource, WaveFrame};
 use crate::backend::{BackendError, BackendKind, DeviceInfo, MandelbrotRun};
 use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
@@ -138,6 +138,33 @@ fn scene_edits_keep_the_waves_and_a_bad_scene_is_refused() {
     w.send(Command::Step);
     let f = frame(until_pong(&w, 5)).expect("a frame");
     assert_eq!((f.tstep, &*f.scene), (30, &walled), "the last good scene keeps running");
+}
+
+/// Switching backend keeps the waves (seen: CPU -> wgpu -> CPU started again from rest): the time
+/// step goes on, and the picture after the switch and a step is the one an unswitched run draws.
+#[test]
+fn switching_backend_carries_the_waves_over() {
+    let frame = |msgs: Vec<Msg>| msgs.into_iter().rev().find_map(|m| if let Msg::Wave(f) = m { Some(f) } else { None });
+    let pixels = |f: &WaveFrame| match &f.pixels {
+        FrameSource::Rgba { rgba, .. } => rgba.clone(),
+        other => panic!("a host picture expected, got {other:?}"),
+    };
+    let straight = worker(usize::MAX / 16);
+    until_pong(&straight, 1);
+    straight.send(Command::Step);
+    straight.send(Command::Step);
+    let want = frame(until_pong(&straight, 2)).expect("a frame");
+    assert_eq!(want.tstep, 20);
+
+    let w = worker(usize::MAX / 16);
+    until_pong(&w, 1);
+    w.send(Command::Step);
+    assert_eq!(frame(until_pong(&w, 2)).expect("a frame").tstep, 10);
+    w.send(Command::SetBackend(BackendChoice::Cpu));
+    w.send(Command::Step);
+    let got = frame(until_pong(&w, 3)).expect("a frame after the switch");
+    assert_eq!(got.tstep, 20, "the time step goes on across the switch");
+    assert!(pixels(&got) == pixels(&want), "the picture after the switch differs from the unswitched run's");
 }
 
 #[test]

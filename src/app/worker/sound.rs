@@ -112,6 +112,25 @@ mod tests {
         assert!(!note.contains('\n'));
     }
 
+    /// A card that is not there (`hw:99`): one line naming it, from ALSA's own message, and
+    /// nothing printed by alsa-lib itself (its error handler is silenced).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_missing_alsa_card_is_one_line() {
+        match Sound::open_on(Some(Some("hw:99")), 8800.0, 0.5) {
+            Err(SoundError::NoLibrary(why)) if std::env::var_os("WAVEBROT_REQUIRE").is_none() => {
+                eprintln!("SKIP a_missing_alsa_card_is_one_line: {why}");
+            }
+            Err(e @ SoundError::Open { .. }) => {
+                let note = e.to_string();
+                assert!(note.starts_with("the audio device ALSA hw:99 cannot play: "), "{note}");
+                assert!(!note.contains('\n'), "{note}");
+            }
+            Err(e) => panic!("another error for a missing card: {e}"),
+            Ok(_) => panic!("hw:99 opened"),
+        }
+    }
+
     /// A real ALSA device, alsa-lib's `null` PCM (in every alsa-lib's configuration): the library
     /// is loaded at run time, the device opened, and frames are written at the device's pace.
     #[cfg(target_os = "linux")]

@@ -401,7 +401,7 @@ fn carry_pulse_starts(scene: &mut Scene, running: &Scene, tstep: u32) {
 
 /// Both fields of `sim` and its time step, to carry into a reopened scene (`None` when they
 /// cannot be read: the new scene then starts from rest).
-fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
+pub(super) fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
     let n = sim.params().cells();
     let (mut f, mut g) = (vec![0.0; n], vec![0.0; n]);
     match sim.read_fields(&mut f, &mut g) {
