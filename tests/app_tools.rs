@@ -201,6 +201,13 @@ fn the_ruler_measures_in_cells_wavelengths_and_the_medium_s_units() {
     assert!(h.query_by_label_contains(&ruler_cm).is_some(), "{ruler_cm} is not shown");
     // The simulation's numbers do not change with the units.
     assert_eq!(h.state().wave_scene().expect("a frame").sources[0].freq(), 0.2);
+    // Another preset: the ruler measured the last scene, so it goes with it.
+    h.get_by_label("preset").click();
+    h.run_steps(3);
+    h.get_by_label("single-slit").click();
+    settle(&mut h);
+    assert_eq!(h.state_mut().lab_mut().ruler, None, "the ruler stayed on the new preset");
+    assert!(h.query_by_label_contains("ruler: ").is_none(), "its old reading is still shown");
 }
 
 #[test]
