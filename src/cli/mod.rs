@@ -86,7 +86,8 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum Render {
-    /// The seed's wave2d (a sine source in the middle of an nx x ny grid, run for tmax steps), or a
+    /// A 2D wave: a sine source in the middle of an nx x ny grid run for tmax steps (the
+    /// tutorial's wave2d program), or a
     /// scene: --preset NAME or --scene FILE.
     #[command(allow_negative_numbers = true)]
     Wave(RenderWave),

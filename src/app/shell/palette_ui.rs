@@ -82,8 +82,8 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             ui.selectable_value(&mut c.range, r, r.name()).on_hover_text(tip);
         }
         if ui
-            .button("Seed colours")
-            .on_hover_text("hot, integer counts, linear over 0..iters: the seed's picture")
+            .button("Classic colours")
+            .on_hover_text("hot, integer counts, linear over 0..iters: the tutorial's (the seed program's) picture")
             .clicked()
         {
             *c = ColourSettings::SEED;

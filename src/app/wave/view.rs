@@ -181,6 +181,12 @@ pub fn rescaled_description(text: &str, old: (usize, usize), new: (usize, usize)
     out
 }
 
+/// The frequency slider's range, linear: wavelengths from 10 cells (0.6) to 630 (0.02), where a
+/// drag of 25 points moves the frequency by about 0.1 (seen on the old logarithmic 0.005..1:
+/// 0.200 -> 0.52, the diffraction orders' labels piling up). A scene's own frequency outside it
+/// is kept as it is.
+pub const FREQ_RANGE: std::ops::RangeInclusive<f64> = 0.02..=0.6;
+
 /// What the user did in the run controls this frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WaveActions {
@@ -247,8 +253,8 @@ pub fn wave_controls_ui(
         ui.weak(format!("needs {}{mem}", bytes(needed)));
     });
     a.freq |= ui
-        .add(egui::Slider::new(&mut s.freq, 0.005..=1.0).logarithmic(true).text("frequency"))
-        .on_hover_text("every source's angular frequency, radians per time step")
+        .add(egui::Slider::new(&mut s.freq, FREQ_RANGE).clamping(egui::SliderClamping::Edits).text("frequency"))
+        .on_hover_text("how fast every source swings: higher is a shorter wavelength (in radians per time step)")
         .changed();
     ui.add_enabled_ui(!s.fastest, |ui| {
         a.steps |= stepped_slider(ui, &mut s.steps_per_frame, 1..=1000, "steps / frame")
