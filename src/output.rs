@@ -404,6 +404,13 @@ pub fn write_wave_png(path: &Path, field: &[f32], nx: usize, ny: usize, vmin: f3
     write_png(path, &rgba, nx, ny)
 }
 
+/// `path` as the status line says it: the whole path, folder included (a relative `wave.png`
+/// said alone left the user guessing where it went), or as given where it cannot be made whole.
+#[must_use]
+pub fn shown_path(path: &Path) -> String {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+}
+
 /// Checks before a long computation that `path` can be written, so a run does not end
 /// in a write error. Nothing is left behind (a FIFO is not opened: that would wait for a reader).
 ///
@@ -457,6 +464,14 @@ macro_rules! outln {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seen: "saved wave.png" did not say the folder.
+    #[test]
+    fn a_shown_path_names_its_folder() {
+        let cwd = std::env::current_dir().expect("a working folder");
+        assert_eq!(shown_path(Path::new("wave.png")), cwd.join("wave.png").display().to_string());
+        assert_eq!(shown_path(Path::new("/tmp/x.png")), "/tmp/x.png");
+    }
 
     fn temp_path(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("wavebrot-output-{}-{name}", std::process::id()))

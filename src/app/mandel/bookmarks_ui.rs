@@ -117,7 +117,7 @@ pub fn bookmarks_ui(
         if ui.button("Save location").clicked() {
             let loc = location_of(view, aspect, state.name.trim());
             message = Some(match save_location(&loc, &path) {
-                Ok(()) => format!("saved {}", path.display()),
+                Ok(()) => format!("saved {}", crate::output::shown_path(&path)),
                 Err(e) => format!("location not saved: {e:#}"),
             });
         }

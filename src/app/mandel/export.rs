@@ -85,7 +85,11 @@ impl ExportState {
             ExportStatus::Done { path, width, height, tiles, millis } => {
                 self.finish();
                 let pieces = if tiles > 1 { format!(" in {tiles} tiles") } else { String::new() };
-                Some(format!("saved {} ({width}x{height}{pieces}, {:.1} s)", path.display(), millis / 1e3))
+                Some(format!(
+                    "saved {} ({width}x{height}{pieces}, {:.1} s)",
+                    crate::output::shown_path(&path),
+                    millis / 1e3
+                ))
             }
             ExportStatus::Cancelled => {
                 self.finish();

@@ -239,7 +239,7 @@ impl LabState {
             let path = PathBuf::from(self.path.trim());
             if ui.button("Save").on_hover_text("write the scene as TOML (whole or not at all)").clicked() {
                 out.message = Some(match save_scene(&s.scene, &path) {
-                    Ok(()) => format!("saved {}", path.display()),
+                    Ok(()) => format!("saved {}", crate::output::shown_path(&path)),
                     Err(e) => format!("not saved: {e:#}"),
                 });
             }

@@ -380,7 +380,11 @@ impl SimLoop {
             super::wave_picture::PictureSize::Cells => "one pixel per cell".to_owned(),
             super::wave_picture::PictureSize::Pixels(..) => format!("{w}x{h} with the overlay and colour bar"),
         };
-        Ok(format!("saved {} ({what} at step {}, {nx}x{ny} cells, {how})", path.display(), sim.tstep()))
+        Ok(format!(
+            "saved {} ({what} at step {}, {nx}x{ny} cells, {how})",
+            crate::output::shown_path(path),
+            sim.tstep()
+        ))
     }
 }
 
