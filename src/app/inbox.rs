@@ -170,7 +170,8 @@ impl WavebrotApp {
         }
         if self.compare.thread.is_none() && job != CompareJob::Off {
             let wake = ctx.clone();
-            match CpuCompare::spawn(self.compare.kind, Arc::clone(&self.compare.turn), move || wake.request_repaint()) {
+            let (turn, quiet) = (Arc::clone(&self.compare.turn), Arc::clone(&self.compare.quiet));
+            match CpuCompare::spawn(self.compare.kind, turn, quiet, move || wake.request_repaint()) {
                 Ok(c) => self.compare.thread = Some(c),
                 Err(e) => {
                     self.say(format!("cannot start the CPU comparison: {e}"));

@@ -387,6 +387,39 @@ mod mandelbrot_tests {
         }
     }
 
+    /// Seen on a 2-core machine: "every CPU core drew this picture in 398.87 ms while one CPU
+    /// core took 80.93 ms: 4.9 times faster" (the live figure shared the cores with the window).
+    /// The comparison thread's own `cpu` figure, taken beside `cpu1`, is the one compared, and the
+    /// sentence names the faster side plainly.
+    #[test]
+    fn an_active_cpu_is_compared_by_its_figure_taken_alike() {
+        let mut s = TimingStats::new(false);
+        s.clear(Demo::Mandelbrot);
+        let f = frame(3_000_000, 0.399);
+        let shown = f.params.unwrap();
+        s.record_mandelbrot(BackendKind::Cpu, "2 cores", &f);
+        s.record_cpu(&cpu_sample(shown, 0.081));
+        assert!(s.sentence().contains("one CPU core was 4.9 times faster"), "{}", s.sentence());
+        assert!(!s.compared_alike());
+        let alike = CompareSample { kind: BackendKind::Cpu, ..cpu_sample(shown, 0.045) };
+        s.record_cpu(&alike);
+        assert!(s.compared_alike());
+        assert_eq!(s.cpu.as_ref().map(|c| c.kind), Some(BackendKind::Cpu1), "the copy's figure is kept apart");
+        assert_eq!(s.speedup().map(|x| (x * 10.0).round() / 10.0), Some(1.8));
+        assert!(
+            s.sentence().starts_with("Every CPU core (cpu) drew this picture in 45.00 ms while one CPU core (cpu1) took 81.00 ms: 1.8 times faster"),
+            "{}",
+            s.sentence()
+        );
+        // Another view: the alike figure is of the old picture, so the live one is used again.
+        let other = frame(3_000_000, 0.2);
+        let mut p = other.params.unwrap();
+        p.iters = 300;
+        let other = MandelbrotFrame { params: Some(p), ..other };
+        s.record_mandelbrot(BackendKind::Cpu, "2 cores", &other);
+        assert!(!s.compared_alike());
+    }
+
     #[test]
     fn a_cpu_figure_of_another_view_is_never_compared() {
         let mut s = TimingStats::new(false);

@@ -132,6 +132,11 @@ pub struct TimingStats {
     pub demo: Demo,
     pub active: Option<Rate>,
     pub cpu: Option<Rate>,
+    /// The active backend, when it is `cpu` (every core), measured by the comparison thread
+    /// beside `cpu1` in the same conditions (the simulation paused, the window idle, taking
+    /// turns): the figure the comparison uses, as the live one shares the cores with the
+    /// window's drawing and lost to one core on a 2-core machine.
+    pub active_alike: Option<Rate>,
     /// Seconds to colour and hand over the last frame (waves).
     pub render_secs: Option<f64>,
     /// True when the last frame was coloured into the display texture on the GPU (no copy).
@@ -179,6 +184,7 @@ impl TimingStats {
             demo: Demo::Wave,
             active: None,
             cpu: None,
+            active_alike: None,
             render_secs: None,
             zero_copy: false,
             cpu_error: None,
@@ -215,6 +221,7 @@ impl TimingStats {
         self.demo = demo;
         self.active = None;
         self.cpu = None;
+        self.active_alike = None;
         self.render_secs = None;
         self.cpu_error = None;
         self.history.clear();
@@ -329,17 +336,21 @@ impl TimingStats {
             return;
         }
         self.cpu_error = None;
+        // Beside an active `cpu`, the comparison thread measures `cpu` too: that sample is the
+        // active side's figure taken alike, not the CPU copy's.
+        let alike = s.kind == BackendKind::Cpu && self.active.as_ref().is_some_and(|a| a.kind == BackendKind::Cpu);
+        let slot = if alike { &mut self.active_alike } else { &mut self.cpu };
         match &s.job {
             CompareJob::Wave(p) if self.demo == Demo::Wave && s.steps > 0 => {
                 let secs = s.timing.wall.as_secs_f64() / (2.0 * f64::from(s.steps));
                 let problem = Problem::Wave(Arc::clone(p));
-                Self::record(&mut self.cpu, s.kind, &s.device, secs, p.cells() as f64, &s.timing, problem);
+                Self::record(slot, s.kind, &s.device, secs, p.cells() as f64, &s.timing, problem);
             }
             CompareJob::Mandelbrot(p) if self.demo == Demo::Mandelbrot => {
-                self.cpu = None;
+                *slot = None;
                 let secs = s.timing.wall.as_secs_f64();
                 let problem = Problem::Mandelbrot(*p);
-                Self::record(&mut self.cpu, s.kind, &s.device, secs, s.total_iters as f64, &s.timing, problem);
+                Self::record(slot, s.kind, &s.device, secs, s.total_iters as f64, &s.timing, problem);
             }
             _ => return,
         }
@@ -434,7 +445,23 @@ impl TimingStats {
         if !self.current(c) {
             return wait(format!("waiting for a fresh CPU figure (the last is {:.0} s old)", c.age().as_secs_f64()));
         }
-        Comparison::Speedup(c.secs / a.secs)
+        Comparison::Speedup(c.secs / self.compared(a).secs)
+    }
+
+    /// The figure of the active backend the comparison uses: its alike one (measured beside the
+    /// CPU copy, [`Self::active_alike`]) where that is of the same problem and fresh, else `a`.
+    #[must_use]
+    pub fn compared<'a>(&'a self, a: &'a Rate) -> &'a Rate {
+        match &self.active_alike {
+            Some(x) if x.kind == a.kind && x.problem == a.problem && self.current(x) => x,
+            _ => a,
+        }
+    }
+
+    /// True when the comparison's two figures were taken alike, by the comparison thread.
+    #[must_use]
+    pub fn compared_alike(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| !std::ptr::eq(self.compared(a), a))
     }
 
     /// The speedup of the active backend over the CPU, where both figures are of the same
@@ -452,14 +479,15 @@ impl TimingStats {
     #[must_use]
     pub fn sentence(&self) -> String {
         let (a, c, x) = match (self.comparison(), &self.active, &self.cpu) {
-            (Comparison::Speedup(x), Some(a), Some(c)) => (a, c, x),
+            (Comparison::Speedup(x), Some(a), Some(c)) => (self.compared(a), c, x),
             (Comparison::Waiting(why), _, _) => return capitalise(&why),
             _ => return "Waiting for the first measured frame".to_owned(),
         };
+        // The faster side named, never "the CPU copy": a class reads it aloud.
         let faster = if x >= 1.0 {
             format!("{} times faster", fmt_times(x))
         } else {
-            format!("the CPU copy was {} times faster", fmt_times(1.0 / x))
+            format!("{} was {} times faster", plain_who(c.kind), fmt_times(1.0 / x))
         };
         match self.demo {
             Demo::Wave => {
@@ -496,6 +524,15 @@ pub fn who(kind: BackendKind) -> String {
         BackendKind::Wgpu => "The GPU (wgpu)".to_owned(),
         BackendKind::Cpu => "Every CPU core (cpu)".to_owned(),
         BackendKind::Cpu1 => "One CPU core (cpu1)".to_owned(),
+    }
+}
+
+/// A backend in a few plain words, for the end of the sentence.
+fn plain_who(kind: BackendKind) -> &'static str {
+    match kind {
+        BackendKind::Cuda | BackendKind::Wgpu => "the GPU",
+        BackendKind::Cpu => "every CPU core",
+        BackendKind::Cpu1 => "one CPU core",
     }
 }
 

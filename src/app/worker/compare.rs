@@ -5,6 +5,7 @@
 //! never run at the same time and neither figure includes the other's load.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -29,12 +30,22 @@ pub struct Comparing {
     pub job: CompareJob,
     pub kind: BackendKind,
     pub turn: ComputeTurn,
+    /// Set while the two CPU sides are measured alike: the window draws nothing new then (the
+    /// simulation waits for its turn, so the picture would not change), leaving the cores to
+    /// what is measured.
+    pub quiet: Arc<AtomicBool>,
 }
 
 impl Comparing {
     #[must_use]
     pub fn new(turn: ComputeTurn) -> Self {
-        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn }
+        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn, quiet: Arc::default() }
+    }
+
+    /// True while a measurement asks the window not to redraw.
+    #[must_use]
+    pub fn quiet(&self) -> bool {
+        self.quiet.load(Ordering::Relaxed)
     }
 }
 
@@ -49,12 +60,17 @@ impl CpuCompare {
     ///
     /// # Errors
     /// The thread could not be spawned.
-    pub fn spawn(kind: BackendKind, turn: ComputeTurn, wake: impl Fn() + Send + 'static) -> std::io::Result<Self> {
+    pub fn spawn(
+        kind: BackendKind,
+        turn: ComputeTurn,
+        quiet: Arc<AtomicBool>,
+        wake: impl Fn() + Send + 'static,
+    ) -> std::io::Result<Self> {
         let (commands, rx) = mpsc::channel();
         let (tx, samples) = mpsc::channel();
         std::thread::Builder::new()
             .name("wavebrot-cpu-compare".into())
-            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &wake))?;
+            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &quiet, &wake))?;
         Ok(Self { commands, samples })
     }
 
@@ -90,10 +106,16 @@ fn compare_loop(
     rx: &Receiver<CompareCmd>,
     tx: &Sender<CompareSample>,
     turn: &ComputeTurn,
+    quiet: &AtomicBool,
     wake: &dyn Fn(),
 ) {
     let mut backend = cpu_backend(kind);
     let mut device = backend.device_info().name;
+    // Beside an active `cpu` (the copy is then `cpu1`), `cpu` is measured here too, in turn and
+    // in the same conditions: the live figure shares the cores with the window's drawing.
+    let partner_of = |k: BackendKind| (k == BackendKind::Cpu1).then(|| cpu_backend(BackendKind::Cpu));
+    let mut partner = partner_of(kind);
+    let mut partner_sim: Option<Box<dyn WaveSim>> = None;
     let mut job = CompareJob::Off;
     let mut sim: Option<Box<dyn WaveSim>> = None;
     // The scene `sim` runs.
@@ -125,6 +147,8 @@ fn compare_loop(
                 if k != backend.kind() {
                     backend = cpu_backend(k);
                     device = backend.device_info().name;
+                    partner = partner_of(k);
+                    partner_sim = None;
                     sim = None;
                     running = None;
                     mandelbrot_done = false;
@@ -137,6 +161,7 @@ fn compare_loop(
                     mandelbrot_done = false;
                     if !matches!(job, CompareJob::Wave(_)) {
                         sim = None;
+                        partner_sim = None;
                         running = None;
                     }
                 }
@@ -163,6 +188,9 @@ fn compare_loop(
                 let same = running.as_ref().is_some_and(|r| Arc::ptr_eq(r, p) || **r == **p);
                 let swapped =
                     !same && sim.as_mut().is_some_and(|s| s.set_sources(&p.sources).is_ok() && s.scene() == **p);
+                if !same {
+                    partner_sim = partner.as_ref().and_then(|b| b.new_scene(p).ok());
+                }
                 if !same && !swapped {
                     sim = None;
                     match backend.new_scene(p) {
@@ -180,10 +208,24 @@ fn compare_loop(
                 let p = Arc::clone(p);
                 running = Some(p);
                 let Some(s) = sim.as_mut() else { continue };
-                let advanced = {
+                let (advanced, alike) = {
                     let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    s.advance(chunk)
+                    quiet.store(partner_sim.is_some(), Ordering::Relaxed);
+                    let both = (s.advance(chunk), partner_sim.as_mut().map(|s2| s2.advance(chunk)));
+                    quiet.store(false, Ordering::Relaxed);
+                    both
                 };
+                if let (Some(Ok(t2)), Some(b)) = (alike, partner.as_ref()) {
+                    let _ = tx.send(CompareSample {
+                        kind: b.kind(),
+                        device: b.device_info().name,
+                        job: job.clone(),
+                        steps: chunk,
+                        timing: t2,
+                        total_iters: 0,
+                        error: None,
+                    });
+                }
                 match advanced {
                     Ok(t) => {
                         let _ = tx.send(sample(job.clone(), chunk, t, 0, None));
@@ -205,7 +247,26 @@ fn compare_loop(
                 mandelbrot_done = true;
                 counts.clear();
                 counts.resize(p.pixels(), 0);
+                // Both pictures while holding the turn: the active backend's own rendering waits.
+                let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                quiet.store(partner.is_some(), Ordering::Relaxed);
+                if let Some(b) = partner.as_mut() {
+                    // The active `cpu`'s picture taken alike, first (the copy's last, so its
+                    // figure arrives with the pair complete).
+                    if let Ok(run) = b.mandelbrot(&p, &mut counts) {
+                        let _ = tx.send(CompareSample {
+                            kind: b.kind(),
+                            device: b.device_info().name,
+                            job: job.clone(),
+                            steps: 0,
+                            timing: run.timing,
+                            total_iters: run.total_iters,
+                            error: None,
+                        });
+                    }
+                }
                 let r = backend.mandelbrot(&p, &mut counts);
+                quiet.store(false, Ordering::Relaxed);
                 let s = match r {
                     Ok(run) => sample(job.clone(), 0, run.timing, run.total_iters, None),
                     Err(e) => sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),
