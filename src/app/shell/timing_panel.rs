@@ -228,8 +228,28 @@ mod tests {
             problem: Problem::Wave(std::sync::Arc::new(crate::sim::wave::scene::Scene::seed(1000, 800, 0.1))),
             at: std::time::Instant::now(),
             took: std::time::Duration::from_millis(1),
+            samples: 2,
         });
         s
+    }
+
+    /// Seen after switching backend: "speedup 0.0 x" while the new one warmed up. Its first frame
+    /// is not compared, and the second replaces it instead of being averaged with it.
+    #[test]
+    fn a_new_backend_s_first_frame_is_not_compared() {
+        let mut s = wave_stats(1.0, 8e5, None, None);
+        let a = s.active.as_mut().unwrap();
+        a.samples = 1;
+        assert!(
+            matches!(s.comparison(), Comparison::Waiting(w) if w.contains("first frame warms it up")),
+            "{:?}",
+            s.comparison()
+        );
+        let warm = crate::backend::Timing::wall(std::time::Duration::from_micros(2));
+        let problem = s.active.as_ref().unwrap().problem.clone();
+        TimingStats::record(&mut s.active, BackendKind::Cuda, "fake GPU", 1e-6, 8e5, &warm, problem);
+        let a = s.active.as_ref().unwrap();
+        assert_eq!((a.samples, a.secs), (2, 1e-6), "the warm-up second is dropped, not averaged");
     }
 
     #[test]

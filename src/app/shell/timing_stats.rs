@@ -76,6 +76,9 @@ pub struct Rate {
     /// When the last measurement came, and how long it took.
     pub at: Instant,
     pub took: Duration,
+    /// Measurements taken in: the first of a new backend or problem holds its warm-up (a wgpu
+    /// pipeline built, caches cold) and is replaced by the second, not averaged with it.
+    pub samples: u32,
 }
 
 impl Rate {
@@ -241,7 +244,7 @@ impl TimingStats {
         self.peak_gbps = device.peak_gbps;
     }
 
-    fn record(
+    pub(crate) fn record(
         slot: &mut Option<Rate>,
         kind: BackendKind,
         device: &str,
@@ -256,7 +259,12 @@ impl TimingStats {
         let (at, took) = (Instant::now(), t.wall);
         match slot {
             Some(r) if r.kind == kind && r.problem == problem => {
-                r.update(secs, work);
+                if r.samples == 1 {
+                    (r.secs, r.work) = (secs, work);
+                } else {
+                    r.update(secs, work);
+                }
+                r.samples = r.samples.saturating_add(1);
                 r.source = t.source;
                 r.kernel_only = t.device.is_some();
                 (r.at, r.took) = (at, took);
@@ -272,6 +280,7 @@ impl TimingStats {
                     problem,
                     at,
                     took,
+                    samples: 1,
                 });
             }
         }
@@ -435,6 +444,10 @@ impl TimingStats {
                 "the CPU copy runs pictures computed directly (f32, f64), not by perturbation: no comparison at this depth"
                     .to_owned(),
             );
+        }
+        if self.demo == Demo::Wave && a.samples < 2 && self.current(a) {
+            // Seen after a switch of backend: "speedup 0.0 x" from the new one's first frame.
+            return wait(format!("measuring {}: its first frame warms it up", a.kind));
         }
         let Some(c) = &self.cpu else {
             return wait(format!("waiting for the CPU copy to measure {}", a.problem.describe()));
