@@ -352,8 +352,7 @@ fn wgpu_frames_go_straight_to_the_display_texture() {
     h.get_by_label("Step").click();
     settle(&mut h);
     assert!(h.state().wave_is_zero_copy(), "wgpu frames are drawn from the GPU texture");
-    // The waves came along (80 steps on the CPU before the switch), then one step of 40.
-    assert_eq!(tstep(&h), 120, "the problem carried over to wgpu and stepped once");
+    assert_eq!(tstep(&h), 120, "the waves carried over to wgpu (80 steps) and stepped once (40)");
     let r = wait_for_check(&mut h);
     assert_eq!(r.backend, BackendKind::Wgpu);
     assert!(r.ok(), "wgpu against the CPU within the wave tolerance: {r:?}");

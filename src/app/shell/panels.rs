@@ -500,7 +500,6 @@ impl WavebrotApp {
                 s.freq = src.freq();
             }
             if !keep_waves {
-                // Another scene: what was measured on the last one goes (the ruler too).
                 (self.wave.lab.ruler, self.wave.lab.stopwatch) = (None, None);
                 self.wave.meters.clear();
             }
