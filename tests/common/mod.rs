@@ -121,7 +121,7 @@ pub fn skip(need: Need, reason: &str) {
 /// CPU's in these tests.
 ///
 /// Measured: 0 on lavapipe (CI: every case of tests/kernels/mandelbrot.rs and tests/kernels/julia.rs, f32 and
-/// f64) and on the H100 (docs/runs, `verify`: CUDA and wgpu, f32 and f64, 0.0000% on every
+/// f64) and on the H100 (docs/runs.md, `verify`: CUDA and wgpu, f32 and f64, 0.0000% on every
 /// case). The kernels round every product and sum on their own (`exact` in the shaders,
 /// NVRTC `--fmad=false` for the CUDA kernels), so the allowed share is the measured 0 with no
 /// margin: one differing pixel is a bug. DESIGN.md's budgets (f64 0.01%, f32 1%) stay what

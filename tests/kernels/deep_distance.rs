@@ -410,8 +410,8 @@ fn wgpu_f32_deep_distances_equal_the_cpu_twin() {
     );
 }
 
-// lavapipe: 3.2e-7 and 1.2e-7. The H100's Vulkan driver (stop 31, `docs/runs/h100-2026-11-24-stop31/
-// final1_tests.txt`): 3.0e-4 and 1.3e-4 at 1e20, with every count equal: its compiler is free to
+// lavapipe: 3.2e-7 and 1.2e-7. The H100's Vulkan driver (stop 31, docs/runs.md#h100-2026-11-24-stop31,
+// `final1_tests.txt`): 3.0e-4 and 1.3e-4 at 1e20, with every count equal: its compiler is free to
 // fuse `a*b + c` in this f32 path (it has no order fences, unlike the f64 kernels), and a fused
 // rounding in f32 grows over the orbit's thousands of steps. The bounds: about 3x the H100's.
 const WGPU_F32_DISTANCE_REL: f64 = 1e-3;
