@@ -163,7 +163,7 @@ fn the_frame_profile_splits_a_running_frame_into_its_stages() {
         h.state().frame_profile().average()
     );
     let avg = h.state().frame_profile().average().unwrap();
-    for (name, s) in wavebrot::app::shell::profile::STAGES.iter().zip(avg) {
+    for (name, s) in wavebrot::app::parts::profile::STAGES.iter().zip(avg) {
         assert!(s.is_finite() && (0.0..1.0).contains(&s), "{name}: {s} s per frame");
     }
     let flame = h.state().frame_profile().flame();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::BackendKind;
 
-use crate::app::launch::options::Demo;
+use crate::app::options::Demo;
 use crate::app::worker::compare::CpuCompare;
 use crate::app::worker::messages::{Command, CompareJob, FrameSource, Msg};
 use crate::app::worker::simulation::Worker;

@@ -23,7 +23,9 @@
 mod inbox;
 pub mod launch;
 pub mod mandel;
+pub mod options;
 pub mod pages;
+pub mod parts;
 pub mod shell;
 pub mod wave;
 pub mod widgets;
@@ -39,13 +41,13 @@ use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::Scene;
 
-pub use launch::options::{Demo, GuiArgs};
 pub use launch::run::{native_options, run, wgpu_setup};
 pub use launch::settings::Settings;
 use mandel::state::MandelUi;
 use mandel::view::MandelView;
-use shell::controls::Probes;
-use shell::timing_panel::TimingStats;
+pub use options::{Demo, GuiArgs};
+use parts::controls::Probes;
+use parts::timing_panel::TimingStats;
 use wave::lab::LabState;
 use wave::view::WaveSettings;
 use worker::messages::{Command, WorkerInit};
@@ -117,7 +119,7 @@ pub struct WavebrotApp {
     /// The getting-started page is shown (the top bar's button).
     getting_started: bool,
     /// Where each frame's time goes (puffin), and whether the flame view is open.
-    profile: shell::profile::FrameProfile,
+    profile: parts::profile::FrameProfile,
     flame: bool,
     /// Test seam: the next checks get a wrong reference, so a mismatch can be shown.
     check_fault: bool,
@@ -257,7 +259,7 @@ impl WavebrotApp {
             panels_hidden: false,
             help: false,
             getting_started: false,
-            profile: shell::profile::FrameProfile::start(),
+            profile: parts::profile::FrameProfile::start(),
             flame: false,
             check_fault: false,
             timing,
@@ -376,7 +378,7 @@ impl WavebrotApp {
 
     /// Where the app's frames spend their time (puffin scopes per stage).
     #[must_use]
-    pub fn frame_profile(&self) -> &shell::profile::FrameProfile {
+    pub fn frame_profile(&self) -> &parts::profile::FrameProfile {
         &self.profile
     }
 
@@ -441,7 +443,7 @@ impl WavebrotApp {
     /// What is timed on the machine's cores now, for the load note: the CPU copy when it runs,
     /// and the active backend while the waves run or a picture is being computed, on the cores
     /// when it is `cpu`, `cpu1` or a software renderer (`renderer_computes`).
-    fn measured_now(&self, renderer_computes: bool) -> shell::load::Measured {
+    fn measured_now(&self, renderer_computes: bool) -> parts::load::Measured {
         let timed = match self.settings.view {
             Demo::Wave => self.settings.wave.playing && self.wave.running.is_some(),
             // A picture asked and not yet shown whole.
@@ -453,7 +455,7 @@ impl WavebrotApp {
         };
         let on_cpu = renderer_computes || matches!(&self.active, Some((BackendKind::Cpu | BackendKind::Cpu1, _)));
         let copy = self.compare.job != worker::messages::CompareJob::Off;
-        shell::load::Measured { copy, timed, on_cpu }
+        parts::load::Measured { copy, timed, on_cpu }
     }
 
     fn toggle_play(&mut self) {
@@ -465,14 +467,14 @@ impl WavebrotApp {
 impl eframe::App for WavebrotApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        shell::profile::FrameProfile::new_frame();
+        parts::profile::FrameProfile::new_frame();
         puffin::profile_scope!("ui");
         self.frames += 1;
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
         self.timing.record_ui_frame(f64::from(dt));
         let renderer_computes =
-            matches!(&self.active, Some((BackendKind::Wgpu, d)) if shell::load::is_software_renderer(&d.name));
+            matches!(&self.active, Some((BackendKind::Wgpu, d)) if parts::load::is_software_renderer(&d.name));
         self.timing.load.sample(renderer_computes, self.timing.cores);
         self.timing.measured = self.measured_now(renderer_computes);
         self.timing.set_cpu_enabled(self.settings.cpu_compare);
@@ -493,7 +495,7 @@ impl eframe::App for WavebrotApp {
             self.guided(g);
         }
         if self.flame {
-            shell::profile_ui::flame_window(&ctx, &self.profile, &mut self.flame);
+            parts::profile_ui::flame_window(&ctx, &self.profile, &mut self.flame);
         }
         if let Some(page) = self.pages.page {
             egui::CentralPanel::default().show(ui, |ui| self.page_ui(ui, page));
@@ -532,8 +534,8 @@ impl WavebrotApp {
         });
         egui::Panel::right("timing").default_size(330.0).show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                shell::timing_panel::timing_panel_ui(ui, &mut self.timing);
-                shell::profile_ui::stage_bar_ui(ui, &self.profile, &mut self.flame, self.start.freeze_timings);
+                parts::timing_panel::timing_panel_ui(ui, &mut self.timing);
+                parts::profile_ui::stage_bar_ui(ui, &self.profile, &mut self.flame, self.start.freeze_timings);
             });
         });
     }

@@ -54,7 +54,7 @@ pub fn find(a: &FindMinibrot) -> Result<ExitCode, CliError> {
     };
     let (re, im) = m.decimals().map_err(|e| anyhow::anyhow!(e))?;
     let size = format_size(m.size_abs());
-    let zoom = crate::app::mandel::nav::zoom_string(m.framing_zoom_log10());
+    let zoom = crate::sim::fractal::nav::zoom_string(m.framing_zoom_log10());
     if a.json {
         let out = serde_json::json!({
             "re": re, "im": im, "period": m.period, "size": size, "zoom": zoom,

@@ -11,10 +11,10 @@ use clap::Args;
 
 use super::args::positive_f64;
 use super::{CliError, RenderMandelbrot, announce_backend};
-use crate::app::mandel::nav::auto_iters;
 use crate::backend::zoom_movie::{MovieError, MoviePlan, MovieTimes, make_movie};
 use crate::progress::Progress;
 use crate::sim::fractal::deep::View;
+use crate::sim::fractal::nav::auto_iters;
 use crate::video::{self, VideoTarget, VideoWriter};
 
 /// The movie flags of `render mandelbrot`.

@@ -9,12 +9,12 @@
 use std::path::Path;
 
 use super::{CliError, RenderMandelbrot, open_backend};
-use crate::app::mandel::nav::auto_iters;
 use crate::output;
 use crate::progress::Progress;
 use crate::sim::colour::palette::colour_rgba;
 use crate::sim::fractal::deep::{Arith, DeepJob, View};
 use crate::sim::fractal::mandelbrot::{MandelbrotParams, Precision};
+use crate::sim::fractal::nav::auto_iters;
 
 /// Hundredths of a second a frame is shown (12.5 frames per second).
 const DELAY_CS: u16 = 8;

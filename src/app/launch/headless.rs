@@ -6,7 +6,7 @@
 use crate::backend::{BackendChoice, DeviceInfo};
 use crate::sim::wave::scene::Scene;
 
-use crate::app::shell::controls::Probes;
+use crate::app::parts::controls::Probes;
 use crate::app::{Demo, MandelView, Settings, StartOptions, WaveSettings, WavebrotApp};
 
 /// How a headless run starts.

@@ -2,7 +2,6 @@
 //! in a guarded child process, and the headless harness the examples and tests drive.
 
 pub mod headless;
-pub mod options;
 pub mod run;
 pub mod screenshot;
 pub mod settings;

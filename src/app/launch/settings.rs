@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::backend::BackendChoice;
 
-use crate::app::launch::options::Demo;
 use crate::app::mandel::view::MandelView;
+use crate::app::options::Demo;
 use crate::app::wave::view::WaveSettings;
 
 /// Everything the user set; saved between runs.

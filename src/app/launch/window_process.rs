@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 
-use crate::app::launch::options::GuiArgs;
+use crate::app::options::GuiArgs;
 
 /// Set on the window process. Its value is `1`, or a line for the app's status bar saying
 /// why the display adapter was changed. Set by hand (`=1`), `gui` opens the window in its own
@@ -33,7 +33,7 @@ pub const TEST_CRASH_ENV: &str = "WAVEBROT_TEST_CRASH";
 /// What the window process prints on stdout once the first frame is on screen.
 pub const WINDOW_UP_LINE: &str = "wavebrot: window up";
 
-pub use crate::app::launch::options::DisplayAdapter;
+pub use crate::app::options::DisplayAdapter;
 
 impl DisplayAdapter {
     /// The next, safer adapter to try after this one crashed: software Vulkan, then GL.
@@ -413,7 +413,7 @@ mod tests {
     fn the_window_process_gets_the_same_settings() {
         let args = GuiArgs {
             backend: Some(crate::backend::BackendChoice::Cpu),
-            demo: Some(crate::app::launch::options::Demo::Mandelbrot),
+            demo: Some(crate::app::options::Demo::Mandelbrot),
             screenshot: Some("shot.png".into()),
             frames: 7,
             display_adapter: None,

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::app::launch::options::StartLocationError;
+use crate::app::options::StartLocationError;
 use crate::sim::fractal::deep::Location;
 use crate::sim::fractal::location_formats::Imported;
 

@@ -8,12 +8,12 @@
 
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-use crate::app::mandel::nav;
-use crate::app::mandel::nav::NavError;
 use crate::sim::fractal::bla::FloatExp;
 use crate::sim::fractal::deep::{View, ViewError};
 use crate::sim::fractal::minibrot::format_size;
 use crate::sim::fractal::minibrot_search::find_island;
+use crate::sim::fractal::nav;
+use crate::sim::fractal::nav::NavError;
 
 /// Picture height the search's precision is chosen for.
 const SEARCH_HEIGHT: usize = 2160;

@@ -5,9 +5,9 @@
 //! same arbitrary-precision moves as the wheel (so the deep path takes over past `f64`). The
 //! iterations are typed beside them (`auto` gives them back to the depth).
 
-use crate::app::mandel::nav::ZOOM_RATES;
 use crate::app::mandel::view::MandelView;
 use crate::sim::fractal::deep::{View, ViewError};
+use crate::sim::fractal::nav::ZOOM_RATES;
 
 /// The most iterations one can type (the slider's top).
 pub const MAX_ITERS: u32 = 1_000_000;
@@ -181,7 +181,7 @@ fn goto_fields_ui(ui: &mut egui::Ui, state: &mut GoTo, view: &mut MandelView, as
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::mandel::nav::held_factor;
+    use crate::sim::fractal::nav::held_factor;
 
     #[test]
     fn typed_views_go_or_keep_the_last_good_one() {

@@ -6,7 +6,6 @@ pub mod export;
 pub mod find;
 pub mod goto_ui;
 pub mod movie_ui;
-pub mod nav;
 mod panel;
 pub mod state;
 pub mod view;

@@ -5,7 +5,7 @@ use crate::app::WavebrotApp;
 use crate::app::mandel::bookmarks_ui;
 use crate::app::mandel::export::{self, ExportAction};
 use crate::app::mandel::view::{self, MandelShown};
-use crate::app::shell::controls;
+use crate::app::parts::controls;
 use crate::app::worker::messages::{Command, CompareJob, ExportStatus, MandelbrotFrame};
 use crate::sim::colour::palette::Colouring;
 
@@ -116,7 +116,7 @@ impl WavebrotApp {
             .settings
             .mandelbrot
             .iters_for(&view)
-            .max(crate::app::mandel::nav::auto_iters(view.zoom_log10()))
+            .max(crate::sim::fractal::nav::auto_iters(view.zoom_log10()))
             .saturating_mul(100)
             .clamp(10_000, 10_000_000);
         let at = self.mandel.hover.unwrap_or([0.5, 0.5]);

@@ -1,7 +1,7 @@
 //! The Mandelbrot view: where the camera is ([`MandelView`], a deep-zoom [`View`] kept in
 //! arbitrary precision), its controls and readouts, and the picture with wheel zoom about the
 //! cursor, drag to pan and a zoom-to-box drag (right button, or Ctrl with the left). The moves
-//! themselves are [`crate::app::mandel::nav`]; bookmarks are [`crate::app::mandel::bookmarks_ui`], pictures
+//! themselves are [`crate::sim::fractal::nav`]; bookmarks are [`crate::app::mandel::bookmarks_ui`], pictures
 //! [`crate::app::mandel::export`].
 
 use serde::{Deserialize, Serialize};
@@ -10,8 +10,8 @@ use crate::sim::colour::palette::ColourSettings;
 use crate::sim::fractal::auto_iters::{Learned, by_depth, fewer_iterations, more_iterations};
 use crate::sim::fractal::deep::{Arith, View, format_zoom};
 
-use crate::app::mandel::nav;
 use crate::app::worker::messages::{FrameSource, MandelRequest, MandelbrotFrame};
+use crate::sim::fractal::nav;
 
 /// Largest image side rendered for the view (the picture is drawn at the panel's pixel size).
 pub const MAX_IMAGE_SIDE: usize = 4096;
@@ -342,7 +342,7 @@ pub fn mandelbrot_controls_ui(ui: &mut egui::Ui, view: &mut MandelView, aspect: 
         view.reset_camera();
         changed = true;
     }
-    changed |= crate::app::shell::palette_ui::palette_ui(ui, &mut view.colour);
+    changed |= crate::app::parts::palette_ui::palette_ui(ui, &mut view.colour);
     if let Some(j) = &view.julia {
         ui.label(format!("Julia set of c = {:+.15} {:+.15} i", j.c[0], j.c[1]));
         if ui.button("Back to the Mandelbrot set (J)").clicked() {

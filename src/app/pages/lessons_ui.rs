@@ -8,7 +8,7 @@ use crate::backend::BackendKind;
 use crate::bench::lesson::Lesson;
 
 use crate::app::pages::lessons::{LessonProgress, LessonRun};
-use crate::app::shell::controls::{Probes, available};
+use crate::app::parts::controls::{Probes, available};
 
 /// Element counts offered (per array).
 const SIZES: [usize; 5] = [1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24];

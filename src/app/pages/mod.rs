@@ -120,7 +120,7 @@ impl WavebrotApp {
         if page != Page::Lessons
             && !self.start.freeze_timings
             && let Some((text, warn)) =
-                self.timing.load.note(self.timing.cores, crate::app::shell::load::Measured::PAGE)
+                self.timing.load.note(self.timing.cores, crate::app::parts::load::Measured::PAGE)
         {
             let colour = if warn { ui.visuals().warn_fg_color } else { ui.visuals().weak_text_color() };
             ui.colored_label(colour, text);

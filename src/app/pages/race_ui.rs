@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::backend::BackendKind;
 
 use crate::app::pages::race::RaceState;
-use crate::app::shell::controls::{Probes, available};
+use crate::app::parts::controls::{Probes, available};
 
 /// The race view: its threads and the textures of their pictures.
 #[derive(Default)]

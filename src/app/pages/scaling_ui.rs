@@ -11,7 +11,7 @@ use crate::backend::BackendKind;
 use crate::bench::sweep::{self, SweepKernel};
 
 use crate::app::pages::scaling::{SweepProgress, SweepRun};
-use crate::app::shell::controls::Probes;
+use crate::app::parts::controls::Probes;
 
 /// The largest sides offered (the sweep stops sooner where a device refuses or is slow).
 const MAX_SIDES: [usize; 8] = [128, 256, 512, 1024, 2048, 4096, 8192, 16_384];

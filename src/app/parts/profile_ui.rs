@@ -2,7 +2,7 @@
 //! upload, UI, measure) under the timing panel, and a flame view window of the last frame's scopes per
 //! thread. The data comes from `profile.rs`.
 
-use crate::app::shell::profile::{FrameProfile, STAGES, StageSecs};
+use crate::app::parts::profile::{FrameProfile, STAGES, StageSecs};
 
 /// The colour of each stage.
 const COLOURS: [egui::Color32; 6] = [

@@ -3,13 +3,13 @@
 //! 83 times faster", or what the comparison waits for); under it, on demand, the numbers behind
 //! it: speedup, throughput, share of the device's peak, what each time includes and where it
 //! came from, and a rolling plot of the last 30 s. The figures and their problems are
-//! [`crate::app::shell::timing_stats`].
+//! [`crate::app::parts::timing_stats`].
 
-pub use crate::app::shell::timing_stats::{
+pub use crate::app::parts::timing_stats::{
     Comparison, HISTORY_SECS, LAUNCH_BOUND_RATIO, Problem, Rate, TimingStats, fmt_secs, launch_bound_hint,
 };
 
-use crate::app::launch::options::Demo;
+use crate::app::options::Demo;
 
 /// The lines the panel shows under a rate: its time, its throughput and (waves) its bandwidth,
 /// effective and DRAM, with the reason when a figure is above the peak.
@@ -489,7 +489,7 @@ mod mandelbrot_tests {
 
     #[test]
     fn counts_read_as_a_class_reads_them() {
-        use crate::app::shell::timing_stats::fmt_count;
+        use crate::app::parts::timing_stats::fmt_count;
         assert_eq!(fmt_count(12.2), "12");
         assert_eq!(fmt_count(1004.0), "1 000");
         assert_eq!(fmt_count(41_236.0), "41 240");

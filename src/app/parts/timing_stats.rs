@@ -13,7 +13,7 @@ use crate::sim::fractal::deep::View;
 use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::scene::Scene;
 
-use crate::app::launch::options::Demo;
+use crate::app::options::Demo;
 use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
 
 /// Seconds of history the plot keeps.
@@ -173,11 +173,11 @@ pub struct TimingStats {
     /// The class view: one plain sentence, the numbers behind it folded away.
     pub class_view: bool,
     /// What the app's own threads take of the cores while things are measured.
-    pub load: crate::app::shell::load::AppLoad,
+    pub load: crate::app::parts::load::AppLoad,
     /// The machine's cores, for the load note.
     pub cores: usize,
     /// What is timed on those cores now (set every frame), for the load note.
-    pub measured: crate::app::shell::load::Measured,
+    pub measured: crate::app::parts::load::Measured,
 }
 
 impl TimingStats {
@@ -205,9 +205,9 @@ impl TimingStats {
             steps_per_frame: 0,
             fastest: false,
             class_view: true,
-            load: crate::app::shell::load::AppLoad::default(),
+            load: crate::app::parts::load::AppLoad::default(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
-            measured: crate::app::shell::load::Measured::default(),
+            measured: crate::app::parts::load::Measured::default(),
         }
     }
 

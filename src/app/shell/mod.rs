@@ -1,13 +1,8 @@
-//! What every view shares: the top bar, panels and keys, the timing panel, the frame profile,
-//! the backend picker and the colour widgets.
+//! The shell arranges the window: the top bar, the side and central panels each view and page
+//! fills, the keys every view shares, help and the getting-started page. It draws no view's
+//! controls itself: those are the views' own (`wave/`, `mandel/`, `pages/`), and the parts they
+//! share are in `parts/`.
 
-pub mod controls;
 pub mod getting_started;
-pub mod load;
-pub mod palette_ui;
 pub mod panels;
-pub mod profile;
-pub mod profile_ui;
 pub mod recording;
-pub mod timing_panel;
-pub mod timing_stats;

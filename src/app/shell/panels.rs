@@ -6,9 +6,9 @@ use std::time::Duration;
 use crate::sim::wave::theory::Theory;
 
 use crate::app::WavebrotApp;
-use crate::app::launch::options::Demo;
+use crate::app::options::Demo;
 use crate::app::pages::Page;
-use crate::app::shell::controls;
+use crate::app::parts::controls;
 use crate::app::wave::lab::{LabOutcome, Tool};
 use crate::app::wave::tools_ui;
 use crate::app::wave::view as wave_view;

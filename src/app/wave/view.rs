@@ -14,62 +14,12 @@ use crate::sim::wave::theory::Theory;
 use crate::sim::wave::units;
 
 use crate::app::widgets::stepped_slider;
+pub use crate::app::worker::look::{
+    FASTEST_BUDGET, INTENSITY_DECADES, MAX_PROBES, PROBE_COLOURS, SCREEN_COLOUR, WaveLook,
+};
 
 /// Grid sides the slider offers.
 pub const GRID_SIDES: std::ops::RangeInclusive<usize> = 64..=8192;
-
-/// The compute time per displayed frame that "fastest" aims at (a 60 Hz frame less the time
-/// to colour and show it).
-pub const FASTEST_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
-
-/// Decades the log intensity scale spans below its top.
-pub const INTENSITY_DECADES: f32 = 4.0;
-
-/// The most probes one can place (each has a colour and a trace).
-pub const MAX_PROBES: usize = 4;
-
-/// Probe colours, in order.
-pub const PROBE_COLOURS: [egui::Color32; MAX_PROBES] = [
-    egui::Color32::from_rgb(80, 200, 255),
-    egui::Color32::from_rgb(120, 255, 120),
-    egui::Color32::from_rgb(255, 120, 255),
-    egui::Color32::from_rgb(255, 255, 120),
-];
-
-/// How the wave is looked at: what the simulation thread measures and draws besides the field.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct WaveLook {
-    /// Show the time-averaged intensity (mean of `f²`) instead of the field.
-    pub intensity: bool,
-    /// The intensity's averaging window, in periods of the first source.
-    pub average_periods: f64,
-    /// Draw the intensity on a log scale over [`INTENSITY_DECADES`] decades (faint fringes behind
-    /// a barrier next to the bright standing wave in front of it).
-    pub intensity_log: bool,
-    /// The colour scale follows the field's amplitude (the sliders are ignored).
-    pub auto_contrast: bool,
-    /// Measure the field's discrete energy every frame.
-    pub energy: bool,
-    /// Cells `(x, y)` whose value is plotted over time.
-    pub probes: Vec<(usize, usize)>,
-    /// The screen: the column `x` whose time-averaged intensity is plotted beside the picture.
-    pub screen: Option<usize>,
-}
-
-impl Default for WaveLook {
-    fn default() -> Self {
-        Self {
-            intensity: false,
-            average_periods: 3.0,
-            intensity_log: true,
-            auto_contrast: false,
-            energy: false,
-            probes: Vec::new(),
-            screen: None,
-        }
-    }
-}
 
 /// What the user set for the wave simulation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -481,9 +431,6 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
         painter.line_segment([a, b], egui::Stroke::new(2.0, SCREEN_COLOUR));
     }
 }
-
-/// The screen's colour on the field and in its plot.
-pub const SCREEN_COLOUR: egui::Color32 = egui::Color32::from_rgb(255, 210, 60);
 
 /// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
 /// dashes over a dark casing and labels on a dark plate, so they read on a bright intensity

@@ -374,7 +374,7 @@ mod tests {
             work.compute(&mut cpu, &a, (48, 32), usize::MAX, &mut counts, &mut Vec::new(), &mut |_, _| true).unwrap();
         assert!(c.arith.starts_with("perturbation"), "{}", c.arith);
         // A pan of a fifth of the picture keeps the reference in it.
-        let moved = crate::app::mandel::nav::panned(&a.view, [10.0, 4.0], 32.0).unwrap();
+        let moved = crate::sim::fractal::nav::panned(&a.view, [10.0, 4.0], 32.0).unwrap();
         let b = MandelRequest { view: moved, ..a.clone() };
         let mut reused = Vec::new();
         work.compute(&mut cpu, &b, (48, 32), usize::MAX, &mut reused, &mut Vec::new(), &mut |_, _| true).unwrap();

@@ -12,8 +12,8 @@ use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::Scene;
 
-use crate::app::launch::options::Demo;
-use crate::app::wave::view::WaveLook;
+use crate::app::options::Demo;
+use crate::app::worker::look::WaveLook;
 
 /// What the UI asks of the simulation worker.
 #[derive(Clone, Debug)]
@@ -32,7 +32,7 @@ pub enum Command {
     SetPlaying(bool),
     SetStepsPerFrame(u32),
     /// Steps per frame chosen by the worker so that a frame's compute fills
-    /// [`crate::app::wave::view::FASTEST_BUDGET`].
+    /// [`crate::app::worker::look::FASTEST_BUDGET`].
     SetFastest(bool),
     SetContrast {
         vmin: f32,

@@ -17,7 +17,7 @@ use crate::sim::wave::analysis::{AutoRange, Intensity, period_steps};
 use crate::sim::wave::scene::Scene;
 use crate::sim::wave::scene_cells::{SceneCells, energy_parallel};
 
-use crate::app::wave::view::{INTENSITY_DECADES, WaveLook};
+use crate::app::worker::look::{INTENSITY_DECADES, WaveLook};
 use crate::app::worker::messages::{Measured, ScreenMeasure, WorkerError};
 
 /// Samples per source period for the intensity and the probes.

@@ -2,7 +2,7 @@
 //! --video` makes ([`crate::backend::zoom_movie`], [`crate::video`]), rendered on the
 //! `wavebrot-movie` thread on a backend of its own (so the view stays live while it runs), with
 //! progress and the time left reported over a channel and a cancel that leaves no file.
-//! Nothing here draws: the panel is [`crate::app::mandel::movie_ui`].
+//! Nothing here draws: the panel is the Mandelbrot view's movie panel (`app::mandel::movie_ui`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -23,9 +23,9 @@ use std::time::Duration;
 use crate::backend::{self, Backend, BackendChoice, WaveSim};
 use crate::sim::wave::scene::Scene;
 
-use crate::app::launch::options::Demo;
-use crate::app::wave::view::WaveLook;
+use crate::app::options::Demo;
 use crate::app::worker::display::{Display, Opened, open_backend};
+use crate::app::worker::look::WaveLook;
 use crate::app::worker::mandel::MandelWork;
 use crate::app::worker::messages::{Command, MandelRequest, Msg, WorkerInit};
 use crate::app::worker::meter::Meter;

@@ -197,7 +197,7 @@ impl SimLoop {
             // As many steps as fill the frame budget at the last measured rate.
             (true, true) => {
                 let fit =
-                    crate::app::wave::view::FASTEST_BUDGET.as_secs_f64() / self.wave.per_step.as_secs_f64().max(1e-9);
+                    crate::app::worker::look::FASTEST_BUDGET.as_secs_f64() / self.wave.per_step.as_secs_f64().max(1e-9);
                 (fit as u32).clamp(1, 1_000_000)
             }
             (true, false) => self.wave.steps_per_frame,

@@ -13,7 +13,7 @@ use plotters::prelude::{BitMapBackend, DrawingBackend, IntoFont as _, RGBAColor,
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{Color as _, FontTransform};
 
-use crate::app::wave::view::INTENSITY_DECADES;
+use crate::app::worker::look::INTENSITY_DECADES;
 use crate::sim::colour::colormap::{HOT_LUT, LUT_SIZE};
 use crate::sim::wave::scene::{Medium, Scene, Source};
 use crate::sim::wave::sources::Moving;
@@ -433,7 +433,7 @@ impl Draw<'_, '_> {
             }
         }
         for (k, &(x, y)) in look.probes.iter().enumerate() {
-            let c = crate::app::wave::view::PROBE_COLOURS[k % crate::app::wave::view::MAX_PROBES];
+            let c = crate::app::worker::look::PROBE_COLOURS[k % crate::app::worker::look::MAX_PROBES];
             let colour = RGBColor(c.r(), c.g(), c.b()).to_rgba();
             let p = self.cell(x as i64, y as i64);
             let d = f64::from(6.0 * self.s);
@@ -449,7 +449,7 @@ impl Draw<'_, '_> {
             let (a, b) =
                 (self.field.point(x as f64 + 0.5, 0.0), self.field.point(x as f64 + 0.5, self.field.grid.1 as f64));
             self.line(a, b, 4.0, casing())?;
-            let c = crate::app::wave::view::SCREEN_COLOUR;
+            let c = crate::app::worker::look::SCREEN_COLOUR;
             self.line(a, b, 2.0, RGBColor(c.r(), c.g(), c.b()).to_rgba())?;
         }
         if let Some((a, b)) = look.ruler {
@@ -554,7 +554,7 @@ impl Draw<'_, '_> {
                 }
             }
         }
-        let c = crate::app::wave::view::SCREEN_COLOUR;
+        let c = crate::app::worker::look::SCREEN_COLOUR;
         let screen = RGBColor(c.r(), c.g(), c.b());
         let yellow = screen.to_rgba();
         for w in points(&values).windows(2) {
@@ -578,7 +578,7 @@ impl Draw<'_, '_> {
     }
 
     /// The `hot` bar from the low label (bottom) to the high one (top), its title along its
-    /// right side reading upwards (`shell::controls::colour_bar_ui`).
+    /// right side reading upwards (`parts::controls::colour_bar_ui`).
     fn colour_bar(
         &mut self,
         w: u32,

@@ -16,6 +16,7 @@ pub mod location_formats;
 pub mod mandelbrot;
 pub mod minibrot;
 pub mod minibrot_search;
+pub mod nav;
 pub mod orbit_fixed;
 pub mod perturb;
 pub mod pixel_grid;

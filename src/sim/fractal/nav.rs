@@ -49,7 +49,7 @@ pub fn fit_julia(aspect: f64) -> View {
 /// Iterations chosen by depth: `100 + 150 * log10(zoom)` (at least 100): 100 for the whole
 /// set, about 2000 at 1e13, 45 000 at 1e300. Deeper pictures need more because points
 /// nearer the boundary take longer to escape ([`crate::sim::fractal::auto_iters::by_depth`];
-/// the picture's own counts may ask for more: [`crate::app::mandel::view::MandelView::learn_iters`]).
+/// the picture's own counts may ask for more: the app's `MandelView::learn_iters`).
 #[must_use]
 pub fn auto_iters(zoom_log10: f64) -> u32 {
     crate::sim::fractal::auto_iters::by_depth(zoom_log10)

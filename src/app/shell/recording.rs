@@ -6,7 +6,7 @@
 //! (`Command::SetRecording`). The encoding is [`crate::app::worker::recorder`].
 
 use crate::app::WavebrotApp;
-use crate::app::launch::options::Demo;
+use crate::app::options::Demo;
 use crate::app::worker::messages::FrameSource;
 use crate::app::worker::recorder::{Recorder, Shrink};
 
