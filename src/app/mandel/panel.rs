@@ -10,6 +10,67 @@ use crate::app::worker::messages::{Command, CompareJob, ExportStatus, Mandelbrot
 use crate::sim::colour::palette::Colouring;
 
 impl WavebrotApp {
+    /// Checks the Mandelbrot image shown: the active backend against the CPU on its parameters.
+    pub(crate) fn start_mandel_check(&mut self) {
+        let Some(kind) = self.active_backend() else { return };
+        let Some(p) = self.mandel.shown.as_ref().and_then(|s| s.params) else {
+            self.say("Check compares pictures computed directly (f32, f64); this one is by perturbation".to_owned());
+            return;
+        };
+        if self.mandel.check_rx.is_some() {
+            return;
+        }
+        let wake = self.ctx.clone();
+        match crate::app::worker::compare::check_mandelbrot(
+            kind,
+            p,
+            self.check_fault,
+            std::sync::Arc::clone(&self.compare.turn),
+            move || wake.request_repaint(),
+        ) {
+            Ok(rx) => self.mandel.check_rx = Some(rx),
+            Err(e) => self.say(format!("cannot start the check: {e}")),
+        }
+    }
+
+    /// The Mandelbrot check: a button and the last result, the differing-pixel share against the
+    /// budget, in green or red.
+    pub(crate) fn mandel_check_ui(&mut self, ui: &mut egui::Ui) {
+        ui.separator();
+        ui.horizontal(|ui| {
+            let asked = ui
+                .button("Check")
+                .on_hover_text("render the image shown on the active backend and on the CPU reference (cpu1, one core) and count the pixels that differ (C)")
+                .clicked();
+            if asked {
+                self.start_mandel_check();
+            }
+            if self.mandel.check_rx.is_some() {
+                ui.spinner();
+            }
+        });
+        // A result of another picture than the one shown is not shown.
+        let shown = self.mandel.shown.as_ref().and_then(|s| s.params);
+        if let Some(r) = self.mandel.check.as_ref().filter(|r| Some(r.params) == shown) {
+            let text = match &r.error {
+                Some(e) => format!("check failed to run: {e}"),
+                None => format!(
+                    "{} vs {}, {}×{} {}: {:.4}% of pixels differ (budget {:.2}%): {}",
+                    r.backend,
+                    r.against,
+                    r.params.width,
+                    r.params.height,
+                    r.params.precision.name(),
+                    r.share * 100.0,
+                    r.budget * 100.0,
+                    if r.ok() { "OK" } else { "MISMATCH" }
+                ),
+            };
+            let colour = if r.ok() { egui::Color32::from_rgb(90, 210, 90) } else { ui.visuals().error_fg_color };
+            ui.colored_label(colour, text);
+        }
+    }
+
     /// The left panel of the Mandelbrot view.
     pub(crate) fn mandel_controls_ui(&mut self, ui: &mut egui::Ui) {
         let aspect = self.mandel.aspect();

@@ -6,6 +6,7 @@
 pub mod lab;
 pub mod lab_ui;
 pub mod meters;
+pub mod panel;
 pub mod sound_ui;
 pub mod state;
 pub mod surface_gpu;

@@ -293,7 +293,7 @@ impl SimLoop {
                     // The waves go with the scene to the new device (seen: they were thrown away
                     // and the fringes took 13 s to form again); then the old problem and picture
                     // are freed before allocating there.
-                    let carry = self.wave.sim.as_mut().and_then(|s| super::wave_loop::read_waves(s.as_mut()));
+                    let carry = self.wave.sim.as_mut().and_then(|s| read_waves(s.as_mut()));
                     self.wave.sim = None;
                     self.display.set_backend(shares_display);
                     self.backend = backend;
@@ -386,6 +386,20 @@ impl SimLoop {
                 self.send(Msg::Pong(n));
             }
             Command::Quit => self.quit = true,
+        }
+    }
+}
+
+/// Both fields of `sim` and its time step, to carry into a reopened scene (`None` when they
+/// cannot be read: the new scene then starts from rest).
+pub(super) fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
+    let n = sim.params().cells();
+    let (mut f, mut g) = (vec![0.0; n], vec![0.0; n]);
+    match sim.read_fields(&mut f, &mut g) {
+        Ok(_) => Some((f, g, sim.tstep())),
+        Err(e) => {
+            log::warn!("the waves could not be read back ({e}); the new scene starts from rest");
+            None
         }
     }
 }

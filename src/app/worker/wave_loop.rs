@@ -11,7 +11,7 @@ use crate::sim::wave::scene::{Scene, Source};
 
 use crate::app::worker::messages::{CHECK_STEPS, CheckResult, Command, FrameSource, Msg, WaveFrame};
 use crate::app::worker::meter::Meter;
-use crate::app::worker::simulation::SimLoop;
+use crate::app::worker::simulation::{SimLoop, read_waves};
 
 /// How long the worker may compute before it looks at its commands again.
 const SLICE: Duration = Duration::from_millis(40);
@@ -399,20 +399,6 @@ fn carry_pulse_starts(scene: &mut Scene, running: &Scene, tstep: u32) {
             && *start <= tstep
         {
             *start = tstep + 1;
-        }
-    }
-}
-
-/// Both fields of `sim` and its time step, to carry into a reopened scene (`None` when they
-/// cannot be read: the new scene then starts from rest).
-pub(super) fn read_waves(sim: &mut dyn WaveSim) -> Option<(Vec<f32>, Vec<f32>, u32)> {
-    let n = sim.params().cells();
-    let (mut f, mut g) = (vec![0.0; n], vec![0.0; n]);
-    match sim.read_fields(&mut f, &mut g) {
-        Ok(_) => Some((f, g, sim.tstep())),
-        Err(e) => {
-            log::warn!("the waves could not be read back ({e}); the new scene starts from rest");
-            None
         }
     }
 }

@@ -7,17 +7,13 @@
 //! black; viridis' is white, magma's grey. Seen before: twilight's set in its own pale end, the
 //! minibrots gone from the picture.
 
-use super::palette::{ColourSettings, Palette};
-
-/// The set's colour for `settings`: its own `interior` if chosen, else as above.
+/// The set's colour for a palette whose table is `lut` when the user chose none: `hot`'s last
+/// entry where `hot` (`seed_white`), else of black, white and mid grey the one farthest from
+/// both ends of the table.
 #[must_use]
-pub fn interior_rgb(settings: &ColourSettings) -> [u8; 3] {
-    if let Some(rgb) = settings.interior {
-        return rgb;
-    }
-    let lut = settings.lut();
+pub fn interior_rgb(lut: &[[u8; 4]], seed_white: bool) -> [u8; 3] {
     let (Some(first), Some(last)) = (lut.first(), lut.last()) else { return [255, 255, 255] };
-    if settings.palette == Palette::Hot {
+    if seed_white {
         return [last[0], last[1], last[2]];
     }
     let d2 = |a: [u8; 3], b: &[u8; 4]| (0..3).map(|i| (i32::from(a[i]) - i32::from(b[i])).pow(2)).sum::<i32>();

@@ -388,7 +388,7 @@ impl ColourSettings {
     /// palette's ends.
     #[must_use]
     pub fn interior_rgb(&self) -> [u8; 3] {
-        super::interior::interior_rgb(self)
+        self.interior.unwrap_or_else(|| super::interior::interior_rgb(&self.lut(), self.palette == Palette::Hot))
     }
 
     /// True when positions wrap around the palette (more than one cycle, or an offset).
