@@ -1,5 +1,8 @@
-//! Checks that two of ARCHITECTURE.md's "Rules the code keeps" hold, read from the sources so
-//! no list is kept by hand:
+//! Checks that ARCHITECTURE.md's "Rules the code keeps" hold, read from the sources so no list
+//! is kept by hand:
+//! - no file over [`MAX_LINES`] lines in `src/`, `shaders/`, `kernels/` and `tests/` but the
+//!   data tables of [`LONG_FILES_ALLOWED`];
+//! - the app's rooms import only rooms below them, in the order of [`APP_ROOMS`];
 //! - errors are typed: no `Result<_, String>` (nor `type Err = String`) anywhere in `src/`
 //!   but the clap value parsers of [`STRING_ERRORS_ALLOWED`];
 //! - `src/sim/` reads no clock and no file: none of [`SIM_FORBIDDEN`] (the caller times, and
@@ -25,6 +28,17 @@ const STRING_ERRORS_ALLOWED: &[(&str, &str)] = &[
     ("src/cli/julia.rs", "num"),
 ];
 
+/// The most lines a file of code may have.
+pub const MAX_LINES: usize = 650;
+
+/// Files allowed past [`MAX_LINES`]: data, not code.
+const LONG_FILES_ALLOWED: &[&str] = &["src/sim/colour/palette_tables.rs"];
+
+/// The app's rooms from the ground up: a room may import the rooms before it, never one after
+/// it (`mod.rs` is the app itself: `WavebrotApp` and its start; the views' panels implement it).
+const APP_ROOMS: &[&str] =
+    &["widgets", "options", "worker", "parts", "wave", "pages", "mandel", "shell", "inbox", "launch"];
+
 /// What `src/sim/` may not name: clocks and the file system.
 const SIM_FORBIDDEN: &[&str] = &["std::time", "Instant", "SystemTime", "std::fs", "File::", "OpenOptions"];
 
@@ -34,6 +48,11 @@ fn root() -> PathBuf {
 
 /// Every `.rs` file under `dir`, as paths relative to the root (`src/...`), sorted.
 fn rust_files(dir: &Path) -> Vec<String> {
+    files_ending(dir, &["rs"])
+}
+
+/// Every file under `dir` whose extension is one of `exts`, relative to the root, sorted.
+fn files_ending(dir: &Path, exts: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     let mut todo = vec![root().join(dir)];
     while let Some(d) = todo.pop() {
@@ -41,7 +60,7 @@ fn rust_files(dir: &Path) -> Vec<String> {
             let p = e.path();
             if p.is_dir() {
                 todo.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
+            } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
                 let rel = p.strip_prefix(root()).expect("under the root").to_string_lossy().replace('\\', "/");
                 out.push(rel);
             }
@@ -124,6 +143,97 @@ fn clock_or_file_uses(text: &str) -> Vec<(usize, &'static str)> {
         }
     }
     out
+}
+
+/// The files of `files` (path, text) over [`MAX_LINES`] lines that are not allowed to be.
+fn too_long<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    files
+        .into_iter()
+        .filter(|(path, _)| !LONG_FILES_ALLOWED.contains(path))
+        .filter_map(|(path, text)| {
+            let n = text.lines().count();
+            (n > MAX_LINES).then(|| format!("{path} ({n} lines)"))
+        })
+        .collect()
+}
+
+/// The app room a file of `src/app/` is in (`mod.rs` of `src/app/` is in none).
+fn app_room(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("src/app/")?;
+    let first = rest.split('/').next()?;
+    let room = first.strip_suffix(".rs").unwrap_or(first);
+    (room != "mod").then_some(room)
+}
+
+/// The imports of `text` (a file of `room`) that name an app room after `room` in [`APP_ROOMS`]:
+/// `crate::app::ROOM` in code (not comments), as `(line, room)`.
+fn imports_running_up(room: &str, text: &str) -> Vec<(usize, String)> {
+    let Some(here) = APP_ROOMS.iter().position(|r| *r == room) else {
+        return vec![(0, format!("{room} is not in APP_ROOMS"))];
+    };
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut rest = code(line);
+        while let Some(i) = rest.find("crate::app::") {
+            rest = &rest[i + "crate::app::".len()..];
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if let Some(there) = APP_ROOMS.iter().position(|r| *r == name)
+                && there > here
+            {
+                out.push((n + 1, name));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_is_over_the_line_limit() {
+    let mut files = Vec::new();
+    for (dir, exts) in
+        [("src", &["rs"][..]), ("shaders", &["wgsl"]), ("kernels", &["cu", "h"]), ("tests", &["rs", "cpp", "h", "py"])]
+    {
+        for f in files_ending(Path::new(dir), exts) {
+            let text = std::fs::read_to_string(root().join(&f)).expect("readable");
+            files.push((f, text));
+        }
+    }
+    assert!(files.len() > 200, "the sources were found ({} files)", files.len());
+    let long = too_long(files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    assert!(long.is_empty(), "files over {MAX_LINES} lines (ARCHITECTURE.md: split by what they do): {long:?}");
+    for f in LONG_FILES_ALLOWED {
+        assert!(root().join(f).exists(), "{f} is allowed to be long but does not exist");
+    }
+}
+
+#[test]
+fn app_rooms_import_only_rooms_below_them() {
+    let mut found = Vec::new();
+    let mut rooms = std::collections::BTreeSet::new();
+    for file in rust_files(Path::new("src/app")) {
+        let Some(room) = app_room(&file) else { continue };
+        rooms.insert(room.to_owned());
+        let text = std::fs::read_to_string(root().join(&file)).expect("readable");
+        found.extend(imports_running_up(room, &text).into_iter().map(|(l, r)| format!("{file}:{l} imports {r}")));
+    }
+    let listed: std::collections::BTreeSet<String> = APP_ROOMS.iter().map(|r| (*r).to_owned()).collect();
+    assert_eq!(rooms, listed, "APP_ROOMS names exactly the rooms of src/app/");
+    assert!(found.is_empty(), "imports running back up among the app's rooms ({APP_ROOMS:?}, ground first): {found:?}");
+}
+
+#[test]
+fn the_size_and_room_checks_catch_one_line_over() {
+    let at = "x\n".repeat(MAX_LINES);
+    let over = "x\n".repeat(MAX_LINES + 1);
+    assert!(too_long([("src/a.rs", at.as_str())]).is_empty());
+    assert_eq!(too_long([("src/a.rs", over.as_str())]), ["src/a.rs (651 lines)"]);
+    assert!(too_long([("src/sim/colour/palette_tables.rs", over.as_str())]).is_empty());
+    assert_eq!(app_room("src/app/worker/mandel.rs"), Some("worker"));
+    assert_eq!(app_room("src/app/options.rs"), Some("options"));
+    assert_eq!(app_room("src/app/mod.rs"), None);
+    let worker = "use crate::app::options::Demo;\nuse crate::app::wave::view::WaveLook;\n// crate::app::shell\n";
+    assert_eq!(imports_running_up("worker", worker), [(2, "wave".to_owned())]);
+    assert!(imports_running_up("launch", worker).is_empty());
 }
 
 #[test]

@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 mod common;
 
 use std::time::Duration;
@@ -21,20 +25,7 @@ use wavebrot::backend::{BackendChoice, BackendKind};
 const SIZE: [f32; 2] = [1200.0, 720.0];
 
 fn harness(view: Demo) -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, view).expect("app starts"));
-    settle(&mut h);
-    h
-}
-
-/// Lets the UI send what the user did, waits for the worker to do it, and shows the result.
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
+    app_support::harness(view, SIZE)
 }
 
 fn tstep(h: &Harness<'static, WavebrotApp>) -> u32 {

@@ -6,6 +6,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
@@ -21,23 +25,13 @@ fn harness_at(zoom: &str, iters: u32) -> Harness<'static, WavebrotApp> {
 }
 
 fn harness_centred(centre: (&str, &str), zoom: &str, iters: u32) -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size([1000.0, 700.0])
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
+    let mut h = app_support::open(Demo::Mandelbrot, [1000.0, 700.0]);
     let m = h.state_mut().mandelbrot_mut();
     m.view = Some(View { re: centre.0.into(), im: centre.1.into(), zoom: zoom.into() });
     m.auto_iters = false;
     m.iters = iters;
     settle(&mut h);
     h
-}
-
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
 }
 
 /// Presses N (the pointer off the picture: about the centre) and runs the UI until the search

@@ -8,6 +8,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::Demo;
@@ -21,20 +25,7 @@ use wavebrot::sim::fractal::julia::JuliaParams;
 use wavebrot::sim::fractal::mandelbrot::Precision;
 
 fn harness() -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
-    settle(&mut h);
-    h
-}
-
-/// Lets the UI send what the user did, waits for the worker to do it, and shows the result.
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
+    app_support::harness(Demo::Mandelbrot, [1280.0, 800.0])
 }
 
 /// The full picture shown (no coarse pass).

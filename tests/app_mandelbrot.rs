@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 #[path = "support/gif.rs"]
 mod gif_support;
 
@@ -25,20 +29,7 @@ const MINIBROT: (&str, &str) = ("-0.743643887037158704752191506114774", "0.13182
 const SPIRAL: (&str, &str) = ("0", "1");
 
 fn harness(size: [f32; 2]) -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size(size)
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
-    settle(&mut h);
-    h
-}
-
-/// Lets the UI send what the user did, waits for the worker to do it, and shows the result.
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
+    app_support::harness(Demo::Mandelbrot, size)
 }
 
 fn wheel(h: &mut Harness<'static, WavebrotApp>, at: egui::Pos2, points: f32) {

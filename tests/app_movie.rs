@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 mod common;
 
 use std::path::Path;
@@ -24,21 +28,13 @@ const CENTRE: (&str, &str) = ("-0.743643887037151", "0.131825904205330");
 
 fn harness() -> Harness<'static, WavebrotApp> {
     // Tall enough that the movie controls are in view.
-    let mut h = Harness::builder()
-        .with_size([1000.0, 1300.0])
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
+    let mut h = app_support::open(Demo::Mandelbrot, [1000.0, 1300.0]);
     let m = h.state_mut().mandelbrot_mut();
     m.view = Some(View { re: CENTRE.0.into(), im: CENTRE.1.into(), zoom: "1024".into() });
     m.auto_iters = false;
     m.iters = 100;
     settle(&mut h);
     h
-}
-
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
 }
 
 /// Sets the movie's length, rate, size and file.

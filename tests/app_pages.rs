@@ -4,6 +4,9 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+
 use std::time::{Duration, Instant};
 
 mod common;
@@ -16,9 +19,7 @@ use wavebrot::backend::BackendKind;
 use wavebrot::bench::lesson::Lesson;
 
 fn harness() -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size([1200.0, 720.0])
-        .build_eframe(|cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
+    let mut h = app_support::open(Demo::Wave, [1200.0, 720.0]);
     h.run_steps(2);
     h
 }

@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::Demo;
@@ -16,19 +20,7 @@ use wavebrot::sim::colour::stops::Stops;
 
 fn harness() -> Harness<'static, WavebrotApp> {
     // Tall enough that the bookmark and export controls are in view.
-    let mut h = Harness::builder()
-        .with_size([1000.0, 1400.0])
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Mandelbrot).expect("app starts"));
-    settle(&mut h);
-    h
-}
-
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
+    app_support::harness(Demo::Mandelbrot, [1000.0, 1400.0])
 }
 
 fn shown_stops(h: &Harness<'static, WavebrotApp>) -> (Palette, Option<Stops>) {

@@ -7,6 +7,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 mod common;
 
 use egui_kittest::Harness;
@@ -18,14 +22,6 @@ use wavebrot::app::wave::surface_ui::NEEDS_WGPU;
 
 /// Tall, so the whole side panel (the 2D/3D toggle is low in it) is on screen.
 const SIZE: [f32; 2] = [1200.0, 1600.0];
-
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
-}
 
 fn rendering_harness() -> Option<Harness<'static, WavebrotApp>> {
     let instance = wgpu::Instance::default();

@@ -6,6 +6,10 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers: a failed unwrap is a failed test")]
 
+#[path = "support/app.rs"]
+mod app_support;
+use app_support::settle;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use wavebrot::app::Demo;
@@ -16,20 +20,7 @@ use wavebrot::sim::wave::screen;
 const SIZE: [f32; 2] = [1200.0, 2400.0];
 
 fn harness() -> Harness<'static, WavebrotApp> {
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .build_eframe(move |cc| WavebrotApp::new_for_test(cc, Demo::Wave).expect("app starts"));
-    settle(&mut h);
-    h
-}
-
-/// Lets the UI send what the user did, waits for the worker to do it, and shows the result.
-fn settle(h: &mut Harness<'static, WavebrotApp>) {
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(2);
-    h.state_mut().sync();
-    h.run_steps(1);
+    app_support::harness(Demo::Wave, SIZE)
 }
 
 fn press(h: &mut Harness<'static, WavebrotApp>, pos: egui::Pos2, pressed: bool) {

@@ -196,11 +196,7 @@ fn normalise(path: &Path) -> String {
     let mut parts: Vec<String> = Vec::new();
     for part in path.components() {
         match part {
-            std::path::Component::ParentDir => {
-                if parts.pop().is_none() {
-                    parts.push("..".to_owned());
-                }
-            }
+            std::path::Component::ParentDir if parts.pop().is_none() => parts.push("..".to_owned()),
             std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
             _ => {}
         }
