@@ -4,7 +4,7 @@
 //
 // CPU twin: `scene_update_cell` / `scene_update` in src/sim/scene_cells.rs (run by
 // src/backend/cpu/wave_scene.rs); CUDA twin: `wave_scene_update` / `wave_scene_sources` in
-// kernels/wave.cu. Fields are row-major `f[i*ny + j]` and held times 2^24 (`FIELD_SCALE`,
+// kernels/wave_scene.cu. Fields are row-major `f[i*ny + j]` and held times 2^24 (`FIELD_SCALE`,
 // src/backend/wgpu/field.rs), as in shaders/wave.wgsl. The matched layer's cells (`layer_cell`) are
 // the twin of `pml_cell` in src/sim/wave/pml.rs (no CUDA twin yet).
 

@@ -1,4 +1,4 @@
-// Runs `wave_scene_layer_steps` of kernels/wave.cu (included by tests/kernels/pml_cuda.rs through
+// Runs `wave_scene_layer_steps` of kernels/wave_scene.cu (included by tests/kernels/pml_cuda.rs through
 // -include, with tests/host/wave_threads_mock.h) on the host: every tile of the grid as a layer
 // tile, 256 worker threads per block meeting at real barriers, `per` time steps per launch
 // (the last launch the rest), the fields and the layer's values ping-ponged between launches as

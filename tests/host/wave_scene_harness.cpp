@@ -1,4 +1,4 @@
-// Runs the scene kernels of kernels/wave.cu (included by tests/kernels/pml.rs through -include)
+// Runs the scene kernels of kernels/wave_scene.cu (included by tests/kernels/pml.rs through -include)
 // on the host, one "thread" at a time over each launch's grid, in the launch order of
 // src/backend/cuda/wave.rs (`launch_scene`): per time step `wave_scene_sources`, then
 // `wave_scene_update` (+ `wave_scene_edges`) of (f, g), then of (g, f).

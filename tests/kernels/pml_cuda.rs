@@ -1,4 +1,4 @@
-//! The matched layer's CUDA twin (`pml_layer_cell` / `wave_scene_update` in `kernels/wave.cu`):
+//! The matched layer's CUDA twin (`pml_layer_cell` / `wave_scene_update` in `kernels/wave_scene.cu`):
 //! the kernel source compiled as host C++ and run thread by thread against the Rust CPU twin, bit
 //! for bit (no GPU needed: this runs in CI), and on the GPU machine the real CUDA run against
 //! `cpu1` and the layer's echo measured on CUDA.
@@ -54,7 +54,7 @@ r = 14.0
 c2 = 0.1
 "#;
 
-/// `kernels/wave.cu` with `tests/host/wave_scene_harness.cpp`, compiled as host C++ into `dir`
+/// `kernels/wave.cu` and `kernels/wave_scene.cu` with `tests/host/wave_scene_harness.cpp`, compiled as host C++ into `dir`
 /// (no contraction of multiply-adds: NVRTC's kernels round each operation through the `__f*_rn`
 /// intrinsics).
 fn compile_harness(dir: &std::path::Path) -> std::path::PathBuf {
@@ -65,6 +65,8 @@ fn compile_harness(dir: &std::path::Path) -> std::path::PathBuf {
         .arg(root.join("tests/host/wave_mock.h"))
         .arg("-include")
         .arg(root.join("kernels/wave.cu"))
+        .arg("-include")
+        .arg(root.join("kernels/wave_scene.cu"))
         .arg(root.join("tests/host/wave_scene_harness.cpp"))
         .arg("-o")
         .arg(&exe)
@@ -74,7 +76,7 @@ fn compile_harness(dir: &std::path::Path) -> std::path::PathBuf {
     exe
 }
 
-/// `kernels/wave.cu` with `tests/host/wave_layer_blocked_harness.cpp`: the blocked layer kernel
+/// `kernels/wave.cu` and `kernels/wave_scene.cu` with `tests/host/wave_layer_blocked_harness.cpp`: the blocked layer kernel
 /// `wave_scene_layer_steps` with one real thread per CUDA thread (`tests/host/wave_threads_mock.h`).
 fn compile_blocked_harness(dir: &std::path::Path) -> std::path::PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -84,6 +86,8 @@ fn compile_blocked_harness(dir: &std::path::Path) -> std::path::PathBuf {
         .arg(root.join("tests/host/wave_threads_mock.h"))
         .arg("-include")
         .arg(root.join("kernels/wave.cu"))
+        .arg("-include")
+        .arg(root.join("kernels/wave_scene.cu"))
         .arg(root.join("tests/host/wave_layer_blocked_harness.cpp"))
         .arg("-o")
         .arg(&exe)

@@ -49,7 +49,9 @@ pub use wave::CudaWave;
 
 use launch::Events;
 
-const WAVE_CU: &str = include_str!("../../../kernels/wave.cu");
+/// The wave program: the plain kernels, then the scene kernels that use their helpers.
+const WAVE_CU: &str =
+    concat!(include_str!("../../../kernels/wave.cu"), "\n", include_str!("../../../kernels/wave_scene.cu"));
 const MANDELBROT_CU: &str = include_str!("../../../kernels/mandelbrot.cu");
 const MANDELBROT_DEEP_CU: &str = include_str!("../../../kernels/mandelbrot_deep.cu");
 const JULIA_CU: &str = include_str!("../../../kernels/julia.cu");

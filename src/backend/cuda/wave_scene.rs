@@ -1,5 +1,5 @@
 //! Scenes on CUDA (walls, media, damping, the absorbing edge, several sources): the scene's data
-//! on the device and the launches of `kernels/wave.cu`'s `wave_scene_update`, `wave_scene_edges`
+//! on the device and the launches of `kernels/wave_scene.cu`'s `wave_scene_update`, `wave_scene_edges`
 //! and `wave_scene_sources` — the twins of `src/backend/cpu/wave_scene.rs` and
 //! `shaders/wave_scene.wgsl`. [`super::wave::CudaWave`] runs these in the `simple` shape, or
 //! `wave_scene_steps` (temporal blocking on `wave_steps`' tiles) in the `blocked` shape, for which
@@ -206,7 +206,7 @@ pub(super) fn tile_grid(nx: usize, ny: usize) -> (u32, u32) {
 }
 
 /// `wave_scene_steps`' kind of a tile of walls, several materials or forced cells, run in registers
-/// with per-cell materials (`kernels/wave.cu`).
+/// with per-cell materials (`kernels/wave_scene.cu`).
 pub(super) const MIXED: u16 = 0xfffe;
 /// The kind of a tile with absorbing-edge cells, run in shared memory.
 pub(super) const GENERAL_EDGES: u16 = 0xffff;

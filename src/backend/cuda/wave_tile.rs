@@ -1,4 +1,4 @@
-//! The temporal-blocking tile of `wave_steps` and `wave_scene_steps` in `kernels/wave.cu`: its
+//! The temporal-blocking tile of `wave_steps` and `wave_scene_steps` in `kernels/wave.cu` and `kernels/wave_scene.cu`: its
 //! shape, what one launch does, and the `-D` values the kernels are compiled with. Shared by
 //! `wave.rs` (the launches) and `wave_scene.rs` (the scene's tile sorting).
 

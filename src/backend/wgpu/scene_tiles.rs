@@ -8,7 +8,7 @@
 //! lies in the first: with the short tile last (until stop 37), a 4096-cell side's far layer
 //! reached two tiles and a 4096² scene had 507 layer tiles instead of 340 (the layer scene 59.6
 //! -> 52.8 µs an update on the H100, docs/PERFORMANCE.md, stop 37). The plain blocked kernels keep
-//! their tiles from the near end, and so do CUDA's scene kernels (`kernels/wave.cu`): this layout
+//! their tiles from the near end, and so do CUDA's scene kernels (`kernels/wave_scene.cu`): this layout
 //! made CUDA's layer scene faster (39.5 -> 36.8 µs) and its Mur scenes slower (18.5 -> 21.1 at
 //! 4096², 63.3 -> 72.8 at 8192²) with the same tile kinds and no spilled register, a cause not
 //! found; it was reverted there.

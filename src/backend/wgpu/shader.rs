@@ -42,6 +42,8 @@ const PRODUCT_ERROR_SPLIT: &str = shader_file!("parts/product_error_split.wgsl")
 const WAVE_SCENE_BLOCKED: &str = shader_file!("wave_scene_blocked.wgsl");
 /// Its layer tiles (the matched layer's cells with their auxiliary values in registers).
 const SCENE_LAYER_TILES: &str = shader_file!("parts/scene_layer_tiles.wgsl");
+/// The blocked scene kernel's tile columns, loads, stores and tile positions.
+const SCENE_BLOCKED_TILE: &str = shader_file!("parts/scene_blocked_tile.wgsl");
 /// The wave's cell rule, shared by the wave kernels.
 const WAVE_CELL: &str = shader_file!("parts/wave_cell.wgsl");
 /// `ordered` for the cell rule's sums: the value itself on Vulkan, fenced elsewhere.
@@ -239,6 +241,7 @@ pub fn wave_scene_blocked(order: Order, products: Products) -> String {
             ("grid_product.wgsl", GRID_PRODUCT),
             products.part(),
             ("scene_layer_tiles.wgsl", SCENE_LAYER_TILES),
+            ("scene_blocked_tile.wgsl", SCENE_BLOCKED_TILE),
         ],
     )
 }

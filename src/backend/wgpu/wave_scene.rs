@@ -1,5 +1,5 @@
 //! Scenes on the GPU (`shaders/wave_scene.wgsl`, the WGSL twin of CUDA's `wave_scene_update` /
-//! `wave_scene_sources` in `kernels/wave.cu` and of `src/backend/cpu/wave_scene.rs`; its matched
+//! `wave_scene_sources` in `kernels/wave_scene.cu` and of `src/backend/cpu/wave_scene.rs`; its matched
 //! layer the twin of `src/sim/wave/pml.rs`): walls, media, damping and the absorbing sponge as a
 //! material id per cell and a material table, the forced cells written before each time step. [`super::wave::WgpuWave`] owns the fields and
 //! runs this in place of its plain kernels when it holds a scene.
