@@ -61,11 +61,23 @@ def read_location(path):
     return vals["re"], vals["im"], vals["zoom"], int(vals["iters"])
 
 
-def precision_bits(zoom, height):
-    """Bits for the pixels' c: the zoom's, the image's and 128 more for the long orbits."""
+def place_bits(decimal):
+    """Bits below the unit that the last digit of `decimal` reaches ("1.25" -> 7, "3e-5" -> 17)."""
+    m = re.fullmatch(r"\s*[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?\s*", decimal)
+    if not m:
+        raise SystemExit(f"not a decimal: {decimal!r}")
+    last_place = int(m.group(3) or 0) - len(m.group(2) or "")
+    return max(0, math.ceil(-last_place * math.log2(10)))
+
+
+def precision_bits(re_s, im_s, zoom, height):
+    """Bits for the pixels' c: the zoom's and the image's, or every digit of the centre where it
+    has more (a view zoomed out from a point given to its last digit), and 128 more for the long
+    orbits."""
     with prec(128):
         zbits = max(0.0, float(gmpy2.log2(mpfr(zoom))))
-    return int(math.ceil(zbits + math.log2(max(height, 1)) + 4 + 128))
+    view = zbits + math.log2(max(height, 1)) + 4
+    return int(math.ceil(max(view, place_bits(re_s), place_bits(im_s)) + 128))
 
 
 def pixel_c(re_s, im_s, zoom_s, width, height, x, y, bits):
@@ -174,7 +186,7 @@ def main():
     pixels = [tuple(int(v) for v in p.split(",")) for p in a.pixels]
     if a.samples:
         pixels += [p for p in sample_pixels(a.width, a.height, a.samples) if p not in pixels]
-    bits = a.bits or precision_bits(zoom_s, a.height)
+    bits = a.bits or precision_bits(re_s, im_s, zoom_s, a.height)
     work = [(re_s, im_s, zoom_s, a.width, a.height, iters, bits, x, y, a.distance) for x, y in pixels]
     jobs = a.jobs or multiprocessing.cpu_count()
     if jobs > 1 and len(work) > 1:

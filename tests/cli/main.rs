@@ -1,5 +1,5 @@
 //! The `wavebrot` binary run as a user runs it, one module per file: the CLI's contracts (cli),
-//! malformed input (bad_input), output files, FIFOs, full disks and interrupted writes (files),
+//! malformed input (bad_input), a centre's every digit (centre_digits), output files, FIFOs, full disks and interrupted writes (files),
 //! the app's window process (window), GIF output (gif), the screen's CSV (screen), the
 //! community's location files (locations), find-minibrot against mpmath (minibrot) and zoom
 //! movies (movie), custom palettes in location files (palette).
@@ -16,6 +16,7 @@ mod common;
 mod gif_support;
 
 mod bad_input;
+mod centre_digits;
 mod cli;
 mod files;
 mod gif;

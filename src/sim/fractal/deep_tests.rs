@@ -103,3 +103,17 @@ fn shallow_perturbation_matches_the_direct_rule() {
         assert!(bad <= budget, "{label}: {:.3}% differ (budget {}%)", bad * 100.0, budget * 100.0);
     }
 }
+
+#[test]
+fn the_bits_cover_every_digit_of_the_centre() {
+    let v = |re: &str, im: &str, zoom: &str| View { re: re.into(), im: im.into(), zoom: zoom.into() };
+    // The last digit's place in bits: 1e-2 -> 7, 3e-5 (as 0.00003 or 3e-5) -> 17, whole numbers 0.
+    assert_eq!(v("-0.75", "0.1", "1").centre_bits(), 7);
+    assert_eq!(v("0.00003", "3e-5", "1").centre_bits(), 17);
+    assert_eq!(v("-2", "0", "1").centre_bits(), 0);
+    // A short centre: the zoom decides, as before (1e15 at 1080 pixels: 50 + 10 + 4 + 64 -> 128).
+    assert_eq!(v("-0.75", "0.1", "1e15").bits(1080), 128);
+    // 40 digits at zoom 1e15: the digits decide (133 + 64 -> 256).
+    let long = "-0.7436438870371587048504001099486706807400";
+    assert_eq!(v(long, "0.1", "1e15").bits(1080), 256);
+}
