@@ -15,4 +15,6 @@ pub mod output;
 pub mod progress;
 pub mod sim;
 pub mod tempfiles;
+#[cfg(test)]
+mod test_skip;
 pub mod video;

@@ -406,6 +406,12 @@ fn deep_views() -> Vec<(View, u32)> {
     vec![(near_i(20), 2000), (near_i(320), 3000), (seahorse, 8000)]
 }
 
+/// Pixels of a deep view (of 2560) that f64 perturbation may count differently from the direct
+/// rule here: measured 1 at 1e20 and at 1e320, 0 at 1e17 (the CPU, 2026-12-01: one boundary
+/// pixel each, the same on every backend), with no margin, so one wrong count more fails
+/// (`verify --inject-fault`, `tests/cli/cli.rs`); the general budget, 0.1%, let 2.6 through.
+const DEEP_F64_PIXELS: usize = 1;
+
 /// A deep view (64x40) on every backend against the direct arbitrary-precision rule.
 fn deep_case(backends: &mut [Box<dyn Backend>], view: &View, iters: u32, failures: &mut Vec<String>) {
     let (width, height) = (64, 40);
@@ -422,7 +428,11 @@ fn deep_case(backends: &mut [Box<dyn Backend>], view: &View, iters: u32, failure
         let kind = b.kind();
         let arith = b.deep_arith(&job);
         let label = format!("mandelbrot {width}x{height} iters={iters:<5} zoom {:<5} {:<5}", view.zoom, kind.name());
-        let tol = if arith.contains("f32") { Mantissa::F32 } else { Mantissa::F64 }.mismatch_tolerance();
+        let tol = if arith.contains("f32") {
+            Mantissa::F32.mismatch_tolerance()
+        } else {
+            DEEP_F64_PIXELS as f64 / job.pixels() as f64
+        };
         let mut counts = vec![0; job.pixels()];
         match b.mandelbrot_deep(&job, &mut counts) {
             Ok(run) => {

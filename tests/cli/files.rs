@@ -172,7 +172,19 @@ fn interrupt_a_write(signal: &str) -> (Option<i32>, Vec<String>) {
     }
     let sent = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().unwrap();
     assert!(sent.success(), "kill -{signal} failed");
-    let status = child.wait().unwrap();
+    // A handler that never ends the process fails the test in 30 s rather than hanging CI.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("the run was still going 30 s after SIG{signal}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
     (
         status.code(),
         std::fs::read_dir(dir.path())

@@ -168,7 +168,7 @@ fn sigterm_to_gui_ends_the_window_process_and_the_parent_exits_with_its_status()
     let d = match display() {
         Ok(d) => d,
         Err(why) => {
-            eprintln!("skipped: {why}");
+            common::skip(common::Need::Display, &why);
             return;
         }
     };

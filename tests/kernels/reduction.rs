@@ -33,13 +33,22 @@ fn reduction_on_cuda() {
 fn device_lesson_on_the_cpu_and_wgpu() {
     let mut c = Command::cargo_bin("wavebrot").unwrap();
     c.args(["lesson", "device", "--elements", "100000", "--backend", "cpu"]);
-    if common::wgpu_device().is_some() {
+    let wgpu = common::wgpu_device().is_some();
+    if wgpu {
         c.args(["--backend", "wgpu"]);
+    } else {
+        common::skip(common::Need::Wgpu, "no wgpu adapter: the device lesson runs on the CPU alone");
     }
     let out = c.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("measured: SAXPY moves"), "{text}");
+    // Each device asked for has its own block with its own measurement.
+    let measured = text.matches("measured: SAXPY moves").count();
+    assert_eq!(measured, 1 + usize::from(wgpu), "one measurement per device: {text}");
+    assert!(text.lines().any(|l| l.starts_with("cpu ")), "{text}");
+    if wgpu {
+        assert!(text.lines().any(|l| l.starts_with("wgpu ")), "wgpu ran: {text}");
+    }
     assert!(text.contains("Check result: OK!"), "{text}");
 }
 

@@ -98,8 +98,13 @@ fn shallow_perturbation_matches_the_direct_rule() {
             };
         }
         let bad = crate::sim::fractal::mandelbrot::mismatch_frac(&counts, &direct);
-        // f32 deltas carry 24 bits: over 2000 chaotic steps some counts drift (measured: 6.7%).
-        let budget = if label == "f64" { 0.001 } else { crate::sim::fractal::perturb::F32_DEEP_MISMATCH };
+        // f64: measured 1 pixel of 1200 (0.083%, within F64_DEEP_MISMATCH's 0.1%). f32 deltas
+        // carry 24 bits: over 2000 chaotic steps some counts drift (measured: 6.7%, within 10%).
+        let budget = if label == "f64" {
+            crate::sim::fractal::perturb::F64_DEEP_MISMATCH
+        } else {
+            crate::sim::fractal::perturb::F32_DEEP_MISMATCH
+        };
         assert!(bad <= budget, "{label}: {:.3}% differ (budget {}%)", bad * 100.0, budget * 100.0);
     }
 }

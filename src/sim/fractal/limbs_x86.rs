@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn addmul_row_is_exact() {
         let Some(adx) = Adx::detect() else {
-            eprintln!("skip: this CPU has no BMI2/ADX");
+            crate::test_skip::skip("cpu-adx", "this CPU has no BMI2/ADX");
             return;
         };
         let mut seed = 0x9e37_79b9_7f4a_7c15;
@@ -254,7 +254,7 @@ mod tests {
     #[test]
     fn rows_match_the_portable_columns_bit_for_bit() {
         let Some(adx) = Adx::detect() else {
-            eprintln!("skip: this CPU has no BMI2/ADX");
+            crate::test_skip::skip("cpu-adx", "this CPU has no BMI2/ADX");
             return;
         };
         let mut seed = 0x0123_4567_89ab_cdef;

@@ -87,7 +87,7 @@ fn threads_give_the_same_orbit_bit_for_bit_and_it_follows_astro_float() {
 fn the_x86_square_gives_the_portable_orbit_bit_for_bit_on_the_deep_locations() {
     let best = Square::best();
     if matches!(best, Square::Portable) {
-        eprintln!("skip: this CPU has no BMI2/ADX (or WAVEBROT_NO_ADX is set): one square only");
+        crate::test_skip::skip("cpu-adx", "this CPU has no BMI2/ADX (or WAVEBROT_NO_ADX is set): one square only");
         return;
     }
     // rust-fractal's benchmark locations at the bits a 1080-row render takes (5, 9, 30 and
