@@ -1,7 +1,9 @@
 //! The deep-zoom (perturbation) Mandelbrot family on every backend: the CPU twin
 //! (`src/backend/cpu/mandelbrot_deep.rs`, rule `src/sim/perturb.rs`) against the direct
-//! arbitrary-precision rule, and CUDA (`kernels/mandelbrot_deep.cu`) and wgpu
-//! (`shaders/mandelbrot_deep.wgsl`) against the CPU twin. Plus the CLI's deep-zoom flags.
+//! arbitrary-precision rule, and CUDA (`kernels/mandelbrot_deep.cu`, also compiled as host C++
+//! here) and wgpu (`shaders/mandelbrot_deep.wgsl`) against the CPU twin; smooth values and BLA.
+//! The check against an independent MPFR iteration is `mandelbrot_deep_reference`, the CLI's
+//! deep-zoom flags `mandelbrot_deep_cli`; both use this file's views and host harness.
 //!
 //! Locations: near the Misiurewicz point `c = i`, offset by a fraction of the view so the
 //! picture holds a range of counts (the centre's orbit escapes early there, so every pixel must
@@ -12,7 +14,6 @@
 
 use crate::common;
 
-use assert_cmd::Command;
 use wavebrot::backend::Backend;
 use wavebrot::backend::cpu::mandelbrot_deep::{mandelbrot_deep, mandelbrot_deep_smooth};
 use wavebrot::backend::cpu::{CpuBackend, Threads};
@@ -25,16 +26,16 @@ const W: usize = 48;
 const H: usize = 32;
 
 /// A view near `c = i` at `10^exp`: the centre `i + (0.3 + 0.1i) * 10^-exp`.
-fn near_i(exp: u32) -> View {
+pub(crate) fn near_i(exp: u32) -> View {
     View::parse(&format!("3e-{},1.{}1", exp + 1, "0".repeat(exp as usize)), &format!("1e{exp}")).unwrap()
 }
 
 /// A minibrot in seahorse valley at 1e17 (most pixels inside: 8000 iterations each).
-fn seahorse() -> View {
+pub(crate) fn seahorse() -> View {
     View::parse("-0.743643887037158704752191506114774,0.131825904205311970493132056385139", "1e17").unwrap()
 }
 
-fn cpu_counts(job: &DeepJob, mantissa: Mantissa) -> Vec<i32> {
+pub(crate) fn cpu_counts(job: &DeepJob, mantissa: Mantissa) -> Vec<i32> {
     let mut counts = vec![-1; job.pixels()];
     mandelbrot_deep(Threads::All, job, mantissa, &mut counts).unwrap();
     counts
@@ -205,92 +206,6 @@ fn cpu_backend_renders_deep_views() {
     assert_eq!(CpuBackend::new(Threads::One).deep_arith(&ext), "perturbation f64, extended exponent");
 }
 
-fn wavebrot() -> Command {
-    Command::cargo_bin("wavebrot").unwrap()
-}
-
-#[test]
-fn cli_centre_and_zoom_are_the_seed_bounds() {
-    let dir = tempfile::tempdir().unwrap();
-    let (a, b) = (dir.path().join("a.npy"), dir.path().join("b.npy"));
-    let base = ["render", "mandelbrot", "--width", "96", "--height", "64", "--iters", "50", "--backend", "cpu1"];
-    wavebrot().args(base).args(["--center=-0.5,0", "--zoom", "1", "--npy"]).arg(&a).assert().success();
-    wavebrot().args(base).args(["--bounds=-2,1,-1,1", "--npy"]).arg(&b).assert().success();
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-}
-
-#[test]
-fn cli_deep_render_writes_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let npy = dir.path().join("deep.npy");
-    let out = wavebrot()
-        .args(["render", "mandelbrot", "--width", "24", "--height", "16", "--iters", "500", "--backend", "cpu"])
-        .args(["--center=3e-101,1.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001"])
-        .args(["--zoom", "1e100", "--npy"])
-        .arg(&npy)
-        .assert()
-        .success();
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("zoom 1e100") && err.contains("perturbation f64"), "{err}");
-    assert_eq!(std::fs::metadata(&npy).unwrap().len(), 128 + 24 * 16 * 4);
-}
-
-#[test]
-fn cli_bad_views_exit_2_with_one_line() {
-    let cases: [&[&str]; 6] = [
-        &["--center=0,0", "--zoom", "0"],
-        &["--center=0,0", "--zoom", "-1"],
-        &["--center=a,b", "--zoom", "1"],
-        &["--center=-0.5,0.5", "--zoom", "1e20", "--precision", "f64"],
-        &["--center=-0.5,0.5", "--zoom", "1e8", "--precision", "f32"],
-        &["--precision", "perturbation"],
-    ];
-    for args in cases {
-        let out = wavebrot().args(["render", "mandelbrot", "--backend", "cpu1"]).args(args).assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error:"), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
-}
-
-#[test]
-fn cli_locations_render_save_and_refuse_bad_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let locations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations");
-    let mut found = 0;
-    for entry in std::fs::read_dir(&locations).unwrap() {
-        let path = entry.unwrap().path();
-        found += 1;
-        let saved = dir.path().join("saved.toml");
-        let mut original =
-            wavebrot::sim::fractal::deep::Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-        // The benchmark locations' long orbits (up to 600 100 steps at 3712 bits) are tested
-        // elsewhere; here 2000 iterations show the file renders and saves.
-        let mut cmd = wavebrot();
-        cmd.args(["render", "mandelbrot", "--width", "12", "--height", "8", "--backend", "cpu", "--location"])
-            .arg(&path);
-        if original.iters > 100_000 {
-            cmd.args(["--iters", "2000"]);
-            original.iters = 2000;
-        }
-        cmd.arg("--save-location").arg(&saved).assert().success();
-        let again =
-            wavebrot::sim::fractal::deep::Location::from_toml(&std::fs::read_to_string(&saved).unwrap()).unwrap();
-        assert_eq!(original, again, "{}", path.display());
-    }
-    assert!(found >= 3, "{found} locations shipped");
-    let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, "re = \"-0.5\"\nim = \"zero\"\nzoom = \"1\"\niters = 10\n").unwrap();
-    for file in [bad, dir.path().join("missing.toml")] {
-        let out =
-            wavebrot().args(["render", "mandelbrot", "--backend", "cpu1", "--location"]).arg(&file).assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-        assert!(err.contains("location file"), "{err}");
-    }
-}
-
 /// `v` as C's `%a` reads it (hexadecimal, exact).
 pub(crate) fn hex(v: f64) -> String {
     if v == 0.0 {
@@ -347,7 +262,7 @@ pub(crate) fn host_harness() -> HostKernel {
 }
 
 /// The counts and smooth values of `job` from the CUDA kernel run on the host.
-fn run_host_kernel(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>) {
+pub(crate) fn run_host_kernel(h: &HostKernel, job: &DeepJob) -> (Vec<i32>, Vec<f32>) {
     host_kernel_output(h, job, None)
         .lines()
         .map(|l| {
@@ -569,241 +484,4 @@ fn bla_counts_match_single_steps_within_the_budget() {
         );
         assert!(m <= 0.001, "zoom {}: BLA changes {:.3}% of the counts", view.zoom, m * 100.0);
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Against an independent reference: tools/deep_reference.py iterates sampled pixels directly in
-// MPFR (gmpy2: another library than the astro-float the reference orbit uses), with its own
-// view -> pixel mapping written from DESIGN.md. Needs python3 and gmpy2
-// (tools/requirements-ci.txt); a missing one fails the test with a message saying so.
-
-/// A shipped location's view and iterations.
-fn shipped(name: &str) -> (View, u32) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations").join(name);
-    let loc = wavebrot::sim::fractal::deep::Location::from_toml(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    (loc.view(), loc.iters)
-}
-
-/// `(x, y, count)` of `samples` pixels of `view` (`w x h`), counted directly in MPFR.
-fn mpfr_counts(view: &View, iters: u32, w: usize, h: usize, samples: usize) -> Vec<(usize, usize, i32)> {
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/deep_reference.py");
-    let out = std::process::Command::new("python3")
-        .arg(&script)
-        .args(["--re", &view.re, "--im", &view.im, "--zoom", &view.zoom])
-        .args(["--iters", &iters.to_string(), "--width", &w.to_string(), "--height", &h.to_string()])
-        .args(["--samples", &samples.to_string()])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("the independent deep-zoom reference needs python3 (with gmpy2, tools/requirements-ci.txt): {e}")
-        });
-    assert!(
-        out.status.success(),
-        "tools/deep_reference.py failed (python3 with gmpy2 needed: pip install -r tools/requirements-ci.txt):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v["pixels"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| (p[0].as_u64().unwrap() as usize, p[1].as_u64().unwrap() as usize, p[2].as_i64().unwrap() as i32))
-        .collect()
-}
-
-/// Checks `counts` (`w` wide) on the sampled pixels: at most 0.5% of them may differ; the
-/// message names each differing pixel with its count and the expected one.
-fn check_against_mpfr(what: &str, counts: &[i32], w: usize, want: &[(usize, usize, i32)]) {
-    let bad: Vec<String> = want
-        .iter()
-        .filter(|&&(x, y, c)| counts[y * w + x] != c)
-        .map(|&(x, y, c)| format!("pixel (col {x}, row {y}): count {}, expected {c}", counts[y * w + x]))
-        .collect();
-    let allowed = (want.len() as f64 * 0.005).floor() as usize;
-    println!("{what}: {} of {} sampled pixels differ from MPFR (allowed {allowed})", bad.len(), want.len());
-    assert!(
-        bad.len() <= allowed,
-        "{what}: {} of {} sampled pixels differ from the direct MPFR iteration (allowed {allowed}):\n{}",
-        bad.len(),
-        want.len(),
-        bad.join("\n")
-    );
-}
-
-/// The views of the independent check, `(label, view, iters)`, from 1e17 to past 1e1000: each
-/// rendered at 32x18.
-fn independent_views() -> Vec<(&'static str, View, u32)> {
-    let (v113, i113) = shipped("rfc-5e113.toml");
-    let (v50, i50) = shipped("rfc-1e50.toml");
-    let (v533, i533) = shipped("rfc-4e533.toml");
-    vec![
-        ("seahorse 1e17", seahorse(), 8000),
-        ("near i 1e20", near_i(20), 2000),
-        ("rust-fractal 5e49", v50, i50),
-        ("rust-fractal 2.5e113", v113, i113),
-        ("near i 1e320", near_i(320), 3000),
-        ("rust-fractal 2e533", v533, i533),
-        ("near i 1e1000", near_i(1000), 4000),
-    ]
-}
-
-const IW: usize = 32;
-const IH: usize = 18;
-const SAMPLES: usize = 24;
-
-#[test]
-fn cpu_counts_match_an_independent_mpfr_iteration() {
-    for (label, view, iters) in independent_views() {
-        let job = DeepJob::prepare(&view, IW, IH, iters).unwrap();
-        let counts = cpu_counts(&job, Mantissa::F64);
-        let want = mpfr_counts(&view, iters, IW, IH, SAMPLES);
-        check_against_mpfr(&format!("cpu, {label}"), &counts, IW, &want);
-        // BLA on and off: the same counts but on a few chaotic pixels (at 5e49 one of 576, where
-        // neither is MPFR's: 174 325 with BLA, 174 271 without, 174 305 in MPFR).
-        let off = cpu_counts(&job.without_bla(), Mantissa::F64);
-        let differ: Vec<String> = (0..counts.len())
-            .filter(|&i| counts[i] != off[i])
-            .map(|i| format!("(col {}, row {}): {} with BLA, {} without", i % IW, i / IW, counts[i], off[i]))
-            .collect();
-        println!("{label}: BLA on and off differ on {} of {} pixels", differ.len(), counts.len());
-        assert!(
-            differ.len() as f64 <= 0.005 * counts.len() as f64,
-            "{label}: BLA on and off differ on {} pixels:\n{}",
-            differ.len(),
-            differ.join("\n")
-        );
-    }
-}
-
-#[test]
-fn the_cuda_kernel_on_the_host_matches_an_independent_mpfr_iteration() {
-    let h = host_harness();
-    for (label, view, iters) in independent_views() {
-        let job = DeepJob::prepare(&view, IW, IH, iters).unwrap();
-        let (counts, _) = run_host_kernel(&h, &job);
-        let want = mpfr_counts(&view, iters, IW, IH, SAMPLES);
-        check_against_mpfr(&format!("CUDA kernel on the host, {label}"), &counts, IW, &want);
-    }
-}
-
-#[test]
-fn wgpu_counts_match_an_independent_mpfr_iteration_or_refuse() {
-    let Some(mut b) = common::wgpu_backend() else { return };
-    for (label, view, iters) in independent_views() {
-        let job = DeepJob::prepare(&view, IW, IH, iters).unwrap();
-        let mut counts = vec![-1; job.pixels()];
-        match b.mandelbrot_deep(&job, &mut counts) {
-            Ok(_) => {
-                let want = mpfr_counts(&view, iters, IW, IH, SAMPLES);
-                // f32 deltas (adapters without f64) have the f32 budget; f64 the deep one.
-                let mantissa = b.deep_mantissa();
-                let bad = want.iter().filter(|&&(x, y, c)| counts[y * IW + x] != c).count();
-                if mantissa == Mantissa::F64 {
-                    check_against_mpfr(&format!("wgpu, {label}"), &counts, IW, &want);
-                } else {
-                    println!("wgpu f32, {label}: {bad} of {} sampled pixels differ", want.len());
-                }
-            }
-            Err(e) => {
-                // llvmpipe ends a shader's loops after 65535 trips: the driver must say so, never
-                // hand back a wrong picture.
-                let e = e.to_string();
-                println!("wgpu, {label}: refused: {e}");
-                assert!(b.is_software() && e.contains("stopped the deep-zoom loop"), "{label}: {e}");
-            }
-        }
-    }
-}
-
-#[test]
-fn the_deepest_location_matches_an_independent_mpfr_iteration() {
-    // The 5e1085 location (rust-fractal's 1e1086): a 538 502-step orbit at 3712 bits and 540 000
-    // iterations a pixel; 16x9, 6 pixels in MPFR: about 50 s on 2 cores (most of it the orbit
-    // and MPFR).
-    let (view, iters) = shipped("rfc-1e1086.toml");
-    let (w, h) = (16, 9);
-    let job = DeepJob::prepare(&view, w, h, iters).unwrap();
-    let counts = cpu_counts(&job, Mantissa::F64);
-    let want = mpfr_counts(&view, iters, w, h, 6);
-    check_against_mpfr("cpu, rust-fractal 5e1085", &counts, w, &want);
-    let h = host_harness();
-    let (kernel, _) = run_host_kernel(&h, &job);
-    assert_eq!(kernel, counts, "the CUDA kernel on the host against the CPU twin");
-    // wgpu with an orbit past 2^19 entries (and a BLA table of a million): the CPU twin's counts,
-    // or the llvmpipe refusal, never a wrong picture.
-    if let Some(mut b) = common::wgpu_backend() {
-        let mut gpu = vec![-1; job.pixels()];
-        match b.mandelbrot_deep(&job, &mut gpu) {
-            Ok(_) => {
-                let m = mismatch_frac(&gpu, &counts);
-                println!("wgpu {}, 5e1085: {:.3}% differ from the CPU twin", b.deep_mantissa().name(), m * 100.0);
-                if b.deep_mantissa() == Mantissa::F64 {
-                    assert!(m <= 0.01, "wgpu at 5e1085: {:.3}% differ from the CPU twin", m * 100.0);
-                }
-            }
-            Err(e) => {
-                let e = e.to_string();
-                assert!(b.is_software() && e.contains("stopped the deep-zoom loop"), "{e}");
-            }
-        }
-    }
-}
-
-/// The counts of a `.npy` file `render --npy` wrote (`<i4`, header of 128 bytes).
-fn npy_counts(path: &std::path::Path) -> Vec<i32> {
-    let bytes = std::fs::read(path).unwrap();
-    bytes[128..].chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
-}
-
-#[test]
-fn cli_bad_deep_input_warns_refuses_or_runs_never_silently_wrong() {
-    let render = ["render", "mandelbrot", "--backend", "cpu", "--width", "8", "--height", "4"];
-    let one_line_exit_2 = |args: &[&str], env: Option<(&str, &str)>, needle: &str| {
-        let mut cmd = wavebrot();
-        cmd.args(render).args(args);
-        if let Some((k, v)) = env {
-            cmd.env(k, v);
-        }
-        let out = cmd.assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        let err: Vec<&str> = err.lines().filter(|l| !l.starts_with("backend:")).collect();
-        assert_eq!(err.len(), 1, "{args:?}: {err:?}");
-        assert!(err[0].starts_with("error:") && err[0].contains(needle), "{args:?}: {err:?}");
-    };
-    // A location cut short: rust-fractal's 4e533 with 23 digits instead of 530.
-    let short = ["--center=-1.7691083304074772808923,-0.0090206880570726176", "--zoom", "2e533", "--iters", "50"];
-    let out = wavebrot().args(render).args(short).assert().success();
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("warning:") && err.contains("23 significant digits"), "{err}");
-    // The full location and exact short values are not warned about.
-    let full = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locations/rfc-4e533.toml");
-    let out = wavebrot().args(render).args(["--iters", "50", "--location"]).arg(&full).assert().success();
-    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("warning"));
-    let out = wavebrot().args(render).args(["--center=-2,0", "--zoom", "1e300", "--iters", "50"]).assert().success();
-    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("warning"));
-    // Absurd zooms: beyond 1e1000000 refused; 1e100000 runs, and right (inside: iters; c near 3: 0).
-    one_line_exit_2(&["--center=0,0", "--zoom", "1e2000000"], None, "beyond the deepest");
-    let dir = tempfile::tempdir().unwrap();
-    for (centre, want) in [("--center=0,0", 100), ("--center=3,0", 0)] {
-        let npy = dir.path().join("deep.npy");
-        wavebrot()
-            .args(render)
-            .args([centre, "--zoom", "1e100000", "--iters", "100", "--npy"])
-            .arg(&npy)
-            .assert()
-            .success();
-        assert!(npy_counts(&npy).iter().all(|&c| c == want), "{centre} at 1e100000");
-    }
-    // Absurd iterations: refused by the flag's range, or by the memory the orbit would need.
-    one_line_exit_2(&["--center=0,0", "--zoom", "1e20", "--iters", "1e10"], None, "--iters");
-    one_line_exit_2(&["--center=0,0", "--zoom", "1e20", "--iters", "10000000000"], None, "--iters");
-    one_line_exit_2(
-        &["--center=0,0", "--zoom", "1e20", "--iters", "2000000000", "--precision", "perturbation"],
-        Some(("WAVEBROT_MAX_ORBIT_STEPS", "1000")),
-        "lower the iterations",
-    );
-    let file = dir.path().join("huge.toml");
-    std::fs::write(&file, "re = \"0\"\nim = \"0\"\nzoom = \"1e20\"\niters = 10000000000\n").unwrap();
-    let out = wavebrot().args(render).arg("--location").arg(&file).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
 }
