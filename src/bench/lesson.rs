@@ -194,7 +194,7 @@ fn reduction(backends: &mut [Box<dyn Backend>], n: usize, failures: &mut Vec<Str
 fn fp32_cores_per_sm(major: u32, minor: u32) -> Option<u32> {
     match (major, minor) {
         (7, _) | (8, 0) => Some(64),
-        (8, _) | (9, 0) | (10..=12, _) => Some(128),
+        (8 | 10..=12, _) | (9, 0) => Some(128),
         _ => None,
     }
 }

@@ -138,7 +138,7 @@ fn c_zero_gives_the_unit_disc() {
     CpuBackend::new(Threads::All).julia(&p, &mut counts, None).unwrap();
     let inside = counts.iter().filter(|&&c| c == 2000).count() as f64 / p.pixels() as f64;
     let want = std::f64::consts::PI / (2.0 * h).powi(2);
-    println!("c = 0: {:.5} of the pixels inside, the disc covers {want:.5}", inside);
+    println!("c = 0: {inside:.5} of the pixels inside, the disc covers {want:.5}");
     assert!((inside - want).abs() < 0.003, "c = 0: share inside {inside:.5}, unit disc {want:.5}");
     // Every pixel is inside exactly when |z_0| <= 1 (none lies within 1e-9 of the circle here).
     let (px, py) = p.grid().pixel_size();

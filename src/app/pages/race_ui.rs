@@ -99,7 +99,7 @@ impl RaceView {
                 match &mut self.textures[i] {
                     Some(t) => t.set(image, egui::TextureOptions::NEAREST),
                     t @ None => {
-                        *t = Some(ui.ctx().load_texture(format!("race-{i}"), image, egui::TextureOptions::NEAREST))
+                        *t = Some(ui.ctx().load_texture(format!("race-{i}"), image, egui::TextureOptions::NEAREST));
                     }
                 }
             }

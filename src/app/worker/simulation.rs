@@ -329,7 +329,7 @@ impl SimLoop {
                 self.wave.redraw = true;
             }
             Command::Step => {
-                self.wave.pending_steps = self.wave.pending_steps.saturating_add(self.wave.steps_per_frame)
+                self.wave.pending_steps = self.wave.pending_steps.saturating_add(self.wave.steps_per_frame);
             }
             Command::Check => {
                 if let Some((scene, keep)) = self.wave.pending_scene.take() {

@@ -41,7 +41,7 @@ impl Draw<'_, '_> {
             let width = if selected { 2.5 } else { 1.5 };
             match *src {
                 Source::Point { x, y, .. } | Source::Pulse { x, y, .. } => {
-                    self.circle(self.cell(x, y), 6.0, width, colour)?
+                    self.circle(self.cell(x, y), 6.0, width, colour)?;
                 }
                 Source::Line { x0, y0, x1, y1, .. } | Source::Moving(Moving { x0, y0, x1, y1, .. }) => {
                     let (a, b) = (self.cell(x0, y0), self.cell(x1, y1));

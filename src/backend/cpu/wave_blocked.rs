@@ -39,13 +39,7 @@ struct Rows<'a> {
 impl Rows<'_> {
     /// Segment and offset of row `i`.
     fn locate(&self, i: usize) -> (usize, usize) {
-        let s = if i >= self.starts[2] {
-            2
-        } else if i >= self.starts[1] {
-            1
-        } else {
-            0
-        };
+        let s = if i >= self.starts[2] { 2 } else { usize::from(i >= self.starts[1]) };
         (s, (i - self.starts[s]) * self.ny)
     }
 
@@ -95,13 +89,7 @@ impl AuxRows<'_> {
         if self.starts.is_empty() {
             return &mut [];
         }
-        let s = if i >= self.first[2] {
-            2
-        } else if i >= self.first[1] {
-            1
-        } else {
-            0
-        };
+        let s = if i >= self.first[2] { 2 } else { usize::from(i >= self.first[1]) };
         let base = self.starts[self.first[s]];
         &mut self.segs[s][self.starts[i] - base..self.starts[i + 1] - base]
     }

@@ -68,7 +68,7 @@ pub(super) fn mandelbrot(
     let (width, height) = (params.width as i32, params.height as i32);
     let iters = params.iters as i32;
     // Counts fit in u16 up to 65535 iterations: half the bytes over PCIe.
-    let narrow = params.iters <= u32::from(u16::MAX);
+    let narrow = u16::try_from(params.iters).is_ok();
     let narrow_i32 = i32::from(narrow);
     let func = match params.precision {
         Precision::F64 => &dev.mandelbrot_f64,

@@ -2,7 +2,10 @@
 //! scene kernel, the plain blocked kernel (with or without a CUDA graph) and the one-update
 //! kernel. A part of [`super`].
 
-use super::*;
+use super::{
+    BackendError, CudaWave, GRAPH_CACHE, GRAPH_MIN_LAUNCHES, LaunchConfig, PushKernelArg, SceneData, SendGraph, TILE,
+    launch, runtime, scene_update, sys,
+};
 
 impl CudaWave {
     /// `steps` time steps of a scene (values uploaded): the forced cells, then two updates each.

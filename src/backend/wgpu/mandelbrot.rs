@@ -29,7 +29,7 @@ pub(crate) const TILE: u32 = 16;
 /// write them as pairs, one `u32` for pixels `2i` and `2i + 1` of a row.
 #[must_use]
 pub fn narrow(iters: u32) -> bool {
-    iters <= u32::from(u16::MAX)
+    u16::try_from(iters).is_ok()
 }
 
 /// Bytes of the counts of a `width x height` image as the shaders write them: rows of

@@ -1,7 +1,7 @@
 //! The wave's frames on the GPU: the textures it draws into, colouring the field into them
 //! (strided for a picture smaller than the grid) and copying the field out. A part of [`super`].
 
-use super::*;
+use super::{Arc, BackendError, FIELD_SCALE, WgpuWave};
 
 impl WgpuWave {
     /// A texture [`Self::colormap_into`] can draw into: `Rgba8Unorm`, `nx` wide and `ny` high

@@ -223,7 +223,7 @@ impl SceneGpu {
         let pairs: Vec<u32> = forced_cells.iter().flat_map(|c| [c.cell as u32, c.source as u32]).collect();
         if !pairs.is_empty() {
             gpu.scoped("uploading the forced cells", || {
-                gpu.queue.write_buffer(&self.forced, 0, bytemuck::cast_slice(&pairs))
+                gpu.queue.write_buffer(&self.forced, 0, bytemuck::cast_slice(&pairs));
             })?;
         }
         self.n_forced = forced_cells.len() as u32;

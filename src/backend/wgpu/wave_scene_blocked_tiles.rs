@@ -2,7 +2,9 @@
 //! into [`TileKinds`]), the lists each dispatch's entry points run over ([`Lists`]), and how many
 //! dispatches an advance takes ([`dispatches`]). A part of [`super`].
 
-use super::*;
+use super::{
+    EDGE_NONE, HALO, INVOCATIONS, OUT, OWN_C2, ROWS_PER_INVOCATION, SceneCells, SourceCell, TILE, WALL, scene_tiles,
+};
 
 /// What a tile needs, from its cells alone (halo included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

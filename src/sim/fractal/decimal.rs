@@ -3,7 +3,7 @@
 
 use astro_float::{BigFloat, Consts, Radix};
 
-use super::perturb::RM;
+use super::perturb::{RM, mant_exp};
 
 /// Why a big value could not be written in decimal.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -65,4 +65,39 @@ pub fn positional(s: &str) -> String {
     let text = text.trim_start_matches('0');
     let text = if text.is_empty() || text.starts_with('.') { format!("0{text}") } else { text.to_owned() };
     if text == "0" { text } else { format!("{sign}{text}") }
+}
+
+/// Significant digits of a decimal string and the power of ten its last digit is worth
+/// (`"-1.2500"`: 5 and -4); `None` for a value without digits or zero.
+pub(crate) fn decimal_digits(text: &str) -> Option<(usize, i64)> {
+    let t = text.trim();
+    let (mant, exp) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
+        None => (t, 0),
+    };
+    let digits = mant.strip_prefix(['+', '-']).unwrap_or(mant);
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all: String = int.chars().chain(frac.chars()).collect();
+    let significant = all.trim_start_matches('0').len();
+    (significant > 0).then(|| (significant, exp - frac.len() as i64))
+}
+
+/// `log10 |v|` for any `v` (`-inf` for 0).
+#[must_use]
+pub fn log10_abs(v: &BigFloat) -> f64 {
+    let (m, e) = mant_exp(v);
+    m.abs().log10() + e as f64 * std::f64::consts::LOG10_2
+}
+
+/// A zoom as the readouts write it: `1e123`, `3.2e-5`, `12`.
+#[must_use]
+pub fn format_zoom(log10: f64) -> String {
+    if (-3.0..6.0).contains(&log10) {
+        let v = 10f64.powf(log10);
+        let s = format!("{v:.3}");
+        return s.trim_end_matches('0').trim_end_matches('.').to_owned();
+    }
+    let e = log10.floor();
+    let m = 10f64.powf(log10 - e);
+    if (m - 1.0).abs() < 0.005 { format!("1e{e}") } else { format!("{m:.2}e{e}") }
 }

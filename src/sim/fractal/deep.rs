@@ -24,6 +24,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::bla::{BlaTable, FloatExp};
+use super::decimal::decimal_digits;
+pub use super::decimal::{format_zoom, log10_abs};
 pub use super::location::{Location, LocationError};
 use super::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use super::perturb::{Deltas, Iterations, Real, ReferenceOrbit, perturb_escape, perturb_smooth_executed};
@@ -103,41 +105,6 @@ pub fn parse_decimal(text: &str, what: &str, bits: usize) -> Result<BigFloat, Vi
         return Err(ViewError::OutOfRange { what: what.to_owned(), text: text.to_owned() });
     }
     Ok(v)
-}
-
-/// Significant digits of a decimal string and the power of ten its last digit is worth
-/// (`"-1.2500"`: 5 and -4); `None` for a value without digits or zero.
-fn decimal_digits(text: &str) -> Option<(usize, i64)> {
-    let t = text.trim();
-    let (mant, exp) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], t[i + 1..].parse::<i64>().ok()?),
-        None => (t, 0),
-    };
-    let digits = mant.strip_prefix(['+', '-']).unwrap_or(mant);
-    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
-    let all: String = int.chars().chain(frac.chars()).collect();
-    let significant = all.trim_start_matches('0').len();
-    (significant > 0).then(|| (significant, exp - frac.len() as i64))
-}
-
-/// `log10 |v|` for any `v` (`-inf` for 0).
-#[must_use]
-pub fn log10_abs(v: &BigFloat) -> f64 {
-    let (m, e) = mant_exp(v);
-    m.abs().log10() + e as f64 * std::f64::consts::LOG10_2
-}
-
-/// A zoom as the readouts write it: `1e123`, `3.2e-5`, `12`.
-#[must_use]
-pub fn format_zoom(log10: f64) -> String {
-    if (-3.0..6.0).contains(&log10) {
-        let v = 10f64.powf(log10);
-        let s = format!("{v:.3}");
-        return s.trim_end_matches('0').trim_end_matches('.').to_owned();
-    }
-    let e = log10.floor();
-    let m = 10f64.powf(log10 - e);
-    if (m - 1.0).abs() < 0.005 { format!("1e{e}") } else { format!("{m:.2}e{e}") }
 }
 
 /// A view: centre and zoom, held as given (text) and in arbitrary precision.

@@ -53,7 +53,7 @@ pub fn mant_exp(v: &BigFloat) -> (f64, i64) {
         return (0.0, 0);
     }
     // The top word is normalised (its highest bit set): value = 0.top... * 2^e.
-    let m = top as f64 / 18_446_744_073_709_551_616.0;
+    let m = top as f64 / 18_446_744_073_709_552_000.0;
     let m = if v.is_negative() { -m } else { m };
     (m, i64::from(e))
 }

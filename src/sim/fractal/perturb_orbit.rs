@@ -2,7 +2,10 @@
 //! each step stored as `f64`, as a mantissa with an extended exponent and as `f32` parts, and its
 //! BLA table. A part of [`super`].
 
-use super::*;
+use super::{
+    BigFloat, BlaTable, Cx, Fixed, FloatExp, RESERVED_STEPS, RM, Real, ReferenceOrbit, TooLong, iterate, orbit_threads,
+    to_f64,
+};
 
 /// A reference orbit still going after the steps the memory holds.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
