@@ -417,7 +417,9 @@ fn a_check_mismatch_turns_red_and_a_stale_result_goes_with_the_scene() {
     let mut h = harness(Demo::Wave);
     h.state_mut().inject_check_fault(true);
     let r = wait_for_check(&mut h);
-    assert!(r.error.is_none() && !r.ok(), "a wrong reference is a mismatch: {r:?}");
+    // The smallest fault: one cell one step of f32 off (the CPU's tolerance is 0).
+    assert!(r.error.is_none() && !r.ok(), "one cell one f32 step off is a mismatch: {r:?}");
+    assert!(r.max_diff > 0.0 && r.max_diff < 1e-6, "the fault is one f32 step: {r:?}");
     h.run_steps(2);
     assert!(h.query_by_label_contains("MISMATCH").is_some(), "the mismatch is shown");
     h.get_by_role_and_label(Role::Slider, "frequency").set_value_accesskit(0.3);

@@ -183,7 +183,10 @@ fn check_compares_with_cpu1_and_turns_red_on_a_mismatch() {
     h.run_steps(2);
     let r = h.state().last_mandelbrot_check().unwrap().clone();
     assert_eq!(r.against, wavebrot::backend::BackendKind::Cpu1);
-    assert!(!r.ok() && r.error.is_none(), "a wrong reference is a mismatch: {r:?}");
+    // The smallest fault: one pixel of the reference off by one.
+    assert!(!r.ok() && r.error.is_none(), "one wrong pixel is a mismatch: {r:?}");
+    assert_eq!((r.share * r.params.pixels() as f64).round(), 1.0, "{r:?}");
+    assert!(h.query_by_label_contains(": 1 of ").is_some(), "one pixel is said");
     assert!(h.query_by_label_contains("MISMATCH").is_some(), "the mismatch is shown");
     // Another view: the result of the old one goes.
     h.get_by_label("Reset view (R)").click();

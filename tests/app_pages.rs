@@ -185,8 +185,8 @@ fn the_check_button_works_in_the_mandelbrot_view() {
     assert_eq!((r.backend, r.against), (BackendKind::Cpu, BackendKind::Cpu1));
     assert_eq!(r.params, h.state().mandelbrot_shown().unwrap().params.unwrap(), "the image shown is checked");
     assert!(r.ok() && r.share == 0.0, "the CPU against itself: no pixel differs, got {r:?}");
-    assert_eq!(r.budget, wavebrot::sim::fractal::mandelbrot::mismatch_tolerance(r.params.precision));
-    assert!(h.query_by_label_contains("of pixels differ").is_some(), "the result is shown");
+    assert_eq!(r.budget, wavebrot::app::worker::compare::CHECK_BUDGET);
+    assert!(h.query_by_label_contains("pixels differ (none allowed): OK").is_some(), "the result is shown");
 }
 
 #[test]

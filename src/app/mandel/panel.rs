@@ -55,14 +55,15 @@ impl WavebrotApp {
             let text = match &r.error {
                 Some(e) => format!("check failed to run: {e}"),
                 None => format!(
-                    "{} vs {}, {}×{} {}: {:.4}% of pixels differ (budget {:.2}%): {}",
+                    "{} vs {}, {}×{} {}: {} of {} pixels differ ({} allowed): {}",
                     r.backend,
                     r.against,
                     r.params.width,
                     r.params.height,
                     r.params.precision.name(),
-                    r.share * 100.0,
-                    r.budget * 100.0,
+                    (r.share * r.params.pixels() as f64).round(),
+                    r.params.pixels(),
+                    if r.budget == 0.0 { "none".to_owned() } else { format!("{:.2}%", r.budget * 100.0) },
                     if r.ok() { "OK" } else { "MISMATCH" }
                 ),
             };

@@ -279,8 +279,7 @@ fn compare_loop(
 }
 
 /// The Mandelbrot check: the active backend's counts against the CPU reference's for the image
-/// shown (same parameters), as the share of pixels that differ against the budget of
-/// [`mandelbrot::mismatch_tolerance`].
+/// shown (same parameters), as the share of pixels that differ against [`CHECK_BUDGET`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MandelCheck {
     pub backend: BackendKind,
@@ -288,7 +287,7 @@ pub struct MandelCheck {
     pub params: MandelbrotParams,
     /// Share of pixels whose escape counts differ.
     pub share: f64,
-    /// The budget for the precision.
+    /// The share allowed ([`CHECK_BUDGET`]).
     pub budget: f64,
     pub error: Option<String>,
 }
@@ -300,6 +299,13 @@ impl MandelCheck {
         self.error.is_none() && self.share <= self.budget
     }
 }
+
+/// The share of pixels the app's Check lets differ from `cpu1`: none. Every backend's kernels
+/// round each product and sum as the CPU does (NVRTC `--fmad=false`, SPIR-V `NoContraction`), and
+/// `verify` measures 0.0000% on every Mandelbrot case on the CPU, lavapipe and the H100's and
+/// H200's CUDA and Vulkan, so one differing pixel is a bug and the Check says FAIL (DESIGN.md's
+/// 0.01% / 1% stay `verify`'s budget for a GPU never seen).
+pub const CHECK_BUDGET: f64 = 0.0;
 
 /// Checks `kind` against `cpu1` (the reference, whatever `kind` is) on `params` (`fault`: a
 /// test seam making the reference wrong) on the `wavebrot-mandel-check` thread (each on a
@@ -323,9 +329,9 @@ pub fn check_mandelbrot(
             let mut want = vec![0i32; params.pixels()];
             backend::open(kind).and_then(|mut b| b.mandelbrot(&params, &mut got))?;
             backend::open(against).and_then(|mut b| b.mandelbrot(&params, &mut want))?;
-            if fault {
-                // Test seam: a reference wrong on every pixel.
-                want.iter_mut().for_each(|c| *c += 1);
+            if fault && let Some(c) = want.get_mut(params.pixels() / 2) {
+                // Test seam: the smallest fault, one pixel's count off by one.
+                *c += 1;
             }
             Ok(mandelbrot::mismatch_frac(&got, &want))
         };
@@ -335,7 +341,7 @@ pub fn check_mandelbrot(
             against,
             params,
             share: r.as_ref().map_or(f64::NAN, |s| *s),
-            budget: mandelbrot::mismatch_tolerance(params.precision),
+            budget: CHECK_BUDGET,
             error: r.err().map(|e| e.to_string()),
         });
         wake();
