@@ -513,3 +513,23 @@ fn the_frequency_slider_moves_gently() {
     // Linear 0.02..0.6 over the slider's 150 points: measured 0.110 (the old one, seen: 0.32); 0.12 allowed.
     assert!(worst > 0.0 && worst <= 0.12, "25 points moved the frequency by {worst:.3}");
 }
+
+/// The top bar stays one row at a laptop's width, whatever the backend's name: every control in
+/// it, and the panels under it, keep their place (seen: at 1280 px on llvmpipe "Getting started"
+/// wrapped to a second row and everything under the bar moved down by a row).
+#[test]
+fn the_top_bar_is_one_row_at_a_laptop_width() {
+    for width in [1000.0, 1280.0] {
+        let h = app_support::harness(Demo::Wave, [width, 700.0]);
+        let first = h.get_by_label("Waves (1)").rect();
+        let last = h.get_by_label("Getting started").rect();
+        assert!(
+            (last.top() - first.top()).abs() < 1.0,
+            "at {width} px: Getting started {last:?} beside Waves {first:?}"
+        );
+        assert!(last.right() <= width, "at {width} px the bar's last button is inside the window: {last:?}");
+        let running = h.get_by_label_contains("running on").rect();
+        let same_row = (running.center().y - first.center().y).abs() < 2.0;
+        assert!(same_row && running.right() <= width + 2.0, "at {width} px what runs is on the row: {running:?}");
+    }
+}

@@ -113,8 +113,12 @@ impl WavebrotApp {
         }
     }
 
+    /// The top bar, one row whatever the window's width: the views and pages, the backend picker,
+    /// the CPU comparison, Getting started, and last what runs (cut to the room left, whole on
+    /// hover), so no control moves when the backend's name is long (llvmpipe's wrapped the bar
+    /// to a second row at 1280 px and moved everything under it by a row).
     pub(crate) fn top_bar_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
+        ui.horizontal(|ui| {
             let mut view = self.settings.view;
             let on_demo = self.pages.page.is_none();
             if ui.add(egui::Button::selectable(on_demo && view == Demo::Wave, "Waves (1)")).clicked() {
@@ -136,12 +140,6 @@ impl WavebrotApp {
             if controls::backend_picker_ui(ui, &mut choice, &self.probes) {
                 self.pick_backend(choice);
             }
-            ui.separator();
-            match &self.active {
-                Some((k, _)) if self.start.freeze_timings => ui.label(format!("running on {k}")),
-                Some((k, d)) => ui.label(format!("running on {k}: {}", d.name)),
-                None => ui.label("opening backend…"),
-            };
             ui.checkbox(&mut self.settings.cpu_compare, "CPU comparison");
             ui.separator();
             if ui
@@ -151,6 +149,13 @@ impl WavebrotApp {
             {
                 self.getting_started = true;
             }
+            ui.separator();
+            let running = match &self.active {
+                Some((k, _)) if self.start.freeze_timings => format!("running on {k}"),
+                Some((k, d)) => format!("running on {k}: {}", d.name),
+                None => "opening backend…".to_owned(),
+            };
+            ui.add(egui::Label::new(&running).truncate()).on_hover_text(running);
         });
         if let Some(n) = &self.start.display_note {
             ui.colored_label(ui.visuals().warn_fg_color, format!("display: {n}"));

@@ -32,6 +32,35 @@ pub(crate) struct Gpu {
 }
 
 impl Gpu {
+    /// The encoder of one escape-time pass (Mandelbrot, Julia, their distance and deep kernels):
+    /// `total` (the iteration counter) cleared, `pipeline` dispatched over `groups` with `bind`,
+    /// timed by `timer` where there is one and its timestamps resolved. The caller adds its
+    /// copies and submits.
+    pub fn escape_pass(
+        &self,
+        label: &str,
+        (pipeline, bind): (&wgpu::ComputePipeline, &wgpu::BindGroup),
+        groups: (u32, u32),
+        total: &wgpu::Buffer,
+        timer: Option<&Timer>,
+    ) -> wgpu::CommandEncoder {
+        let mut encoder = self.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        encoder.clear_buffer(total, 0, None);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(label),
+                timestamp_writes: timer.and_then(|t| t.writes(0, true)),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind, &[]);
+            pass.dispatch_workgroups(groups.0, groups.1, 1);
+        }
+        if let Some(timer) = timer {
+            timer.resolve(&mut encoder, 1);
+        }
+        encoder
+    }
+
     pub(super) fn new(
         device: wgpu::Device,
         queue: wgpu::Queue,

@@ -209,20 +209,8 @@ pub(crate) fn run(
             "julia",
             &[&bufs.params, &bufs.coords, &bufs.counts, &bufs.smooth_values, &bufs.total],
         );
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("julia") });
-        encoder.clear_buffer(&bufs.total, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("julia"),
-                timestamp_writes: bufs.timer.as_ref().and_then(|t| t.writes(0, true)),
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        if let Some(timer) = &bufs.timer {
-            timer.resolve(&mut encoder, 1);
-        }
+        let mut encoder =
+            gpu.escape_pass("julia", (&pipeline.pipeline, &bind), groups, &bufs.total, bufs.timer.as_ref());
         encoder.copy_buffer_to_buffer(&bufs.total, 0, &bufs.total_read, 0, 8);
         gpu.queue.submit([encoder.finish()]);
         // Each part in a submission of its own, mapped as soon as its own copies are done.

@@ -140,21 +140,7 @@ pub(crate) fn run(
         gpu.queue.write_buffer(&coords, 0, &coord_bytes);
         let bind =
             pipeline.bind_buffers(gpu, "julia_de", &[&params_buf, &coords, &counts_buf, &smooth_buf, &de_buf, &total]);
-        let mut encoder =
-            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("julia_de") });
-        encoder.clear_buffer(&total, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("julia_de"),
-                timestamp_writes: timer.as_ref().and_then(|t| t.writes(0, true)),
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        if let Some(timer) = &timer {
-            timer.resolve(&mut encoder, 1);
-        }
+        let mut encoder = gpu.escape_pass("julia_de", (&pipeline.pipeline, &bind), groups, &total, timer.as_ref());
         encoder.copy_buffer_to_buffer(&counts_buf, 0, &read, 0, count_bytes);
         encoder.copy_buffer_to_buffer(&smooth_buf, 0, &read, count_bytes, count_bytes);
         encoder.copy_buffer_to_buffer(&de_buf, 0, &read, 2 * count_bytes, de_bytes);

@@ -170,7 +170,6 @@ fn coords(p: &MandelbrotParams) -> Vec<f64> {
 }
 
 /// Computes `counts` for `p` on `gpu`, reusing `cache` when the size is the same.
-#[expect(clippy::too_many_lines, reason = "one dispatch in order: checks, buffers, pass, read-back, timing")]
 pub(crate) fn run(
     gpu: &Gpu,
     cache: &mut Option<Buffers>,
@@ -237,20 +236,7 @@ pub(crate) fn run(
         gpu.queue.write_buffer(&b.coords, 0, &coord_bytes);
         let bind = pipeline.bind_buffers(gpu, "mandelbrot", &[&b.params, &b.coords, &b.counts, &b.total]);
         let mut encoder =
-            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot") });
-        encoder.clear_buffer(&b.total, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("mandelbrot"),
-                timestamp_writes: b.timer.as_ref().and_then(|t| t.writes(0, true)),
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        if let Some(timer) = &b.timer {
-            timer.resolve(&mut encoder, 1);
-        }
+            gpu.escape_pass("mandelbrot", (&pipeline.pipeline, &bind), groups, &b.total, b.timer.as_ref());
         encoder.copy_buffer_to_buffer(&b.total, 0, &b.total_read, 0, 8);
         gpu.queue.submit([encoder.finish()]);
         // Each part of the counts in a submission of its own, so each can be mapped as soon

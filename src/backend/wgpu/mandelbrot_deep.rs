@@ -200,20 +200,7 @@ pub(crate) fn run(
         ];
         let bind = pipeline.bind_buffers(gpu, "mandelbrot_deep", &buffers[..if want_de { 10 } else { 9 }]);
         let mut encoder =
-            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("mandelbrot_deep") });
-        encoder.clear_buffer(&total_buf, 0, None);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("mandelbrot_deep"),
-                timestamp_writes: timer.as_ref().and_then(|t| t.writes(0, true)),
-            });
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, &bind, &[]);
-            pass.dispatch_workgroups(groups.0, groups.1, 1);
-        }
-        if let Some(timer) = &timer {
-            timer.resolve(&mut encoder, 1);
-        }
+            gpu.escape_pass("mandelbrot_deep", (&pipeline.pipeline, &bind), groups, &total_buf, timer.as_ref());
         encoder.copy_buffer_to_buffer(&counts_buf, 0, &staging, 0, count_bytes);
         if want_smooth {
             encoder.copy_buffer_to_buffer(&smooth_buf, 0, &staging, count_bytes, smooth_bytes);
