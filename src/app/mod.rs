@@ -6,16 +6,24 @@
 //! `wavebrot-cpu-compare` ([`worker::compare::CpuCompare`]), so the window stays responsive whatever a
 //! backend does.
 //!
-//! The rooms, one folder each:
-//! - [`launch`]: how the app starts (options shared with the CLI, settings saved between runs,
-//!   the window in a guarded child process, the headless harness).
-//! - [`shell`]: what every view shares (top bar and keys, timing panel, frame profile, colour
-//!   widgets).
+//! The rooms, from the ground up; each imports only the rooms before it (`APP_ROOMS`, checked
+//! by `src/house_rules.rs`), and this file holds [`WavebrotApp`], which the views' panels
+//! implement:
+//! - [`widgets`]: small widgets any room uses.
+//! - [`options`]: how the app starts (the view to open on, `wavebrot gui`'s flags), shared with
+//!   the CLI.
 //! - [`worker`]: everything off the UI thread (the simulation loop, frames to the screen,
-//!   Mandelbrot passes, the CPU comparison, meters, the GIF recorder, the messages).
-//! - [`wave`]: the wave view, its lab tools and meters.
-//! - [`mandel`]: the Mandelbrot explorer (camera, moves, panels, bookmarks, export).
+//!   Mandelbrot passes, the CPU comparison, meters, the GIF recorder, the messages); the plain
+//!   data it takes from the views is in `worker/look.rs`.
+//! - [`parts`]: what every view shares (the backend picker, colour widgets and bars, the timing
+//!   panel and its figures, the CPU load meter, the frame profile).
+//! - [`wave`]: the wave view, its lab tools, meters and panel (`wave/panel.rs`).
 //! - [`pages`]: the classroom pages (Race, Scaling, Lessons), each a thread file and a `_ui` file.
+//! - [`mandel`]: the Mandelbrot explorer (camera, panels, bookmarks, export, movie, find).
+//! - [`shell`]: the arrangement of the window (top bar, panels, keys, help, recording).
+//! - `inbox`: what comes back from the app's threads.
+//! - [`launch`]: settings saved between runs, the window in a guarded child process, the
+//!   headless harness.
 //!
 //! UI code lives in functions and files named `*_ui` or in the views; nothing under `worker/`
 //! draws.

@@ -59,7 +59,7 @@ impl ReferenceOrbit {
     /// `None`: chosen from the precision and the machine, [`orbit_threads`]), shown each value
     /// `Z` as it comes, its top 53 bits with an extended exponent (the values stored): `watch(z)`
     /// returning `false` ends the orbit there (the ball method's period,
-    /// [`super::minibrot::Ball`]). `watch` sees the fixed-point orbit only (`|C| < 4`).
+    /// [`crate::sim::fractal::minibrot::Ball`]). `watch` sees the fixed-point orbit only (`|C| < 4`).
     ///
     /// # Errors
     /// The orbit needs more than `max_steps` steps.
