@@ -34,6 +34,37 @@ fn harness_centred(centre: (&str, &str), zoom: &str, iters: u32) -> Harness<'sta
     h
 }
 
+/// `tools/minibrot_reference.py --check-period`: mpmath's word on `view`'s centre as a nucleus
+/// of `period` (how far Newton would still move it, the size, the shape).
+fn mpmath_check(view: &View, period: u32) -> serde_json::Value {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/minibrot_reference.py");
+    let out = std::process::Command::new("python3")
+        .arg(&script)
+        .args([view.re.as_str(), view.im.as_str(), view.zoom.as_str(), "--check-period", &period.to_string()])
+        .output()
+        .unwrap_or_else(|e| panic!("the independent minibrot reference needs python3 with mpmath: {e}"));
+    assert!(
+        out.status.success(),
+        "tools/minibrot_reference.py failed (python3 with mpmath: tools/requirements-ci.txt):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The period of "minibrot of period P …".
+fn period_in(msg: &str) -> u32 {
+    msg.strip_prefix("minibrot of period ")
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no period in {msg:?}"))
+}
+
+/// `log10` of a decimal string (`"1.23e-456"`).
+fn log10_of(s: &str) -> f64 {
+    let (m, e) = s.split_once('e').unwrap_or((s, "0"));
+    m.parse::<f64>().unwrap().abs().log10() + e.parse::<f64>().unwrap()
+}
+
 /// Presses N (the pointer off the picture: about the centre) and runs the UI until the search
 /// ends; the UI keeps drawing meanwhile.
 fn press_n(h: &mut Harness<'static, WavebrotApp>) -> String {
@@ -54,16 +85,24 @@ fn press_n(h: &mut Harness<'static, WavebrotApp>) -> String {
 fn n_with_200_fixed_iterations_finds_the_minibrot_and_raises_them_to_show_it() {
     let mut h = harness_at("1e14", 200);
     let msg = press_n(&mut h);
-    // Measured: period 998, size 6.26e-16 (as `wavebrot find-minibrot` finds about this centre at
-    // 1e10), framed at zoom 1.81e14 in this panel.
-    assert!(msg.contains("minibrot of period 998"), "{msg}");
-    assert!(msg.contains("fixed iterations raised from 200 to 9980"), "the status bar says why: {msg}");
+    // The period is the app's; the nucleus it frames is checked by mpmath alone: a true nucleus
+    // of that period (one more Newton step moves it by under 1e-12 of the minibrot's size) of a
+    // cardioid, not a bulb. Measured: period 998, size 6.26e-16, framed at zoom 1.81e14.
+    let period = period_in(&msg);
+    let framed = h.state().settings().mandelbrot.view.clone().unwrap();
+    let check = mpmath_check(&framed, period);
+    let step = check["step_log10"].as_f64().unwrap();
+    let size = log10_of(check["size"].as_str().unwrap());
+    assert!(step < size - 12.0, "mpmath: Newton would move the framed centre by 1e{step:.1}, size 1e{size:.1}");
+    assert!(check["cardioid"].as_bool().unwrap(), "mpmath: a bulb, not a minibrot: {check}");
+    let raised = period * 10;
+    assert!(msg.contains(&format!("fixed iterations raised from 200 to {raised}")), "the status bar says why: {msg}");
     let m = &h.state().settings().mandelbrot;
-    assert_eq!((m.auto_iters, m.iters), (false, 9980));
+    assert_eq!((m.auto_iters, m.iters), (false, raised));
     // The framed picture at 9980 iterations shows the minibrot: some pixels inside, most out.
     let ready = |a: &WavebrotApp| {
         a.mandelbrot_shown()
-            .is_some_and(|s| s.coarse == 1 && s.request.iters == 9980 && s.request.view.zoom_log10() > 14.0)
+            .is_some_and(|s| s.coarse == 1 && s.request.iters == raised && s.request.view.zoom_log10() > 14.0)
     };
     let start = Instant::now();
     while !ready(h.state()) {
@@ -72,10 +111,10 @@ fn n_with_200_fixed_iterations_finds_the_minibrot_and_raises_them_to_show_it() {
         h.state_mut().sync();
     }
     let s = h.state().mandelbrot_shown().unwrap();
-    let inside = s.counts.iter().filter(|&&c| c == 9980).count();
+    let inside = s.counts.iter().filter(|&&c| c == raised as i32).count();
     let share = inside as f64 / s.counts.len() as f64;
     println!(
-        "period 998 framed at zoom {}: {inside} of {} pixels inside ({share:.3})",
+        "period {period} framed at zoom {}: {inside} of {} pixels inside ({share:.3})",
         s.request.view.zoom,
         s.counts.len()
     );
@@ -86,15 +125,17 @@ fn n_with_200_fixed_iterations_finds_the_minibrot_and_raises_them_to_show_it() {
 }
 
 /// Seen: at 1e10 about this centre N said "no minibrot: Newton's method ... did not converge";
-/// it frames an island deeper than the view now (the period is `find-minibrot`'s, checked
-/// against mpmath in `tests/cli/minibrot.rs`).
+/// it frames an island deeper than the view now, a true nucleus of a cardioid by mpmath.
 #[test]
 fn n_at_1e10_frames_an_island_deeper_than_the_view() {
     let mut h = harness_at("1e10", 200);
     let msg = press_n(&mut h);
-    assert!(msg.starts_with("minibrot of period "), "{msg}");
+    let period = period_in(&msg);
     let m = &h.state().settings().mandelbrot;
     assert!(m.view.as_ref().unwrap().zoom_log10() > 10.0, "framed deeper than 1e10: {:?}", m.view);
+    let check = mpmath_check(m.view.as_ref().unwrap(), period);
+    let (step, size) = (check["step_log10"].as_f64().unwrap(), log10_of(check["size"].as_str().unwrap()));
+    assert!(step < size - 12.0 && check["cardioid"].as_bool().unwrap(), "mpmath: not a minibrot's nucleus: {check}");
 }
 
 /// Outside the set (every orbit escapes before any ball holds 0): N says why in the status bar
