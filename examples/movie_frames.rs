@@ -15,7 +15,7 @@
 
 #![allow(clippy::unwrap_used, reason = "a measuring tool: a failure is its message")]
 
-use std::time::Instant;
+use web_time::Instant;
 
 use wavebrot::backend::zoom_movie::{FrameMaker, MoviePlan};
 use wavebrot::backend::{BackendKind, open};

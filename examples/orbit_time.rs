@@ -16,7 +16,7 @@
 
 #![allow(clippy::unwrap_used, reason = "a measuring tool: a failure is its message")]
 
-use std::time::Instant;
+use web_time::Instant;
 
 use astro_float::BigFloat;
 use wavebrot::sim::fractal::bla::FloatExp;

@@ -8,6 +8,9 @@
 //! - `src/sim/` reads no clock and no file: none of [`SIM_FORBIDDEN`] (the caller times, and
 //!   reads the file the simulation parses).
 //!
+//! - nothing names std's clock (`std::time::Instant`, `SystemTime`): it panics in the browser
+//!   build, where `web_time`'s is `performance.now()` (natively it is std's own).
+//!
 //! Each check is a function over a file's text, tested on a sample that breaks the rule.
 
 use std::path::{Path, PathBuf};
@@ -272,6 +275,27 @@ fn sim_reads_no_clock_and_no_file() {
     );
 }
 
+/// Lines of `text` (from 1) naming std's clock in code.
+fn std_clock_uses(text: &str) -> Vec<usize> {
+    let words = ["std::time::Instant", "std::time::SystemTime", "std::time::UNIX_EPOCH", "std::time::{"];
+    text.lines().enumerate().filter(|(_, l)| words.iter().any(|w| code(l).contains(w))).map(|(n, _)| n + 1).collect()
+}
+
+#[test]
+fn nothing_names_std_clock() {
+    let mut found = Vec::new();
+    for dir in ["src", "web/src"] {
+        for file in rust_files(Path::new(dir)) {
+            let text = std::fs::read_to_string(root().join(&file)).expect("readable");
+            found.extend(std_clock_uses(&text).into_iter().map(|line| format!("{file}:{line}")));
+        }
+    }
+    assert!(found.is_empty(), "std's clock panics in the browser build: use web_time's: {found:?}");
+    let sample = "use std::time::Duration;\nuse std::time::{Duration, Instant};\nlet t = std::time::Instant::now();\n\
+                  // std::time::Instant\nuse web_time::Instant;\n";
+    assert_eq!(std_clock_uses(sample), [2, 3]);
+}
+
 #[test]
 fn the_checks_catch_what_they_are_for() {
     // A String error, nested generics, a closure, a FromStr: all found, with their names.
@@ -294,7 +318,7 @@ fn the_checks_catch_what_they_are_for() {
             "{file}: {name} is allowed a String error but has none"
         );
     }
-    let sim = "use std::time::Instant;\nlet t = Instant::now();\nlet s = std::fs::read_to_string(p);\n// Instant\n";
+    let sim = "use web_time::Instant;\nlet t = Instant::now();\nlet s = std::fs::read_to_string(p);\n// Instant\n";
     let uses: Vec<usize> = clock_or_file_uses(sim).iter().map(|(l, _)| *l).collect();
     assert_eq!(uses, [1, 2, 3]);
 }

@@ -7,6 +7,7 @@ pub mod app;
 pub mod audio;
 pub mod backend;
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod files;
 #[cfg(test)]
@@ -14,7 +15,9 @@ mod house_rules;
 pub mod output;
 pub mod progress;
 pub mod sim;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod tempfiles;
 #[cfg(test)]
 mod test_skip;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod video;

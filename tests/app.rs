@@ -82,8 +82,8 @@ fn play_pause_and_reset() {
     assert!(h.state().settings().wave.playing);
     let before = tstep(&h);
     // Until it advances, up to 20 s: a loaded 2-core machine may take a while to run a frame.
-    let end = std::time::Instant::now() + Duration::from_secs(20);
-    while tstep(&h) == before && std::time::Instant::now() < end {
+    let end = web_time::Instant::now() + Duration::from_secs(20);
+    while tstep(&h) == before && web_time::Instant::now() < end {
         std::thread::sleep(Duration::from_millis(20));
         h.run_steps(1);
     }
@@ -401,8 +401,8 @@ fn presenter_keys_hide_the_panels_and_show_the_key_list() {
 
 /// Runs frames until `done` or `secs` pass; true when done.
 fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
-    let deadline = std::time::Instant::now() + Duration::from_secs(secs);
-    while std::time::Instant::now() < deadline {
+    let deadline = web_time::Instant::now() + Duration::from_secs(secs);
+    while web_time::Instant::now() < deadline {
         h.run_steps(1);
         if done(h.state()) {
             return true;

@@ -10,7 +10,7 @@
 mod app_support;
 use app_support::settle;
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use wavebrot::app::Demo;

@@ -224,7 +224,7 @@ fn an_export_s_progress_moves_every_second_and_cancel_acts_within_one() {
         last = now;
         assert!(h.state_mut().export_state_mut().running, "the export is still under way");
     }
-    let asked = std::time::Instant::now();
+    let asked = web_time::Instant::now();
     h.get_by_label("Cancel").click();
     assert!(
         run_until(&mut h, 5, |a| a.message().is_some_and(|m| m.contains("cancelled"))),

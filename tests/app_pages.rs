@@ -7,7 +7,7 @@
 #[path = "support/app.rs"]
 mod app_support;
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 mod common;
 

@@ -4,7 +4,7 @@
 //! active backend runs; and [`WavebrotApp::sync`], the tests' wait for the worker.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::BackendKind;
 

@@ -41,7 +41,7 @@ pub mod worker;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use web_time::Instant;
 
 use anyhow::Context as _;
 
@@ -49,6 +49,7 @@ use crate::backend::{BackendChoice, BackendKind, DeviceInfo};
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::Scene;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use launch::run::{native_options, run, wgpu_setup};
 pub use launch::settings::Settings;
 use mandel::state::MandelUi;

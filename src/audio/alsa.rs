@@ -180,7 +180,7 @@ impl Playback {
                 let device = device;
                 let mut mono = vec![0.0f32; PERIOD_FRAMES];
                 let mut pcm16 = vec![0i16; PERIOD_FRAMES * CHANNELS];
-                let start = std::time::Instant::now();
+                let start = web_time::Instant::now();
                 while !stop_t.load(Ordering::Relaxed) {
                     // A device that does not block (alsa-lib's `null`, some plugins) is held to
                     // the sample rate, a buffer ahead, so the thread never spins.

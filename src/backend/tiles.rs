@@ -12,7 +12,7 @@
 //! that a caller that stops between strips (an export's Cancel, a newer view) is answered within
 //! about that time whatever the picture holds and however busy the machine is.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use super::{Backend, BackendError, MandelbrotRun, Timing};
 use crate::sim::fractal::deep::DeepJob;
@@ -46,6 +46,19 @@ impl Strips {
     #[must_use]
     pub const fn paced(first_pixels: usize, target: Duration) -> Self {
         Self { max_pixels: first_pixels, pace: Some(target) }
+    }
+
+    /// The strips `render mandelbrot` draws a `width`-pixel-wide picture in on `kind` (the browser
+    /// build's `renderMandelbrot` too, so its counts are the command line's): on the CPU, where a
+    /// picture can take minutes, a first strip of 8 rows, then strips of about half a second each
+    /// (a progress bar between them); on a GPU one piece as large as the device holds.
+    #[must_use]
+    pub fn for_picture(kind: super::BackendKind, width: usize) -> Self {
+        if matches!(kind, super::BackendKind::Cpu | super::BackendKind::Cpu1) {
+            Self::paced(width.max(1) * 8, Duration::from_millis(500))
+        } else {
+            Self::pixels(DEFAULT_TILE_PIXELS)
+        }
     }
 
     /// The rows of the strip after one of `rows` rows that took `took`, at most `max_rows`, where

@@ -91,6 +91,6 @@ pub struct LessonTiming {
 /// the program hands the simulation, which reads no clock itself.
 #[must_use]
 pub fn monotonic_millis() -> f64 {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1e3
+    static START: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(web_time::Instant::now).elapsed().as_secs_f64() * 1e3
 }

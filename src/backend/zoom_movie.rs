@@ -4,7 +4,7 @@
 //! coloured as one picture, and the frames handed in order to the caller (an encoder, a PNG
 //! sequence: `crate::video`). Shared by `render mandelbrot --video` and the app's Record.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use super::tiles::{DEFAULT_TILE_PIXELS, Picture, render_tiled_de};
 use super::{Backend, BackendError};

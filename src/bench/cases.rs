@@ -3,7 +3,7 @@
 //! backend asked for, checked against the CPU reference and reported as a table line and a
 //! JSON record.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use anyhow::Result;
 
@@ -536,7 +536,7 @@ pub fn mandelbrot_deep(
         let mut job = None;
         let mut failed = None;
         for _ in 0..repeats {
-            let start = std::time::Instant::now();
+            let start = web_time::Instant::now();
             let prepared = match DeepJob::prepare_timed(view, width, height, iters, crate::backend::monotonic_millis) {
                 Ok(j) => {
                     prep_ms = start.elapsed().as_secs_f64() * 1e3;

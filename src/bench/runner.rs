@@ -2,7 +2,7 @@
 //! happen there), then as many repeats as fit a time budget, reduced to medians. Cases say
 //! what one run is; the runner knows nothing of kernels.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use anyhow::Result;
 

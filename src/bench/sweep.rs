@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use web_time::Instant;
 
 use anyhow::{Result, anyhow};
 use serde::Serialize;
@@ -433,6 +433,17 @@ fn write_csv(path: &Path, records: &[Record]) -> Result<()> {
 ///
 /// # Errors
 /// The embedded font could not be read.
+#[cfg(target_arch = "wasm32")]
+pub fn register_font() -> Result<()> {
+    // plotters has no embedded-font renderer in the browser; it lays text out with the page's fonts.
+    Ok(())
+}
+
+/// Registers egui's embedded font with plotters once (no system fonts are looked up).
+///
+/// # Errors
+/// The embedded font could not be read.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn register_font() -> Result<()> {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let ok = *DONE.get_or_init(|| {

@@ -3,7 +3,7 @@
 //! it for a wave field and for Mandelbrot counts, in GB/s.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use web_time::Instant;
 
 use anyhow::Result;
 

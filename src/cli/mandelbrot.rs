@@ -232,12 +232,10 @@ fn render_in_tiles(
     // pass and exports draw in the same strips). A GPU draws it in one piece, as fast as it can.
     let on_cpu = matches!(b.kind(), backend::BackendKind::Cpu | backend::BackendKind::Cpu1);
     let (width, height) = picture.size();
-    let strips = if on_cpu {
+    if on_cpu {
         extras.progress.into_bar(height as u64, "rows");
-        backend::tiles::Strips::paced(width.max(1) * 8, std::time::Duration::from_millis(500))
-    } else {
-        backend::tiles::Strips::pixels(backend::tiles::DEFAULT_TILE_PIXELS)
-    };
+    }
+    let strips = backend::tiles::Strips::for_picture(b.kind(), width);
     let bar = extras.progress;
     let t = backend::tiles::render_tiled_de(b, picture, strips, counts, extras.smooth, extras.de, &mut |done, _| {
         bar.set(done as u64);
@@ -254,7 +252,7 @@ fn render_mandelbrot_deep(a: &RenderMandelbrot, view: &View, iters: u32) -> Resu
     render_picture(
         &picture_job(a, iters, "mandelbrot (perturbation)"),
         |b, counts, extras| {
-            let start = std::time::Instant::now();
+            let start = web_time::Instant::now();
             let job =
                 DeepJob::prepare_with(view, a.width, a.height, iters, a.reference, Some(backend::monotonic_millis))
                     .map_err(CliError::usage)?;

@@ -43,7 +43,7 @@ pub fn find(a: &FindMinibrot) -> Result<ExitCode, CliError> {
     let view = View::parse(&a.center, &a.zoom).map_err(CliError::usage)?;
     let bits = view.bits(a.height);
     let b = view.bounds_big(a.width, a.height, bits).map_err(CliError::usage)?;
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let found = find_island(&b.re, &b.im, view.radius(a.width, a.height), a.iters, bits, view.zoom_log10());
     let m = match found {
         Ok(m) => m,

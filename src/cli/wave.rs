@@ -79,7 +79,7 @@ pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
     }
     let every = a.every.unwrap_or(tmax);
     let progress = Progress::new(u64::from(tmax), "wave");
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let mut run = |gif: &mut dyn FnMut(&[u8]) -> Result<()>| -> Result<()> {
         let mut rgba = Vec::new();
         let mut done = 0;
@@ -133,7 +133,7 @@ pub fn render_wave(a: &RenderWave) -> Result<(), CliError> {
         tail.write_screen(path, scene.as_ref())?;
     }
     if let Some(path) = &a.npy {
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         if f.is_empty() {
             bench::to_file::write_field_npy(sim.as_mut(), path)?;
         } else {

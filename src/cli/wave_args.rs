@@ -7,8 +7,7 @@ use clap::Args;
 
 use super::args::{BackendArg, grid_side, positive_f64};
 
-/// The seed's number of time steps.
-pub const DEFAULT_TMAX: u32 = 500;
+pub use crate::sim::wave::DEFAULT_TMAX;
 
 #[derive(Debug, Args)]
 pub struct RenderWave {

@@ -52,7 +52,7 @@ pub fn render_zoom_gif(
     let (w, h) = (a.width, a.height);
     let mut b = open_backend(a.backend.backend)?;
     let progress = Progress::new(u64::from(frames), "zoom gif");
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let center = format!("{},{}", view.re, view.im);
     let mut counts = vec![0i32; w * h];
     let mut smooth = settings.smooth.then(|| vec![0.0f32; w * h]);

@@ -10,6 +10,7 @@
 
 pub mod colour;
 pub mod fractal;
+pub mod own_thread;
 pub mod params_error;
 pub mod wave;
 

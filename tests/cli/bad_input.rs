@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -177,7 +177,7 @@ fn wave_seed_case_timing_breakdown() {
     sim.read_field(&mut warm).unwrap();
     for _ in 0..5 {
         sim.reset().unwrap();
-        let t = std::time::Instant::now();
+        let t = web_time::Instant::now();
         let adv = sim.advance(500).unwrap();
         let after_advance = t.elapsed();
         let read_warm = sim.read_field(&mut warm).unwrap();

@@ -17,7 +17,7 @@
 
 #![allow(dead_code, reason = "the test and the example use different parts")]
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use egui_kittest::{Harness, TestRenderer};
 use egui_wgpu::{RenderState, ScreenDescriptor, wgpu};

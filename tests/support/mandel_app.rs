@@ -35,8 +35,8 @@ pub fn wheel(h: &mut Harness<'static, WavebrotApp>, at: egui::Pos2, points: f32)
 
 /// Runs frames until `done` or `secs` pass; true when done.
 pub fn run_until(h: &mut Harness<'static, WavebrotApp>, secs: u64, done: impl Fn(&WavebrotApp) -> bool) -> bool {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-    while std::time::Instant::now() < deadline {
+    let deadline = web_time::Instant::now() + std::time::Duration::from_secs(secs);
+    while web_time::Instant::now() < deadline {
         h.run_steps(1);
         if done(h.state()) {
             return true;

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use crate::app::WavebrotApp;
-use crate::app::launch;
 
 /// The screenshot's channel (taken once the picture came) and whether it was asked for.
 pub struct Shot {
@@ -72,10 +71,16 @@ impl WavebrotApp {
             return;
         }
         self.start.report_window_up = false;
-        crate::outln!("{}", launch::window_process::WINDOW_UP_LINE);
-        if launch::window_process::test_crash_requested("window-up") {
-            eprintln!("{}: crashing after the window opened, as asked", launch::window_process::TEST_CRASH_ENV);
-            std::process::abort();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            crate::outln!("{}", crate::app::launch::window_process::WINDOW_UP_LINE);
+            if crate::app::launch::window_process::test_crash_requested("window-up") {
+                eprintln!(
+                    "{}: crashing after the window opened, as asked",
+                    crate::app::launch::window_process::TEST_CRASH_ENV
+                );
+                std::process::abort();
+            }
         }
     }
 }

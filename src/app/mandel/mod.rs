@@ -5,6 +5,7 @@ pub mod bookmarks_ui;
 pub mod export;
 pub mod find;
 pub mod goto_ui;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod movie_ui;
 mod panel;
 pub mod state;

@@ -104,6 +104,7 @@ impl WavebrotApp {
         ui.separator();
         self.record_ui(ui);
         ui.separator();
+        #[cfg(not(target_arch = "wasm32"))]
         self.movie_ui(ui);
         ui.separator();
         match export::export_ui(ui, &mut self.mandel.export, self.mandel.window) {

@@ -41,6 +41,7 @@ pub struct MandelUi {
     /// Find minibrot (key N): the search running and the last one found.
     pub find: FindMinibrot,
     /// Record dive: the zoom movie's settings and the one being made.
+    #[cfg(not(target_arch = "wasm32"))]
     pub movie: crate::app::mandel::movie_ui::MovieState,
 }
 

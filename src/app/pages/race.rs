@@ -9,7 +9,7 @@
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::{self, BackendKind};
 use crate::sim::wave::{self, WaveParams};

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Clock ticks per second of `/proc`'s CPU times (`sysconf(_SC_CLK_TCK)`, 100 on Linux).
 const TICKS_PER_SEC: f64 = 100.0;

@@ -226,7 +226,7 @@ mod tests {
             source: TimingSource::CudaEvents,
             kernel_only: true,
             problem: Problem::Wave(std::sync::Arc::new(crate::sim::wave::scene::Scene::seed(1000, 800, 0.1))),
-            at: std::time::Instant::now(),
+            at: web_time::Instant::now(),
             took: std::time::Duration::from_millis(1),
             samples: 2,
         });

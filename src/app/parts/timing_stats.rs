@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::bandwidth::Bandwidth;
 use crate::backend::{BackendKind, DeviceInfo, Timing, TimingSource};

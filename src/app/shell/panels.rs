@@ -14,6 +14,7 @@ use crate::app::worker::messages::Command;
 impl WavebrotApp {
     pub(crate) fn keyboard(&mut self, ctx: &egui::Context) {
         // The movie runs on in any view.
+        #[cfg(not(target_arch = "wasm32"))]
         self.poll_movie(ctx);
         if ctx.egui_wants_keyboard_input() {
             return;
@@ -71,7 +72,7 @@ impl WavebrotApp {
         if check && self.pages.page.is_none() {
             match self.settings.view {
                 Demo::Wave => {
-                    self.wave.check_asked = Some(std::time::Instant::now());
+                    self.wave.check_asked = Some(web_time::Instant::now());
                     self.worker.send(Command::Check);
                 }
                 Demo::Mandelbrot => self.start_mandel_check(),

@@ -94,7 +94,7 @@ impl WavebrotApp {
                 && self.settings.wave.playing
                 && self.wave.check_asked.is_none_or(|t| t.elapsed() >= every);
             if asked || due {
-                self.wave.check_asked = Some(std::time::Instant::now());
+                self.wave.check_asked = Some(web_time::Instant::now());
                 self.worker.send(Command::Check);
             }
         });

@@ -4,7 +4,7 @@
 //! `worker/sound_tape.rs`.
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::sim::wave::scene::Scene;
 

@@ -2,7 +2,7 @@
 //! the worker runs, the lab's tools, the meters, and the last check.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::sim::wave::WaveParams;
 use crate::sim::wave::scene::Scene;

@@ -5,7 +5,7 @@
 //! that wgpu computes on eframe's own device where it can, and recycles frame buffers.
 
 use std::sync::mpsc::Receiver;
-use std::time::Instant;
+use web_time::Instant;
 
 use crate::backend::{self, Backend, BackendChoice, BackendKind, Timing, WaveSim};
 

@@ -249,15 +249,11 @@ impl MandelWork {
             let radius = view.radius(width, height);
             let aspect = width as f64 / height as f64;
             let pixel = FloatExp::new(radius.m * 2.0 / (height as f64 * (1.0 + aspect * aspect).sqrt()), radius.e);
-            let run = std::thread::Builder::new()
-                .name("wavebrot-reference".into())
-                .spawn(move || {
-                    let choice = ReferenceChoice::Auto;
-                    reference_orbit((&cr, &ci), (radius, pixel), iters, bits, max_orbit_steps(), choice)
-                })
-                .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
-                .join()
-                .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))??;
+            let run = crate::sim::own_thread::run_on_own_thread("wavebrot-reference", move || {
+                let choice = ReferenceChoice::Auto;
+                reference_orbit((&cr, &ci), (radius, pixel), iters, bits, max_orbit_steps(), choice)
+            })
+            .map_err(|e| ViewError::Thread(e.0))??;
             let Referenced { orbit, reference: kind, point } = run;
             // A cut or periodic orbit serves any iterations: pixels rebase at its end.
             let complete = orbit.steps() < iters as usize

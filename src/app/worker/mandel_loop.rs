@@ -3,7 +3,7 @@
 //! colours only colouring the counts again, and exports to PNG in tiles with progress and
 //! Cancel.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend;
 use crate::backend::tiles::{DEFAULT_TILE_PIXELS, Strips};

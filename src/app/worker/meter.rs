@@ -10,7 +10,7 @@
 //! at the step it names.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::WaveSim;
 use crate::sim::wave::analysis::{AutoRange, Intensity, period_steps};

@@ -10,6 +10,7 @@ pub mod mandel;
 mod mandel_loop;
 pub mod messages;
 pub mod meter;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod movie;
 pub mod recorder;
 pub mod simulation;

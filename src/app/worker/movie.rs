@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::zoom_movie::{MovieError, MoviePlan, PlanError, make_movie};
 use crate::backend::{BackendChoice, probe};

@@ -10,13 +10,20 @@
 //! carried over; a scene or size the backend refuses leaves the previous one running. Frame
 //! buffers come back from the UI ([`Worker::recycle`]) so memory stays flat.
 //!
+//! In a browser tab, which has no threads, the same loop lives in the handle and runs a slice at
+//! a time on the UI thread ([`SimLoop::slice`]: the commands waiting, then one frame's work)
+//! whenever the UI looks for a message; natively the thread runs the same slices back to back.
+//!
 //! This file holds the handle, the loop and the commands; the loop's state is split into what
 //! both views share, `WaveLoop` (its methods in `wave_loop.rs`: scenes, frames, the check) and
 //! `MandelLoop` (in `mandel_loop.rs`: passes, recolouring, exports); the tests that drive the
 //! thread with a fake backend are `simulation_tests.rs`.
 
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender, TryRecvError};
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TryRecvError};
+#[cfg(not(target_arch = "wasm32"))]
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -38,8 +45,20 @@ pub struct Worker {
     commands: Sender<Command>,
     messages: Option<Receiver<Msg>>,
     recycle: Sender<Vec<u8>>,
+    #[cfg(not(target_arch = "wasm32"))]
     thread: Option<JoinHandle<()>>,
+    /// The browser build: the loop itself, run a slice at a time by [`Worker::try_recv`], and
+    /// the UI's wake-up, called on every command so a frame comes to take it in.
+    #[cfg(target_arch = "wasm32")]
+    sim: std::cell::RefCell<Option<SimLoop>>,
+    #[cfg(target_arch = "wasm32")]
+    wake: Arc<dyn Fn() + Send + Sync>,
 }
+
+/// Messages the browser build's loop may leave for the UI between two looks (natively the loop
+/// waits for each to be taken: one frame ahead at most). A slice sends a few.
+#[cfg(target_arch = "wasm32")]
+const WEB_MESSAGES: usize = 256;
 
 impl Worker {
     /// Starts the thread; `wake` is called after each message so the UI repaints.
@@ -53,27 +72,73 @@ impl Worker {
 
     fn spawn_with(init: WorkerInit, open: Opener, wake: impl Fn() + Send + Sync + 'static) -> std::io::Result<Self> {
         let (commands, command_rx) = mpsc::channel();
-        let (msg_tx, messages) = mpsc::sync_channel(1);
         let (recycle, recycle_rx) = mpsc::channel();
-        let thread = std::thread::Builder::new()
-            .name("wavebrot-sim".into())
-            .spawn(move || SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Arc::new(wake)).run())?;
-        Ok(Self { commands, messages: Some(messages), recycle, thread: Some(thread) })
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let (msg_tx, messages) = mpsc::sync_channel(1);
+            let thread = std::thread::Builder::new()
+                .name("wavebrot-sim".into())
+                .spawn(move || SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Arc::new(wake)).run())?;
+            Ok(Self { commands, messages: Some(messages), recycle, thread: Some(thread) })
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let (msg_tx, messages) = mpsc::sync_channel(WEB_MESSAGES);
+            let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(wake);
+            let sim = SimLoop::new(init, open, command_rx, msg_tx, recycle_rx, Arc::clone(&wake));
+            Ok(Self { commands, messages: Some(messages), recycle, sim: std::cell::RefCell::new(Some(sim)), wake })
+        }
     }
 
     /// Sends a command; a dead worker is ignored here and noticed by the UI as silence.
     pub fn send(&self, c: Command) {
         let _ = self.commands.send(c);
+        #[cfg(target_arch = "wasm32")]
+        (self.wake)();
     }
 
-    /// The next message, if one is waiting.
+    /// The next message, if one is waiting. In the browser build, when none is, the loop first
+    /// runs one slice here.
     pub fn try_recv(&self) -> Option<Msg> {
-        self.messages.as_ref().and_then(|m| m.try_recv().ok())
+        let m = self.messages.as_ref()?;
+        #[cfg(target_arch = "wasm32")]
+        if let Ok(msg) = m.try_recv() {
+            return Some(msg);
+        } else {
+            self.run_slice();
+        }
+        m.try_recv().ok()
+    }
+
+    /// The browser build's turn of the loop: one slice, unless the loop has ended.
+    #[cfg(target_arch = "wasm32")]
+    fn run_slice(&self) {
+        let Ok(mut sim) = self.sim.try_borrow_mut() else { return };
+        let Some(s) = sim.as_mut() else { return };
+        if !s.slice() {
+            *sim = None;
+        } else if s.has_work() {
+            // More to do (the waves play on): another frame comes for the next slice.
+            (self.wake)();
+        }
     }
 
     /// Waits up to `timeout` for the next message.
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Msg> {
-        self.messages.as_ref().and_then(|m| m.recv_timeout(timeout).ok())
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.messages.as_ref().and_then(|m| m.recv_timeout(timeout).ok());
+        #[cfg(target_arch = "wasm32")]
+        {
+            let deadline = web_time::Instant::now() + timeout;
+            loop {
+                if let Some(m) = self.try_recv() {
+                    return Some(m);
+                }
+                if web_time::Instant::now() >= deadline || self.sim.borrow().is_none() {
+                    return None;
+                }
+            }
+        }
     }
 
     /// Gives a frame buffer back for reuse.
@@ -87,6 +152,7 @@ impl Drop for Worker {
         let _ = self.commands.send(Command::Quit);
         // Dropping the receiver unblocks a worker waiting to hand over a frame.
         self.messages = None;
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -242,6 +308,8 @@ impl SimLoop {
         self.send(msg);
     }
 
+    /// The thread: slices back to back, resting on the command channel while there is no work.
+    #[cfg(not(target_arch = "wasm32"))]
     fn run(mut self) {
         while !self.quit {
             if !self.has_work() && self.inbox.is_empty() {
@@ -251,21 +319,30 @@ impl SimLoop {
                     Err(RecvTimeoutError::Disconnected) => return,
                 }
             }
-            while let Some(c) = self.inbox.pop_front() {
-                self.apply(c);
-            }
-            loop {
-                match self.commands.try_recv() {
-                    Ok(c) => self.apply(c),
-                    Err(TryRecvError::Empty) => break,
-                    Err(TryRecvError::Disconnected) => return,
-                }
-            }
-            if self.quit {
+            if !self.slice() {
                 return;
             }
-            self.work();
         }
+    }
+
+    /// One turn of the loop: every command waiting, then one piece of work (a wave frame's
+    /// steps, a Mandelbrot pass). False once the UI has gone or asked to quit.
+    pub(super) fn slice(&mut self) -> bool {
+        while let Some(c) = self.inbox.pop_front() {
+            self.apply(c);
+        }
+        loop {
+            match self.commands.try_recv() {
+                Ok(c) => self.apply(c),
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => return false,
+            }
+        }
+        if self.quit {
+            return false;
+        }
+        self.work();
+        true
     }
 
     fn has_work(&self) -> bool {

@@ -146,7 +146,7 @@ mod tests {
         };
         assert_eq!(sound.device, "ALSA null");
         sound.push(&(0..4000).map(|t| (t, (f64::from(t) * 0.2).sin() as f32)).collect::<Vec<_>>());
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         while sound.frames_played() < 4800 && start.elapsed() < std::time::Duration::from_secs(10) {
             std::thread::sleep(std::time::Duration::from_millis(10));
         }

@@ -4,7 +4,7 @@
 //! that tells launch overhead from compute.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use crate::backend::{self, Backend, Timing, WaveSim};
 use crate::sim::wave::scene::{Scene, Source};

@@ -2,7 +2,7 @@
 //! [`HostFields`], shared by the plain kernel's [`super::wave::CpuWave`] and the scene kernel's
 //! [`super::wave_scene::CpuSceneWave`] (copies out and in, the picture, the reset).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::Threads;
 use crate::backend::{BackendError, ByteSink, Timing, check_field_sizes, check_strided_len};

@@ -4,7 +4,7 @@
 //! of [`crate::sim::fractal::distance::distance_row`]; Julia sets with distance estimates: rows of
 //! [`crate::sim::fractal::distance::julia_distance_row`].
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 

@@ -2,7 +2,7 @@
 //! `shaders/mandelbrot.wgsl`: rows of [`crate::sim::fractal::mandelbrot::mandelbrot_row`], on one
 //! thread or spread over rayon's.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 

@@ -3,7 +3,7 @@
 //! `f64` deltas), rows of [`crate::sim::fractal::deep::perturb_row`] on one thread or rayon's;
 //! with distance estimates, rows of [`crate::sim::fractal::deep_distance::perturb_row_distance`].
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 

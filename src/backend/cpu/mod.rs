@@ -214,13 +214,13 @@ impl Backend for CpuBackend {
         if x.len() != y.len() {
             return Err(BackendError::Invalid(format!("saxpy: x has {} values, y {}", x.len(), y.len())));
         }
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         saxpy::saxpy(self.threads, a, x, y);
         Ok(LessonTiming { kernel: start.elapsed(), ..LessonTiming::default() })
     }
 
     fn reduce_sum(&mut self, x: &[u32], method: ReduceMethod) -> Result<(u32, LessonTiming), BackendError> {
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let sum = match method {
             ReduceMethod::Tree => reduction::reduce_tree(self.threads, x),
             ReduceMethod::Atomic => reduction::reduce_atomic(self.threads, x),

@@ -3,7 +3,7 @@
 //! [`wave_tstep`] (both updates of a time step fused into one banded pass, what the backend
 //! runs), and `CpuWave`, a wave problem in host memory.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 

@@ -8,7 +8,7 @@
 //! equal to [`crate::sim::wave::scene_cells::scene_reference_run`].
 
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
+use web_time::Instant;
 
 use super::Threads;
 use super::fields::HostFields;

@@ -7,7 +7,7 @@
 //! ([`crate::backend::Backend::julia_distance`]).
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 

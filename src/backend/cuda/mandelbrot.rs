@@ -7,7 +7,7 @@
 //! in chunks widened on the host while the next is on the bus.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use cudarc::driver::{CudaEvent, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PinnedHostSlice, PushKernelArg};
 use rayon::prelude::*;

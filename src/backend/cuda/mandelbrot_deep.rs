@@ -8,7 +8,7 @@
 //! pixels' deltas in `f64` with an extended exponent where they are below `f64`'s range.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use cudarc::driver::{CudaStream, LaunchConfig, PushKernelArg};
 

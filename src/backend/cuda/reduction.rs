@@ -2,7 +2,7 @@
 //! twins of `src/backend/cpu/reduction.rs` and `shaders/reduction.wgsl`, compiled on first use.
 
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use web_time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaStream, PushKernelArg};
 

@@ -3,7 +3,7 @@
 //! Times the copy of `x` and `y` to the device, the kernel (CUDA events) and the copy of `y` back.
 
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use web_time::Instant;
 
 use cudarc::driver::{CudaFunction, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileError, CompileOptions, compile_ptx_with_opts};

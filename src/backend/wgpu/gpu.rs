@@ -24,6 +24,10 @@ pub(crate) struct Gpu {
     /// Why the device was lost, once it is.
     pub(super) lost: Arc<Mutex<Option<String>>>,
     /// The first error no scope caught (own devices only).
+    #[cfg_attr(
+        target_arch = "wasm32",
+        expect(dead_code, reason = "read by `open`, which the browser build does not have yet")
+    )]
     pub(super) error: Arc<Mutex<Option<String>>>,
     pub wave: wave::Pipeline,
     pub colormap: colormap::Pipelines,
@@ -505,6 +509,7 @@ pub(crate) fn takes_spirv(device: &wgpu::Device) -> bool {
 
 /// `source` as SPIR-V with `NoContraction` instead of `exact`'s fences (`super::spirv`), where the
 /// device is a Vulkan one that takes SPIR-V as it is and the shader has `exact` in the known form.
+#[cfg(not(target_arch = "wasm32"))]
 fn decorated_spirv(device: &wgpu::Device, source: &str, guards: Guards) -> Option<Vec<u32>> {
     if !takes_spirv(device) {
         return None;
@@ -516,6 +521,12 @@ fn decorated_spirv(device: &wgpu::Device, source: &str, guards: Guards) -> Optio
             None
         }
     }
+}
+
+/// Browsers take WGSL only: no SPIR-V, the shader keeps its fences.
+#[cfg(target_arch = "wasm32")]
+fn decorated_spirv(_device: &wgpu::Device, _source: &str, _guards: Guards) -> Option<Vec<u32>> {
+    None
 }
 
 /// Timestamp pairs a [`Timer`] holds: passes beyond the last but one share the last pair.

@@ -10,7 +10,7 @@
 //! shortcut (as `shaders/mandelbrot.wgsl`). Counts come back as `u16` pairs when `iters` allows
 //! ([`super::mandelbrot::narrow`]). Pipelines are compiled the first time a precision is used.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::layout::{Binding, ComputeKernel, PerPrecision};
 use super::mandelbrot::{PART_BYTES, count_bytes, counts_out, groups, narrow};

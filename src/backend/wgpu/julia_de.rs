@@ -8,7 +8,7 @@
 //! `f32` for the `f32` kernel), with the pixel width and `c` after them; buffers are made per call
 //! (a picture coloured by distance is rendered once, not streamed).
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::layout::{Binding, ComputeKernel, PerPrecision};
 use super::{Gpu, KIND, Timer};

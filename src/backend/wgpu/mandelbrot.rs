@@ -12,7 +12,7 @@
 //! counts them), are summed on the GPU into a 64-bit total. Counts come back as `u16` pairs
 //! when `iters` allows ([`narrow`], [`widen_pairs`]): half the bytes of the copy to the host.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use rayon::prelude::*;
 

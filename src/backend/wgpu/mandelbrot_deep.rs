@@ -8,7 +8,7 @@
 //! The reference orbit and the pixel grid are computed on the host ([`DeepJob::prepare`]) and
 //! uploaded with each image; pipelines are compiled the first time a variant is used.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use super::layout::{Binding, ComputeKernel, PerPrecision};
 use super::{Gpu, KIND, Timer};

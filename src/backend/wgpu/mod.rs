@@ -28,6 +28,7 @@ mod reduction;
 mod saxpy;
 mod scene_tiles;
 pub mod shader;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod spirv;
 pub mod wave;
 pub mod wave_blocked;
@@ -163,10 +164,27 @@ pub fn request_device() -> Result<(wgpu::Device, wgpu::Queue, wgpu::AdapterInfo)
     Ok((device, queue, info))
 }
 
+/// In the browser build, wgpu computing is not open yet: every read-back of this backend waits
+/// for the GPU where it stands (`pollster`), and a page's GPU answers only once the page's own
+/// event loop runs again. The browser's GPU draws the window; the wasm CPU computes.
+///
+/// # Errors
+/// Always [`BackendError::Unavailable`], with that reason.
+#[cfg(target_arch = "wasm32")]
+pub fn open() -> Result<Box<dyn Backend>, BackendError> {
+    Err(BackendError::Unavailable {
+        kind: KIND,
+        reason: "WebGPU computing is not in the browser build yet (its read-backs would wait inside a frame, where a page's \
+         GPU cannot answer); the browser's GPU draws the window and the CPU computes"
+            .to_owned(),
+    })
+}
+
 /// Opens the best adapter here (see [`request_device`]).
 ///
 /// # Errors
 /// [`BackendError::Unavailable`] when there is no adapter; a shader that fails to compile.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn open() -> Result<Box<dyn Backend>, BackendError> {
     let (device, queue, info) = request_device()?;
     let gpu = Gpu::new(device, queue, info)?;

@@ -3,7 +3,7 @@
 //! upload of `x` and `y` (written and waited for), the dispatch (GPU timestamps where the adapter
 //! has them, else the wall clock around submit and wait) and the copy of `y` back.
 
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 use super::layout::{Binding, ComputeKernel};
 use super::{Gpu, Timer};

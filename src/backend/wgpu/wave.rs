@@ -19,7 +19,7 @@
 //! and the `WaveSim` methods; the blocked and scene kernels are their own files.
 
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 use super::colormap::Frame;
 use super::field::FIELD_SCALE;

@@ -423,9 +423,8 @@ impl DeepJob {
         // The orbit stops with an error rather than outgrow the memory (it ends early where the
         // centre escapes, so only the steps it takes count).
         let max_steps = max_orbit_steps();
-        let (orbit, bla, grid, reference, millis) = std::thread::Builder::new()
-            .name("wavebrot-reference".into())
-            .spawn(move || {
+        let (orbit, bla, grid, reference, millis) =
+            crate::sim::own_thread::run_on_own_thread("wavebrot-reference", move || {
                 let t0 = clock.map(|c| c());
                 let Referenced { orbit, reference, point } =
                     reference_orbit((&b.re, &b.im), (radius, pixel), iters, bits, max_steps, choice)?;
@@ -438,9 +437,7 @@ impl DeepJob {
                 let millis = clock.zip(t0.zip(t1)).map(|(c, (t0, t1))| PrepareMillis { orbit: t1 - t0, bla: c() - t1 });
                 Ok::<_, ViewError>((orbit, bla, grid, reference, millis))
             })
-            .map_err(|e| ViewError::Thread(format!("starting the reference-orbit thread: {e}")))?
-            .join()
-            .map_err(|_| ViewError::Thread("the reference-orbit thread panicked".to_owned()))??;
+            .map_err(|e| ViewError::Thread(e.0))??;
         Ok(Self {
             width,
             height,

@@ -54,13 +54,17 @@ impl Fixed {
         }
         let (words, _, _, e, _) = v.as_raw_parts()?;
         // v = M 2^(e - 64 len); out = v 2^(64 n - 8) = M 2^shift.
-        let shift = i64::from(e) - 64 * words.len() as i64 + 64 * n as i64 - INT_BITS;
+        // astro-float's words are 64 bits natively, 32 on wasm32 (the browser build).
+        let word_bits = astro_float::WORD_BIT_SIZE as i64;
+        let shift = i64::from(e) - word_bits * words.len() as i64 + 64 * n as i64 - INT_BITS;
         if i64::from(e) > INT_BITS - 1 {
             return None;
         }
         for (i, &w) in words.iter().enumerate() {
+            #[allow(clippy::useless_conversion, reason = "a word is u32 on wasm32, u64 natively")]
+            let w = u64::from(w);
             // Bit position of this word's bit 0 in the result.
-            let p = 64 * i as i64 + shift;
+            let p = word_bits * i as i64 + shift;
             if p >= 0 {
                 let (limb, off) = ((p / 64) as usize, (p % 64) as u32);
                 if limb < n {

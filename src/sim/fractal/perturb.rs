@@ -48,14 +48,27 @@ pub const RM: RoundingMode = RoundingMode::ToEven;
 #[must_use]
 pub fn mant_exp(v: &BigFloat) -> (f64, i64) {
     let Some((words, _, _, e, _)) = v.as_raw_parts() else { return (f64::NAN, 0) };
-    let Some(&top) = words.last() else { return (0.0, 0) };
+    let top = top_bits(words);
     if top == 0 {
         return (0.0, 0);
     }
-    // The top word is normalised (its highest bit set): value = 0.top... * 2^e.
+    // The top bits are normalised (the highest set): value = 0.top... * 2^e.
     let m = top as f64 / 18_446_744_073_709_552_000.0;
     let m = if v.is_negative() { -m } else { m };
     (m, i64::from(e))
+}
+
+/// The 64 highest bits of a mantissa stored as `words` (least significant first): the top word
+/// natively, the top two where a word is 32 bits (astro-float's on wasm32, the browser build).
+#[must_use]
+pub fn top_bits(words: &[astro_float::Word]) -> u64 {
+    let mut top = 0u64;
+    for (k, &w) in words.iter().rev().take(64 / astro_float::WORD_BIT_SIZE).enumerate() {
+        #[allow(clippy::useless_conversion, reason = "a word is u32 on wasm32, u64 natively")]
+        let w = u64::from(w);
+        top |= w << (64 - astro_float::WORD_BIT_SIZE * (k + 1));
+    }
+    top
 }
 
 /// `v` rounded to `f64` (0 below its range).

@@ -34,6 +34,8 @@ use crate::sim::ParamsError;
 pub const DEFAULT_C2: f32 = 0.25;
 /// The seed's source frequency.
 pub const DEFAULT_FREQ: f64 = 0.1;
+/// The seed's number of time steps.
+pub const DEFAULT_TMAX: u32 = 500;
 /// Bytes moved per cell update at the DRAM floor: read `g` and `f`, write `f` (3 x f32).
 pub const BYTES_PER_CELL_UPDATE: u64 = 12;
 
