@@ -174,6 +174,8 @@ impl WavebrotApp {
             match CpuCompare::spawn(self.compare.kind, turn, quiet, move || wake.request_repaint()) {
                 Ok(c) => self.compare.thread = Some(c),
                 Err(e) => {
+                    #[cfg(target_arch = "wasm32")]
+                    let e = format!("it runs on a second thread, which a browser tab does not have ({e})");
                     self.say(format!("cannot start the CPU comparison: {e}"));
                     self.settings.cpu_compare = false;
                     return;
