@@ -12,6 +12,7 @@ pub mod cli;
 pub mod files;
 #[cfg(test)]
 mod house_rules;
+pub mod link;
 pub mod output;
 pub mod progress;
 pub mod sim;

@@ -184,6 +184,11 @@ impl WavebrotApp {
         if let Some(n) = start_note {
             app.say(n);
         }
+        if let Some(link) = &args.link
+            && let Err(e) = app.open_link(link)
+        {
+            app.say_link_error(&e);
+        }
         Ok(app)
     }
 
@@ -489,6 +494,9 @@ impl eframe::App for WavebrotApp {
         self.timing.set_cpu_enabled(self.settings.cpu_compare);
         self.timing.fastest = self.settings.wave.fastest;
         self.poll_worker();
+        #[cfg(target_arch = "wasm32")]
+        self.web_links();
+        self.take_dropped_files(&ctx);
         self.keyboard(&ctx);
         self.steer_compare(&ctx);
         egui::Panel::top("top").show(ui, |ui| self.top_bar_ui(ui));

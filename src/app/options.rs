@@ -37,6 +37,10 @@ pub struct GuiArgs {
     /// opens the Mandelbrot view unless --demo says otherwise.
     #[arg(long, value_name = "FILE")]
     pub location: Option<PathBuf>,
+    /// Open a share link: a wavebrot page's address, or its part from `#v=1&` on (what "Copy link"
+    /// gives): a wave preset, a whole scene, or a Mandelbrot location with its colours.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["preset", "scene", "location"])]
+    pub link: Option<String>,
     /// Save a screenshot of the window to FILE (PNG) after --frames frames, then quit.
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,

@@ -226,6 +226,9 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Gui(args) => {
             args.start_scene().map_err(CliError::usage)?;
             args.start_location().map_err(CliError::usage)?;
+            if let Some(link) = &args.link {
+                crate::link::Link::parse(link).map_err(CliError::usage)?;
+            }
             Ok(crate::app::launch::window_process::run_guarded(&args)?)
         }
         Command::Render(Render::Wave(args)) => wave::render_wave(&args).map(|()| ExitCode::SUCCESS),

@@ -465,6 +465,22 @@ fn gui_refuses_a_bad_location_before_any_window_opens() {
     }
 }
 
+#[test]
+fn gui_refuses_a_bad_share_link_before_any_window_opens() {
+    for (link, says) in [
+        ("https://example.org/wavebrot/#v=1&wave=nope", "unknown preset `nope`"),
+        ("#v=1&re=-0.75&im=0.1&zoom=100&iters=1000000000", "iters"),
+        ("#v=9&wave=lens", "newer wavebrot"),
+        ("https://example.org/", "not a wavebrot link"),
+    ] {
+        let out = wavebrot().args(["gui", "--link", link]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{link}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(says), "{link}: {stderr}");
+    }
+}
+
 /// Frames of a GIF as the RGBA pictures a viewer shows, and its size.
 fn gif_frames(path: &std::path::Path) -> (usize, usize, Vec<Vec<u8>>) {
     crate::gif_support::composited_frames(path)

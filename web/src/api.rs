@@ -11,7 +11,8 @@ use wasm_bindgen::prelude::{JsError, wasm_bindgen};
 use wavebrot::backend::tiles::{self, Picture, Strips};
 use wavebrot::backend::{self, Backend, BackendKind};
 use wavebrot::sim::fractal::deep::{DeepJob, View};
-use wavebrot::sim::fractal::mandelbrot::MandelbrotParams;
+use wavebrot::sim::fractal::julia::JuliaParams;
+use wavebrot::sim::fractal::mandelbrot::{Bounds, MandelbrotParams, Precision};
 use wavebrot::sim::wave::scene::{self, Scene};
 
 /// The most pixels a picture of the API may have (4096 x 4096).
@@ -30,7 +31,7 @@ fn refuse(what: impl std::fmt::Display) -> JsError {
 
 /// The backend the API computes on, opened as natively (`kind`: "cpu", "cpu1"; "auto" is the CPU
 /// in the browser build until WebGPU computing is wired up: `backend()` says why).
-fn open(kind: &str) -> Result<Box<dyn Backend>, JsError> {
+fn open_backend(kind: &str) -> Result<Box<dyn Backend>, JsError> {
     let kind = match kind {
         "" | "auto" | "cpu" => BackendKind::Cpu,
         "cpu1" => BackendKind::Cpu1,
@@ -52,6 +53,24 @@ pub fn backend() -> String {
     let (kind, device) =
         b.map_or_else(|| ("none".to_owned(), String::new()), |b| (b.kind().to_string(), b.device_info().name));
     serde_json::json!({ "backend": kind, "device": device, "notes": notes }).to_string()
+}
+
+/// Asks the app to open a share link on its next frame (a page address, or its part from
+/// `#v=1&` on).
+///
+/// # Errors
+/// The link cannot be read (one line); the app keeps what it shows.
+#[wasm_bindgen(js_name = open)]
+pub fn open_link(link: &str) -> Result<(), JsError> {
+    wavebrot::app::shell::links::web::open(link).map_err(refuse)
+}
+
+/// The share link of what the app shows (its fragment, as the page's address has it; empty
+/// before the first frame).
+#[wasm_bindgen]
+#[must_use]
+pub fn link() -> String {
+    wavebrot::app::shell::links::web::shown()
 }
 
 fn checked_size(width: u32, height: u32) -> Result<(usize, usize), JsError> {
@@ -90,7 +109,7 @@ pub fn render_mandelbrot(
     let view = View::parse(&format!("{re},{im}"), zoom).map_err(refuse)?;
     let arith = view.auto_arith(w, h, iters);
     view.check_arith(arith, w, h, iters).map_err(refuse)?;
-    let mut b = open(backend)?;
+    let mut b = open_backend(backend)?;
     let mut counts = vec![0i32; w * h];
     // The command line's strips: a strip's bounds are rounded from the picture's (an ulp of f64
     // where they are not exact), so the same cut gives the same counts.
@@ -110,6 +129,46 @@ pub fn render_mandelbrot(
                 .map_err(refuse)?;
         }
     }
+    counts
+        .into_iter()
+        .map(|c| u32::try_from(c).map_err(|_| refuse(format!("a negative escape count ({c}) came back"))))
+        .collect()
+}
+
+/// The escape counts of the Julia set of `c = c_re + i c_im` as `render julia --npy` writes
+/// them: `iters` iterations in `f64`, a `width x height` picture of the view centred on
+/// `re + i im` spanning `2 / zoom` vertically, or, when `zoom` is 0, the CLI's default view
+/// (`[-1.8, 1.8] x [-1.2, 1.2]`); row 0 at the smallest imaginary part.
+///
+/// # Errors
+/// A size or iterations past the limits, a view that cannot be drawn: one line.
+#[wasm_bindgen(js_name = renderJulia)]
+#[expect(clippy::too_many_arguments, reason = "the JS call's fields, one by one")]
+pub fn render_julia(
+    c_re: f64,
+    c_im: f64,
+    re: f64,
+    im: f64,
+    zoom: f64,
+    iters: u32,
+    width: u32,
+    height: u32,
+    backend: &str,
+) -> Result<Vec<u32>, JsError> {
+    let (w, h) = checked_size(width, height)?;
+    if iters == 0 || iters > MAX_ITERS {
+        return Err(refuse(format!("{iters} iterations: 1 to {MAX_ITERS} are allowed")));
+    }
+    let bounds = if zoom == 0.0 {
+        Bounds { minx: -1.8, maxx: 1.8, miny: -1.2, maxy: 1.2 }
+    } else {
+        let (half_w, half_h) = (w as f64 / h as f64 / zoom, 1.0 / zoom);
+        Bounds { minx: re - half_w, maxx: re + half_w, miny: im - half_h, maxy: im + half_h }
+    };
+    let params = JuliaParams { width: w, height: h, iters, bounds, precision: Precision::F64, c: [c_re, c_im] };
+    params.validate().map_err(refuse)?;
+    let mut counts = vec![0i32; w * h];
+    open_backend(backend)?.julia(&params, &mut counts, None).map_err(refuse)?;
     counts
         .into_iter()
         .map(|c| u32::try_from(c).map_err(|_| refuse(format!("a negative escape count ({c}) came back"))))
@@ -147,7 +206,7 @@ pub fn render_wave(
     if tmax > MAX_STEPS {
         return Err(refuse(format!("{tmax} steps: at most {MAX_STEPS} are allowed")));
     }
-    let b = open(backend)?;
+    let b = open_backend(backend)?;
     let mut sim = b.new_scene(&scene).map_err(refuse)?;
     sim.advance(tmax).map_err(refuse)?;
     let (nx, ny) = (sim.params().nx, sim.params().ny);

@@ -32,7 +32,14 @@ pub async fn start(canvas_id: String) -> Result<(), wasm_bindgen::JsValue> {
             Box::new(|cc| {
                 let args = wavebrot::app::GuiArgs::default();
                 let start = wavebrot::app::StartOptions::default();
-                let app = wavebrot::app::WavebrotApp::new(cc, &args, start)?;
+                let mut app = wavebrot::app::WavebrotApp::new(cc, &args, start)?;
+                // A share link in the page's address opens as `wavebrot gui --link` would.
+                let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+                if hash.len() > 1
+                    && let Err(e) = app.open_link(&hash)
+                {
+                    app.say_link_error(&e);
+                }
                 Ok(Box::new(app))
             }),
         )

@@ -202,6 +202,18 @@ try {
     console.log(`renderMandelbrot at ${name}, ${width}x${height}, ${iters} iterations: equal to native, bit for bit (${distinct} distinct counts, ${ms} ms in the page)`);
   }
 
+  {
+    const t = Date.now();
+    const web = new Int32Array(await page.evaluate(
+      () => Array.from(window.wavebrot.renderJulia({ c: [-0.8, 0.156], iters: 300, width: 240, height: 160 })),
+    ));
+    const ms = Date.now() - t;
+    const ref = nativeArray(["render", "julia", "--c=-0.8,0.156", "--iters", "300", "--width", "240", "--height", "160", "--backend", "cpu"]);
+    const d = firstDifference(web, ref);
+    if (d) fail(`renderJulia c = -0.8+0.156i: ${d}`);
+    console.log(`renderJulia c = -0.8+0.156i, 240x160, 300 iterations: equal to native, bit for bit (${new Set(web).size} distinct counts, ${ms} ms in the page)`);
+  }
+
   for (const [what, call, expect] of [
     ["a zoom that is not a number", { re: "0", im: "0", zoom: "abc", width: 8, height: 8 }, /zoom/i],
     ["a billion iterations", { re: "0", im: "0", zoom: "1", iters: 1e9, width: 8, height: 8 }, /iterations/],
@@ -249,6 +261,60 @@ try {
     const nativeMs = m ? Number(m[1]) * (m[2] === "s" ? 1000 : 1) : NaN;
     console.log(`speed, ${what}: ${webMs.toFixed(0)} ms in the page (wasm, one thread), ${nativeMs.toFixed(0)} ms native cpu1: ${(webMs / nativeMs).toFixed(2)}x`);
   }
+  // Share links: the page's address opens one, the address and link() follow what is shown,
+  // open() takes another, and a bad one is refused in one line with the view kept.
+  const linked = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const place = "v=1&re=-0.74364388703715870&im=0.13182590420531198&zoom=1e6&iters=1500";
+  await linked.goto(`${url}#${place}`);
+  await linked.waitForFunction(() => window.wavebrot?.ready, null, { timeout: 60_000 });
+  await linked.waitForFunction(() => window.wavebrot.link().startsWith("v=1&re="), null, { timeout: 10_000 });
+  const shownLink = await linked.evaluate(() => window.wavebrot.link());
+  for (const part of ["re=-0.74364388703715870", "im=0.13182590420531198", "iters=1500"]) {
+    if (!shownLink.includes(part)) fail(`the page opened at ${place} shows ${shownLink}`);
+  }
+  if (!decodeURIComponent(linked.url()).includes("re=-0.74364388703715870")) fail(`the address is ${linked.url()}`);
+  console.log(`a share link in the address opened the explorer there: link() = ${shownLink.slice(0, 90)}…`);
+  await linked.evaluate(() => window.wavebrot.open("https://example.org/wavebrot/#v=1&wave=double-slit"));
+  await linked.waitForFunction(() => window.wavebrot.link() === "v=1&wave=double-slit", null, { timeout: 10_000 });
+  const refused = await linked.evaluate(() => {
+    try {
+      window.wavebrot.open("#v=1&re=0&im=0&zoom=1&iters=1000000000");
+      return null;
+    } catch (e) {
+      return String(e.message ?? e);
+    }
+  });
+  if (refused === null || refused.includes("\n") || !/iters/.test(refused)) fail(`a bad link: ${refused}`);
+  await linked.waitForTimeout(1500);
+  const kept = await linked.evaluate(() => window.wavebrot.link());
+  if (kept !== "v=1&wave=double-slit") fail(`after a bad link the page shows ${kept}`);
+  console.log(`open() took a preset link; a bad one was refused (${refused}) and the view kept`);
+  // A scene file dropped on the page opens in the wave lab (a tab has no file system); a file
+  // that is not one is refused and the view kept.
+  const lens = readFileSync(new URL("../../assets/scenes/lens.toml", import.meta.url), "utf8")
+    .replace(/^description = .*$/m, 'description = "a lens dropped on the page"');
+  const drop = async (name, text) => {
+    const dt = await linked.evaluateHandle(([n, t]) => {
+      const d = new DataTransfer();
+      d.items.add(new File([t], n, { type: "text/plain" }));
+      return d;
+    }, [name, text]);
+    await linked.dispatchEvent("#wavebrot_canvas", "dragover", { dataTransfer: dt });
+    await linked.dispatchEvent("#wavebrot_canvas", "drop", { dataTransfer: dt });
+  };
+  await drop("my-lens.toml", lens);
+  try {
+    await linked.waitForFunction(() => window.wavebrot.link().includes("a%20lens%20dropped%20on%20the%20page"), null, { timeout: 10_000 });
+  } catch {
+    fail(`a dropped scene did not open: the page shows ${await linked.evaluate(() => window.wavebrot.link())}`);
+  }
+  const afterScene = await linked.evaluate(() => window.wavebrot.link());
+  await drop("notes.txt", "buy milk");
+  await linked.waitForTimeout(1500);
+  if ((await linked.evaluate(() => window.wavebrot.link())) !== afterScene) fail("a dropped text that is no scene changed the view");
+  console.log("a dropped scene file opened in the wave lab; a dropped text that is none was refused, the view kept");
+  await linked.close();
+
   const stillUp = await page.evaluate(() => window.wavebrot.ready && !window.wavebrotError);
   if (!stillUp) fail("the app stopped after the refused calls");
   console.log("browser test: OK");

@@ -138,6 +138,10 @@ pub fn bookmarks_ui(
                 Err(e) => message = Some(format!("{e}; the view is kept")),
             }
         }
+        if ui.button("Copy link").on_hover_text("a link that opens this view, with its colours").clicked() {
+            let loc = location_of(view, aspect, state.name.trim());
+            message = Some(crate::app::parts::share::copy_link(ui.ctx(), &crate::link::Link::Location(loc)));
+        }
         ui.menu_button("Famous places", |ui| {
             for (file, text) in SHIPPED {
                 match Location::from_toml(text) {

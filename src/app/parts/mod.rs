@@ -7,5 +7,6 @@ pub mod load;
 pub mod palette_ui;
 pub mod profile;
 pub mod profile_ui;
+pub mod share;
 pub mod timing_panel;
 pub mod timing_stats;

@@ -3,6 +3,8 @@
 //! controls itself: those are the views' own (`wave/`, `mandel/`, `pages/`), and the parts they
 //! share are in `parts/`.
 
+pub mod dropped;
 pub mod getting_started;
+pub mod links;
 pub mod panels;
 pub mod recording;

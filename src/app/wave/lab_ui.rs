@@ -255,6 +255,13 @@ impl LabState {
                     Err(e) => out.message = Some(format!("not opened: {e}")),
                 }
             }
+            if ui
+                .button("Copy link")
+                .on_hover_text("a link that opens this scene in wavebrot or its web page")
+                .clicked()
+            {
+                out.message = Some(crate::app::parts::share::copy_link(ui.ctx(), &s.link()));
+            }
         });
     }
 }

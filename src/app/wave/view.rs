@@ -87,6 +87,19 @@ impl WaveSettings {
         }
     }
 
+    /// The share link of the scene: the preset by name while it is the preset unchanged, else
+    /// the whole scene.
+    #[must_use]
+    pub fn link(&self) -> crate::link::Link {
+        let unchanged =
+            !self.preset.is_empty() && crate::sim::wave::scene::preset(&self.preset).is_ok_and(|p| p == self.scene);
+        if unchanged {
+            crate::link::Link::Preset(self.preset.clone())
+        } else {
+            crate::link::Link::Scene(Box::new(self.scene.clone()))
+        }
+    }
+
     /// Takes a new scene in (a preset or a file), keeping the run settings and the view.
     pub fn load_scene(&mut self, scene: Scene, preset: &str) {
         let fresh = Self::for_scene(scene, preset);

@@ -83,14 +83,24 @@ impl Location {
     /// A one-line message: bad TOML (with where), a missing or unknown key, a bad number.
     pub fn from_toml(text: &str) -> Result<Self, LocationError> {
         let loc: Self = toml::from_str(text).map_err(|e| LocationError::Toml(keyed_message(text, &e)))?;
-        loc.view().validate_named(ValueNames::KEYS)?;
-        if loc.iters == 0 || loc.iters > i32::MAX as u32 {
-            return Err(LocationError::Iters { key: "iters", value: loc.iters.to_string() });
+        loc.validate()?;
+        Ok(loc)
+    }
+
+    /// Checks a location however it came (a file, a share link): a usable centre and zoom,
+    /// iterations in range, colours that can be used.
+    ///
+    /// # Errors
+    /// The first problem, in one line naming its key.
+    pub fn validate(&self) -> Result<(), LocationError> {
+        self.view().validate_named(ValueNames::KEYS)?;
+        if self.iters == 0 || self.iters > i32::MAX as u32 {
+            return Err(LocationError::Iters { key: "iters", value: self.iters.to_string() });
         }
-        if let Some(c) = &loc.colour {
+        if let Some(c) = &self.colour {
             c.validate()?;
         }
-        Ok(loc)
+        Ok(())
     }
 
     /// The location as TOML text.
