@@ -285,7 +285,8 @@ fn std_clock_uses(text: &str) -> Vec<usize> {
 fn nothing_names_std_clock() {
     let mut found = Vec::new();
     for dir in ["src", "web/src"] {
-        for file in rust_files(Path::new(dir)) {
+        // This file names the words it looks for.
+        for file in rust_files(Path::new(dir)).into_iter().filter(|f| f != "src/house_rules.rs") {
             let text = std::fs::read_to_string(root().join(&file)).expect("readable");
             found.extend(std_clock_uses(&text).into_iter().map(|line| format!("{file}:{line}")));
         }

@@ -73,12 +73,24 @@ pub fn link() -> String {
     wavebrot::app::shell::links::web::shown()
 }
 
-fn checked_size(width: u32, height: u32) -> Result<(usize, usize), JsError> {
+/// A picture's size and iterations held to the limits.
+fn checked_picture(width: u32, height: u32, iters: u32) -> Result<(usize, usize), JsError> {
     let (w, h) = (width as usize, height as usize);
     if w == 0 || h == 0 || w.saturating_mul(h) > MAX_PIXELS {
         return Err(refuse(format!("a picture of {w} x {h} pixels: 1 to {MAX_PIXELS} pixels are allowed")));
     }
+    if iters == 0 || iters > MAX_ITERS {
+        return Err(refuse(format!("{iters} iterations: 1 to {MAX_ITERS} are allowed")));
+    }
     Ok((w, h))
+}
+
+/// Escape counts as the `Uint32Array` JS gets (they are never negative).
+fn as_u32(counts: Vec<i32>) -> Result<Vec<u32>, JsError> {
+    counts
+        .into_iter()
+        .map(|c| u32::try_from(c).map_err(|_| refuse(format!("a negative escape count ({c}) came back"))))
+        .collect()
 }
 
 /// The escape counts of the Mandelbrot set at centre `re + i im`, zoom `zoom` (decimal strings,
@@ -99,10 +111,7 @@ pub fn render_mandelbrot(
     height: u32,
     backend: &str,
 ) -> Result<Vec<u32>, JsError> {
-    let (w, h) = checked_size(width, height)?;
-    if iters == 0 || iters > MAX_ITERS {
-        return Err(refuse(format!("{iters} iterations: 1 to {MAX_ITERS} are allowed")));
-    }
+    let (w, h) = checked_picture(width, height, iters)?;
     if re.len().max(im.len()) > MAX_CENTRE_DIGITS || zoom.len() > 64 {
         return Err(refuse(format!("a centre of over {MAX_CENTRE_DIGITS} digits (or a zoom of over 64 characters)")));
     }
@@ -129,10 +138,7 @@ pub fn render_mandelbrot(
                 .map_err(refuse)?;
         }
     }
-    counts
-        .into_iter()
-        .map(|c| u32::try_from(c).map_err(|_| refuse(format!("a negative escape count ({c}) came back"))))
-        .collect()
+    as_u32(counts)
 }
 
 /// The escape counts of the Julia set of `c = c_re + i c_im` as `render julia --npy` writes
@@ -155,10 +161,7 @@ pub fn render_julia(
     height: u32,
     backend: &str,
 ) -> Result<Vec<u32>, JsError> {
-    let (w, h) = checked_size(width, height)?;
-    if iters == 0 || iters > MAX_ITERS {
-        return Err(refuse(format!("{iters} iterations: 1 to {MAX_ITERS} are allowed")));
-    }
+    let (w, h) = checked_picture(width, height, iters)?;
     let bounds = if zoom == 0.0 {
         Bounds { minx: -1.8, maxx: 1.8, miny: -1.2, maxy: 1.2 }
     } else {
@@ -169,10 +172,7 @@ pub fn render_julia(
     params.validate().map_err(refuse)?;
     let mut counts = vec![0i32; w * h];
     open_backend(backend)?.julia(&params, &mut counts, None).map_err(refuse)?;
-    counts
-        .into_iter()
-        .map(|c| u32::try_from(c).map_err(|_| refuse(format!("a negative escape count ({c}) came back"))))
-        .collect()
+    as_u32(counts)
 }
 
 /// The wave field after `tmax` steps (0: the scene's own, else the CLI's default) of the preset

@@ -226,6 +226,9 @@ fn child_args(args: &GuiArgs, adapter: &DisplayAdapter) -> Vec<std::ffi::OsStrin
     if let Some(p) = &args.location {
         v.extend(["--location".into(), p.clone().into_os_string()]);
     }
+    if let Some(l) = &args.link {
+        v.extend(["--link".into(), l.into()]);
+    }
     if let Some(p) = &args.screenshot {
         v.extend([
             "--screenshot".into(),
@@ -420,6 +423,7 @@ mod tests {
             preset: Some("lens".into()),
             scene: None,
             location: Some("spot.toml".into()),
+            link: Some("#v=1&wave=lens".into()),
         };
         let v: Vec<String> =
             child_args(&args, &DisplayAdapter::Software).into_iter().map(|s| s.into_string().unwrap()).collect();
@@ -435,6 +439,8 @@ mod tests {
                 "lens",
                 "--location",
                 "spot.toml",
+                "--link",
+                "#v=1&wave=lens",
                 "--screenshot",
                 "shot.png",
                 "--frames",

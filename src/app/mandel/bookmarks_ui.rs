@@ -107,6 +107,11 @@ pub fn bookmarks_ui(
         if let Some(ext) = ext {
             state.path = Path::new(state.path.trim()).with_extension(ext).display().to_string();
         }
+        // In this short row, so the panel keeps its width (the picture does not move).
+        if ui.button("Copy link").on_hover_text("a link that opens this view, with its colours").clicked() {
+            let loc = location_of(view, aspect, state.name.trim());
+            message = Some(crate::app::parts::share::copy_link(ui.ctx(), &crate::link::Link::Location(loc)));
+        }
     });
     ui.horizontal(|ui| {
         let label = ui.label("name");
@@ -137,10 +142,6 @@ pub fn bookmarks_ui(
                 }
                 Err(e) => message = Some(format!("{e}; the view is kept")),
             }
-        }
-        if ui.button("Copy link").on_hover_text("a link that opens this view, with its colours").clicked() {
-            let loc = location_of(view, aspect, state.name.trim());
-            message = Some(crate::app::parts::share::copy_link(ui.ctx(), &crate::link::Link::Location(loc)));
         }
         ui.menu_button("Famous places", |ui| {
             for (file, text) in SHIPPED {

@@ -69,14 +69,15 @@ impl WavebrotApp {
         }
     }
 
-    /// Opens a file's bytes as a scene or a location, told apart by their keys (a scene has a
-    /// grid, `nx`); what to tell the user.
+    /// Opens a file's bytes as a scene or a location, told apart by their keys (a scene sets its
+    /// grid, `nx = …`, even when the rest of it is broken); what to tell the user.
     ///
     /// # Errors
     /// The bytes are not text, or not a scene or location that can be used.
     pub fn open_file_bytes(&mut self, name: &str, bytes: &[u8]) -> Result<String, DroppedError> {
         let text = std::str::from_utf8(bytes).map_err(|_| DroppedError::NotText)?;
-        let scene_like = toml::from_str::<toml::Table>(text).is_ok_and(|t| t.contains_key("nx"));
+        let scene_like =
+            text.lines().any(|l| l.trim_start().strip_prefix("nx").is_some_and(|r| r.trim_start().starts_with('=')));
         if scene_like {
             let scene = Scene::from_toml(text).map_err(DroppedError::Scene)?;
             self.open_wave_scene(scene, "");
