@@ -97,3 +97,19 @@ fn the_palette_editor_adds_removes_saves_and_keeps_the_last_good_palette() {
     assert_eq!(msg.lines().count(), 1, "{msg}");
     assert_eq!(shown_stops(&h), (Palette::Custom, Some(red_blue)), "the last good palette is kept");
 }
+
+/// Seen: turning on distance colouring and the light widened the left panel (the two light
+/// sliders side by side) and shrank the picture from 499 to 399 px under the pointer.
+#[test]
+fn distance_and_light_keep_the_picture_where_it_was() {
+    let mut h = app_support::harness(Demo::Mandelbrot, [1280.0, 720.0]);
+    let before = h.state().mandelbrot_picture_rect();
+    h.get_by_label("distance").click();
+    settle(&mut h);
+    h.get_by_label("light").click();
+    settle(&mut h);
+    let c = h.state().mandelbrot_shown().unwrap().request.colour;
+    assert!(c.light.is_some(), "the light is on");
+    let after = h.state().mandelbrot_picture_rect();
+    assert_eq!(after, before, "the picture moved or changed size");
+}

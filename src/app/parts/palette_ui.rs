@@ -49,13 +49,13 @@ pub fn palette_ui(ui: &mut egui::Ui, c: &mut ColourSettings) -> bool {
             c.light = lit.then_some(Light::DEFAULT);
         }
     });
+    // One slider a row: side by side they widened the panel and shrank the picture (seen:
+    // 499 -> 399 px, "elevation °" clipped).
     if let Some(light) = &mut c.light {
-        ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut light.azimuth, 0.0..=360.0).text("azimuth °"))
-                .on_hover_text("where the light comes from, anticlockwise from the right");
-            ui.add(egui::Slider::new(&mut light.elevation, 0.0..=90.0).text("elevation °"))
-                .on_hover_text("the light's height above the picture (90: straight above, flat)");
-        });
+        ui.add(egui::Slider::new(&mut light.azimuth, 0.0..=360.0).text("azimuth °"))
+            .on_hover_text("where the light comes from, anticlockwise from the right");
+        ui.add(egui::Slider::new(&mut light.elevation, 0.0..=90.0).text("elevation °"))
+            .on_hover_text("the light's height above the picture (90: straight above, flat)");
     }
     ui.horizontal(|ui| {
         ui.label("scale");
