@@ -8,6 +8,7 @@
 
 #[path = "support/app.rs"]
 mod app_support;
+mod common;
 use app_support::settle;
 
 use egui_kittest::Harness;
@@ -532,4 +533,87 @@ fn the_top_bar_is_one_row_at_a_laptop_width() {
         let same_row = (running.center().y - first.center().y).abs() < 2.0;
         assert!(same_row && running.right() <= width + 2.0, "at {width} px what runs is on the row: {running:?}");
     }
+}
+
+/// The sound through alsa-lib's `null` device: played at the device's pace, heard by nobody.
+fn null_sound(steps_per_second: f64, volume: f32) -> Result<wavebrot::app::worker::sound::Sound, wavebrot::audio::SoundError> {
+    wavebrot::app::worker::sound::Sound::open_on(Some(Some("null")), steps_per_second, volume)
+}
+
+/// No sound device at all.
+fn no_sound(_: f64, _: f32) -> Result<wavebrot::app::worker::sound::Sound, wavebrot::audio::SoundError> {
+    wavebrot::app::worker::sound::Sound::open_on(None, 0.0, 0.0)
+}
+
+/// Seen: L gave no visible sign (the only note far down the panel). Now L says in the status line
+/// what is heard (or that a probe is missing, or why there is no sound) and the picture marks
+/// the probe heard.
+#[test]
+fn listen_says_what_is_heard_and_marks_the_probe() {
+    let mut h = harness();
+    h.state_mut().set_sound_opener(no_sound);
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.starts_with("No sound: "), "without a device: {said:?}");
+    assert_eq!(h.state().probe_heard(), None, "nothing marked without sound");
+
+    if let Err(e) = null_sound(1000.0, 0.0) {
+        common::skip(common::Need::Alsa, &format!("alsa-lib's null device: {e}"));
+        return;
+    }
+    h.state_mut().set_sound_opener(null_sound);
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.contains("no probe yet") && said.contains("Probe tool"), "on, no probe: {said:?}");
+    assert_eq!(h.state().probe_heard(), None, "no probe to mark");
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    assert_eq!(h.state().message(), Some("Sound off"));
+
+    h.get_by_label("Probe").click();
+    h.run_steps(1);
+    let at = h.state().field_point(100.5, 60.5).expect("the field is drawn");
+    h.hover_at(at);
+    h.run_steps(1);
+    press(&mut h, at, true);
+    h.run_steps(1);
+    press(&mut h, at, false);
+    settle(&mut h);
+    assert_eq!(h.state().settings().wave.look.probes, vec![(100, 60)], "a probe placed");
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    let said = h.state().message().unwrap_or_default().to_owned();
+    assert!(said.starts_with("Listening to probe 1: the first source sounds at 440 Hz"), "{said:?}");
+    assert_eq!(h.state().probe_heard(), Some(0), "the probe heard is marked on the picture");
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    assert_eq!((h.state().message(), h.state().probe_heard()), (Some("Sound off"), None));
+}
+
+/// Seen: choosing the Screen tool shrank the picture from 432 to 339 px, so the click planned on
+/// the picture before missed. Now choosing the tool moves nothing, the click places the screen on
+/// the column it was aimed at, and only then does the picture make room for the graph.
+#[test]
+fn choosing_the_screen_tool_moves_nothing_and_the_click_lands_where_aimed() {
+    let mut h = harness();
+    let corners = |h: &Harness<'static, WavebrotApp>| (h.state().field_point(0.0, 0.0), h.state().field_point(160.0, 120.0));
+    let before = corners(&h);
+    let aimed = h.state().field_point(120.5, 60.5).expect("the field is drawn");
+    h.get_by_label("Screen").click();
+    h.run_steps(3);
+    assert_eq!(corners(&h), before, "the picture moved when the Screen tool was chosen");
+    h.hover_at(aimed);
+    h.run_steps(1);
+    press(&mut h, aimed, true);
+    h.run_steps(1);
+    press(&mut h, aimed, false);
+    settle(&mut h);
+    assert_eq!(h.state().settings().wave.look.screen, Some(120), "the screen is on the column aimed at");
+    // After the click, room for the graph: the picture is narrower, its left edge kept or moved left.
+    let after = corners(&h);
+    let width = |c: (Option<egui::Pos2>, Option<egui::Pos2>)| c.1.unwrap().x - c.0.unwrap().x;
+    assert!(width(after) < width(before), "the graph's room is taken after the click: {before:?} -> {after:?}");
+    assert!(h.state().screen_graph().is_some(), "the graph is beside the picture");
 }

@@ -81,7 +81,16 @@ def runs(cells_by_row):
     return sorted(rects, key=lambda r: (r[1], r[0]))
 
 
+# The axis each "N cells" of a description is measured along (`description_axes`): a new grid
+# in the app scales each length as the geometry (src/sim/wave/description.rs).
+AXES = {"triple-slit": "y", "grating-fine": "y", "narrow-gap": "y", "zone-plate": "x",
+        "elliptical-reflector": "x", "lloyds-mirror": "y", "waveguide": "y", "frustrated-tir": "x",
+        "fresnel-lens": "x", "phased-array": "y", "dipole": "xy"}
+
+
 def write(name, lines):
+    if name in AXES:
+        lines = lines[:1] + [f'description_axes = ["{AXES[name]}"]'] + lines[1:]
     with open(os.path.join(OUT, name + ".toml"), "w") as f:
         f.write("\n".join(lines).rstrip() + "\n")
 
@@ -194,7 +203,7 @@ def main():
     lp, dp = lam(0.2), 10
     step_20 = 2 * math.pi * dp * math.sin(math.radians(20)) / lp
     write("phased-array", header(
-        f"Eight sources 10 cells apart with a phase step of {step_20:.3f} rad: the beam leaves at 20 degrees. Teaches: beam steering, sin(theta) = phase_step lambda / (2 pi d).",
+        f"Eight sources 10 cells apart with a phase step of {step_20:.3f} rad: the beam leaves at 20 degrees. Teaches: beam steering, each source a little later than the one below turns the beam.",
         nx, ny, 700) + table("source", kind="array", x=100, y=240, count=8, spacing=dp, phase_step=round(step_20, 6), freq=0.2, amplitude=0.5))
     write("beats", header(
         "Two point sources at freq 0.20 and 0.22 side by side: the pattern swells and fades every 314 steps. Teaches: beats at the difference frequency f1 - f2.",

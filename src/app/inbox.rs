@@ -170,8 +170,8 @@ impl WavebrotApp {
         }
         if self.compare.thread.is_none() && job != CompareJob::Off {
             let wake = ctx.clone();
-            let (turn, quiet) = (Arc::clone(&self.compare.turn), Arc::clone(&self.compare.quiet));
-            match CpuCompare::spawn(self.compare.kind, turn, quiet, move || wake.request_repaint()) {
+            let (turn, hush) = (Arc::clone(&self.compare.turn), Arc::clone(&self.compare.hush));
+            match CpuCompare::spawn(self.compare.kind, turn, hush, move || wake.request_repaint()) {
                 Ok(c) => self.compare.thread = Some(c),
                 Err(e) => {
                     #[cfg(target_arch = "wasm32")]

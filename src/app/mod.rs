@@ -483,6 +483,8 @@ impl eframe::App for WavebrotApp {
         let ctx = ui.ctx().clone();
         parts::profile::FrameProfile::new_frame();
         puffin::profile_scope!("ui");
+        // The CPU comparison's measurements wait for this frame (and its paint) to end.
+        self.compare.hush.frame_began();
         self.frames += 1;
         self.report_window_up(&ctx);
         let dt = ui.input(|i| i.unstable_dt);
@@ -531,6 +533,7 @@ impl eframe::App for WavebrotApp {
         if self.settings.view == Demo::Wave && self.settings.wave.playing && !self.compare.quiet() {
             ctx.request_repaint_after(std::time::Duration::from_millis(16));
         }
+        self.compare.hush.frame_ended();
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

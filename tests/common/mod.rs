@@ -46,6 +46,8 @@ pub enum Need {
     Snapshot,
     /// `ffmpeg` and `ffprobe` on `PATH` (CI: the `ffmpeg` package).
     Ffmpeg,
+    /// alsa-lib (`libasound.so.2`) for its `null` device (CI: the `libasound2` package).
+    Alsa,
 }
 
 impl Need {
@@ -61,6 +63,7 @@ impl Need {
             Need::NoCuda => "no-cuda",
             Need::Snapshot => "snapshot",
             Need::Ffmpeg => "ffmpeg",
+            Need::Alsa => "alsa",
         }
     }
 

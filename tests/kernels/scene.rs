@@ -64,6 +64,7 @@ impl EdgeProbe {
         let (sx, sy) = Self::SOURCE;
         Scene {
             description: String::new(),
+            description_axes: Vec::new(),
             nx: Self::GRID.0 + 2 * pad,
             ny: Self::GRID.1 + 2 * pad,
             c2: 0.25,
@@ -210,6 +211,7 @@ pub(crate) fn field(sim: &mut dyn WaveSim) -> Vec<f32> {
 pub(crate) fn open_scene(nx: usize, ny: usize) -> Scene {
     Scene {
         description: String::new(),
+        description_axes: Vec::new(),
         nx,
         ny,
         c2: 0.25,

@@ -16,6 +16,7 @@ use wavebrot::sim::wave::sources::{Moving, Multipole, PhasedArray};
 fn open(nx: usize, ny: usize, sources: Vec<Source>) -> Scene {
     Scene {
         description: String::new(),
+        description_axes: Vec::new(),
         nx,
         ny,
         c2: 0.25,

@@ -308,6 +308,7 @@ fn a_pulse_added_mid_run_rings_like_one_at_the_start(b: &dyn Backend, tolerance:
     let (s_added, n) = (37u32, 60u32);
     let open = Scene {
         description: String::new(),
+        description_axes: Vec::new(),
         nx: 70,
         ny: 53,
         c2: 0.25,

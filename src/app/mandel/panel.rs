@@ -309,6 +309,9 @@ impl WavebrotApp {
     pub(crate) fn take_mandel_frame(&mut self, f: MandelbrotFrame) {
         self.mandel.shown = Some(MandelShown::of(&f));
         self.mandel.frames += 1;
+        if f.coarse > 1 {
+            self.timing.drawing_a_new_view();
+        }
         if f.coarse == 1
             && let Some((k, d)) = &self.active
         {

@@ -10,3 +10,4 @@ pub mod profile_ui;
 pub mod share;
 pub mod timing_panel;
 pub mod timing_stats;
+pub mod timing_words;

@@ -14,17 +14,22 @@ use crate::sim::fractal::mandelbrot::MandelbrotParams;
 use crate::sim::wave::scene::Scene;
 
 use crate::app::options::Demo;
+pub use crate::app::parts::timing_words::{LAUNCH_BOUND_RATIO, fmt_count, fmt_secs, launch_bound_hint, who};
+use crate::app::parts::timing_words::{capitalise, fmt_times, lower_first, plain_who};
 use crate::app::worker::messages::{CompareJob, CompareSample, FrameSource, MandelbrotFrame, WaveFrame};
 
 /// Seconds of history the plot keeps.
 pub const HISTORY_SECS: f64 = 30.0;
 /// Weight of a new measurement in the smoothed value.
 const SMOOTHING: f64 = 0.2;
-/// A call is launch-bound when its time per update is this many times the large-call one.
-pub const LAUNCH_BOUND_RATIO: f64 = 2.0;
 /// A wave figure older than this (or than four of its own measurements) is stale: the problem
 /// stopped running, or the comparison was switched off.
 pub const STALE: Duration = Duration::from_secs(3);
+/// The comparison thread's figures are the best of its measurements within this long (about
+/// five of them beside an active `cpu`, one a second): a sample that a frame of the window or
+/// another program shared the cores with loses to its neighbours, and the figure holds still
+/// enough to be read aloud (seen: a smoothed figure went 370 … 1 180 steps a second).
+pub const BEST_OF: Duration = Duration::from_secs(5);
 
 /// What a measurement was of. Two figures are compared only when their problems are equal.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,6 +84,10 @@ pub struct Rate {
     /// Measurements taken in: the first of a new backend or problem holds its warm-up (a wgpu
     /// pipeline built, caches cold) and is replaced by the second, not averaged with it.
     pub samples: u32,
+    /// The comparison thread's recent measurements `(when, secs)`: its figures are the best of
+    /// the last [`BEST_OF`] (each side alike), not a smoothed mean that a frame drawn during one
+    /// sample drags down.
+    pub recent: VecDeque<(Instant, f64)>,
 }
 
 impl Rate {
@@ -99,6 +108,16 @@ impl Rate {
     #[must_use]
     pub fn fresh(&self) -> bool {
         self.age() <= STALE.max(self.took * 4)
+    }
+
+    /// Takes `secs` into the recent measurements and makes the figure their best.
+    fn best_of_recent(&mut self, secs: f64) {
+        let now = Instant::now();
+        self.recent.push_back((now, secs));
+        while self.recent.front().is_some_and(|&(t, _)| now.duration_since(t) > BEST_OF) {
+            self.recent.pop_front();
+        }
+        self.secs = self.recent.iter().map(|&(_, s)| s).fold(f64::INFINITY, f64::min);
     }
 
     fn update(&mut self, secs: f64, work: f64) {
@@ -176,6 +195,9 @@ pub struct TimingStats {
     pub load: crate::app::parts::load::AppLoad,
     /// The machine's cores, for the load note.
     pub cores: usize,
+    /// A Mandelbrot view is being drawn (its coarse passes are shown) that no figure is of yet:
+    /// the figures held are of the picture before it, and nothing is compared until it is done.
+    pub drawing: bool,
     /// What is timed on those cores now (set every frame), for the load note.
     pub measured: crate::app::parts::load::Measured,
 }
@@ -207,6 +229,7 @@ impl TimingStats {
             class_view: true,
             load: crate::app::parts::load::AppLoad::default(),
             cores: std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            drawing: false,
             measured: crate::app::parts::load::Measured::default(),
         }
     }
@@ -227,6 +250,7 @@ impl TimingStats {
         self.active_alike = None;
         self.render_secs = None;
         self.cpu_error = None;
+        self.drawing = false;
         self.history.clear();
     }
 
@@ -281,6 +305,7 @@ impl TimingStats {
                     at,
                     took,
                     samples: 1,
+                    recent: VecDeque::new(),
                 });
             }
         }
@@ -331,8 +356,28 @@ impl TimingStats {
         };
         // Each image is its own problem: no smoothing across different views.
         self.active = None;
+        self.drawing = false;
         Self::record(&mut self.active, kind, device, secs, f.total_iters as f64, &f.timing, problem);
         self.push_history();
+    }
+
+    /// A coarse pass of a Mandelbrot view is shown: until its full picture is measured, the
+    /// figures held are of the picture before (said so, never compared as this one's).
+    pub fn drawing_a_new_view(&mut self) {
+        if self.demo == Demo::Mandelbrot {
+            self.drawing = true;
+        }
+    }
+
+    /// What a figure is of, for its line in the panel: "this …" only while it is the picture shown.
+    #[must_use]
+    pub fn of_what(&self, r: &Rate) -> String {
+        let what = r.problem.describe();
+        if self.drawing {
+            format!("the picture before this one ({})", what.trim_start_matches("this "))
+        } else {
+            what
+        }
     }
 
     /// A measurement of the CPU comparison thread.
@@ -354,6 +399,9 @@ impl TimingStats {
                 let secs = s.timing.wall.as_secs_f64() / (2.0 * f64::from(s.steps));
                 let problem = Problem::Wave(Arc::clone(p));
                 Self::record(slot, s.kind, &s.device, secs, p.cells() as f64, &s.timing, problem);
+                if let Some(r) = slot.as_mut() {
+                    r.best_of_recent(secs);
+                }
             }
             CompareJob::Mandelbrot(p) if self.demo == Demo::Mandelbrot => {
                 *slot = None;
@@ -421,6 +469,9 @@ impl TimingStats {
     #[must_use]
     pub fn comparison(&self) -> Comparison {
         let wait = |s: String| Comparison::Waiting(s);
+        if self.drawing && self.demo == Demo::Mandelbrot {
+            return wait("drawing this view: the comparison comes when its picture is complete".to_owned());
+        }
         let Some(a) = &self.active else {
             return wait("waiting for the first measured frame".to_owned());
         };
@@ -526,97 +577,5 @@ impl TimingStats {
                 fmt_secs(c.secs),
             ),
         }
-    }
-}
-
-/// A backend in plain words.
-#[must_use]
-pub fn who(kind: BackendKind) -> String {
-    match kind {
-        BackendKind::Cuda => "The GPU (CUDA)".to_owned(),
-        BackendKind::Wgpu => "The GPU (wgpu)".to_owned(),
-        BackendKind::Cpu => "Every CPU core (cpu)".to_owned(),
-        BackendKind::Cpu1 => "One CPU core (cpu1)".to_owned(),
-    }
-}
-
-/// A backend in a few plain words, for the end of the sentence.
-fn plain_who(kind: BackendKind) -> &'static str {
-    match kind {
-        BackendKind::Cuda | BackendKind::Wgpu => "the GPU",
-        BackendKind::Cpu => "every CPU core",
-        BackendKind::Cpu1 => "one CPU core",
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_lowercase().collect::<String>() + c.as_str())
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
-}
-
-/// A count in words a class reads: `41 000`, `12`, `1.2 million`.
-#[must_use]
-pub fn fmt_count(n: f64) -> String {
-    if !n.is_finite() {
-        return "?".to_owned();
-    }
-    if n >= 1e6 {
-        return format!("{:.1} million", n / 1e6);
-    }
-    let n = if n >= 100.0 { (n / 10.0).round() * 10.0 } else { n.round() };
-    let digits = format!("{n:.0}");
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(' ');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-fn fmt_times(x: f64) -> String {
-    if x >= 10.0 { format!("{x:.0}") } else { format!("{x:.1}") }
-}
-
-/// Whether calls of `steps` time steps are launch-bound: their time per update
-/// (`call_update_secs`) is [`LAUNCH_BOUND_RATIO`] or more times the time per update of one large
-/// call (`large_update_secs`), so most of a frame's compute time is launching and waiting, not
-/// computing. Returns the line the panel shows; its advice depends on whether "fastest"
-/// (`fastest`) already fills each frame with steps.
-#[must_use]
-pub fn launch_bound_hint(call_update_secs: f64, large_update_secs: f64, steps: u32, fastest: bool) -> Option<String> {
-    if !(call_update_secs.is_finite() && large_update_secs.is_finite() && large_update_secs > 0.0) || steps == 0 {
-        return None;
-    }
-    let ratio = call_update_secs / large_update_secs;
-    let advice = if fastest {
-        "\"fastest\" already fills each frame with steps, so the frames themselves are short: a bigger grid gives the device more to do per launch"
-    } else {
-        "raise the steps per frame or tick \"fastest\""
-    };
-    (ratio >= LAUNCH_BOUND_RATIO).then(|| {
-        format!(
-            "launch-bound at {steps} steps/frame: {} per update here against {} in one large call ({ratio:.1} x): {advice}",
-            fmt_secs(call_update_secs),
-            fmt_secs(large_update_secs),
-        )
-    })
-}
-
-/// Seconds in the unit that reads best (µs, ms, s).
-#[must_use]
-pub fn fmt_secs(s: f64) -> String {
-    if s < 1e-3 {
-        format!("{:.2} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.2} ms", s * 1e3)
-    } else {
-        format!("{s:.2} s")
     }
 }

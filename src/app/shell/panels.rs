@@ -101,8 +101,7 @@ impl WavebrotApp {
                     self.worker.send(Command::Reset);
                 }
                 if ctx.input(|i| i.key_pressed(egui::Key::L)) {
-                    let on = !self.wave.sound.on;
-                    self.wave.sound.set_on(on, &self.settings.wave.scene);
+                    self.set_listening(!self.wave.sound.on);
                 }
                 if delete && let Some(k) = self.wave.lab.selected {
                     let mut out = LabOutcome::default();

@@ -5,7 +5,7 @@ use crate::sim::wave::theory::Theory;
 
 use crate::app::WavebrotApp;
 use crate::app::parts::controls;
-use crate::app::wave::lab::{LabOutcome, Tool};
+use crate::app::wave::lab::LabOutcome;
 use crate::app::wave::tools_ui;
 use crate::app::wave::view as wave_view;
 use crate::app::worker::messages::Command;
@@ -28,9 +28,7 @@ impl WavebrotApp {
         }
         let mut out = LabOutcome::default();
         if a.resize {
-            let old = (s.scene.nx, s.scene.ny);
             s.scene = s.scene.resized(s.nx, s.ny);
-            s.scene.description = wave_view::rescaled_description(&s.scene.description, old, (s.nx, s.ny));
             out.scene = Some(false);
         }
         if a.freq {
@@ -71,10 +69,21 @@ impl WavebrotApp {
         }
         ui.separator();
         let w = &self.settings.wave;
-        self.wave.sound.ui(ui, &w.scene, w.look.probes.len());
+        if let Some(on) = self.wave.sound.ui(ui, &w.scene, w.look.probes.len()) {
+            self.set_listening(on);
+        }
         ui.separator();
         let scene = &self.settings.wave.scene;
         self.wave.meters.ui(ui, scene, self.settings.wave.look.energy);
+    }
+
+    /// Switches "listen to a probe" on or off (key L, the tick) and says so in the status line:
+    /// the probe heard and its pitch, that a probe is missing, or why there is no sound. While
+    /// it sounds, the picture marks the probe heard.
+    pub(crate) fn set_listening(&mut self, on: bool) {
+        self.wave.sound.set_on(on, &self.settings.wave.scene);
+        let line = self.wave.sound.said(self.settings.wave.look.probes.len());
+        self.say(line);
     }
 
     /// The check against the CPU: a button, a periodic check while running, and the last result
@@ -235,6 +244,17 @@ impl WavebrotApp {
         self.worker.send(Command::SaveWavePicture { path, look: Box::new(look) });
     }
 
+    /// Opens the sound through `opener` from now on (tests: alsa-lib's `null` device, or none).
+    pub fn set_sound_opener(&mut self, opener: crate::app::wave::sound_ui::Opener) {
+        self.wave.sound = crate::app::wave::sound_ui::SoundUi::with_opener(opener);
+    }
+
+    /// The probe the speakers play and the picture marks (0-based), while one is heard.
+    #[must_use]
+    pub fn probe_heard(&self) -> Option<usize> {
+        self.wave.sound.heard(self.settings.wave.look.probes.len())
+    }
+
     /// The size typed beside "Save picture"'s "size" (tests).
     pub fn wave_picture_typed_mut(&mut self) -> &mut String {
         &mut self.wave.picture_typed
@@ -284,10 +304,14 @@ impl WavebrotApp {
         let tex = self.wave.tex.as_ref().map(|s| s.id);
         let w = &self.settings.wave;
         // With a screen on the field, its intensity graph beside the picture (a strip
-        // taken from the picture's room, right of it). The room is kept while the Screen
-        // tool is chosen too, so that placing, moving or removing a screen never moves
-        // the picture under the pointer.
-        let graph_on = w.look.screen.is_some() || self.wave.lab.tool == Tool::Screen;
+        // taken from the picture's room, right of it). The room follows the screen only
+        // between clicks and drags: choosing the Screen tool moves nothing, a click places
+        // the screen where it was aimed and the picture makes room after it, and a drag
+        // moving a screen ends on the column it was let go on.
+        if !ui.input(|i| i.pointer.any_down() || i.pointer.any_released()) {
+            self.wave.graph_room = w.look.screen.is_some();
+        }
+        let graph_on = self.wave.graph_room;
         let graph_w = graph_on.then(|| tools_ui::screen_graph_width(image_rect.width()));
         let mut child = match graph_w {
             Some(g) => {
@@ -308,6 +332,7 @@ impl WavebrotApp {
             selected_source: self.wave.lab.selected,
             theory: theory.as_ref(),
             screen: w.look.screen,
+            heard: self.wave.sound.heard(w.look.probes.len()),
         };
         let (pointer, map) = wave_view::wave_image_ui(&mut child, tex, grid, &overlay);
         self.wave.lab.preview_ui(&child, w, &map);

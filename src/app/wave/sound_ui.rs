@@ -113,8 +113,37 @@ impl SoundUi {
         }
     }
 
-    /// The control: toggle, probe, pitch, volume, and the mapping in words.
-    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene, probes: usize) {
+    /// The one line the window says when the sound is switched (key L or the tick): what is
+    /// heard, or why nothing is. `probes`: the probes on the field.
+    #[must_use]
+    pub fn said(&self, probes: usize) -> String {
+        if let Some(n) = &self.note {
+            return format!("No sound: {n}");
+        }
+        if !self.on {
+            return "Sound off".to_owned();
+        }
+        if probes == 0 {
+            return "Listening, but there is no probe yet: place one with the Probe tool to hear it (L stops)"
+                .to_owned();
+        }
+        format!(
+            "Listening to probe {}: the first source sounds at {:.0} Hz (L stops)",
+            self.probe.min(probes - 1) + 1,
+            self.pitch_hz
+        )
+    }
+
+    /// The probe heard, while a stream is open and there is one.
+    #[must_use]
+    pub fn heard(&self, probes: usize) -> Option<usize> {
+        (self.sounding() && probes > 0).then(|| self.probe.min(probes - 1))
+    }
+
+    /// The control: toggle, probe, pitch, volume, and the mapping in words. Returns the tick's
+    /// new state when it was clicked (the app switches the sound and says so).
+    #[must_use]
+    pub fn ui(&mut self, ui: &mut egui::Ui, scene: &Scene, probes: usize) -> Option<bool> {
         let mut on = self.on;
         ui.horizontal(|ui| {
             ui.checkbox(&mut on, "Listen to a probe (L)")
@@ -129,14 +158,12 @@ impl SoundUi {
                 }
             }
         });
-        if on != self.on {
-            self.set_on(on, scene);
-        }
+        let asked = (on != self.on).then_some(on);
         if let Some(n) = &self.note {
             ui.colored_label(ui.visuals().warn_fg_color, n);
         }
         if !self.on {
-            return;
+            return asked;
         }
         ui.add(egui::Slider::new(&mut self.pitch_hz, PITCH_RANGE_HZ).suffix(" Hz").text("first source sounds at"));
         ui.add(egui::Slider::new(&mut self.volume, 0.0..=1.0).text("volume"));
@@ -146,6 +173,7 @@ impl SoundUi {
         for line in mapping_lines(scene, self.steps_per_second(scene), self.sim_steps_per_second()) {
             ui.weak(line);
         }
+        asked
     }
 }
 

@@ -38,6 +38,10 @@ pub struct WaveUi {
     /// The screen's graph beside the picture as drawn last: the measured curve's points (empty
     /// while it averages), `None` without a screen.
     pub screen_graph: Option<Vec<egui::Pos2>>,
+    /// The picture leaves room for the screen's graph: set while a screen is on the field, and
+    /// changed only while no pointer button is down, so the picture never moves under a click or
+    /// a drag (choosing the Screen tool moved it from 432 to 339 px wide before the click landed).
+    pub graph_room: bool,
     /// The grid the worker runs.
     pub grid: (usize, usize),
     /// The size of the last wave picture (what a recording takes).
@@ -80,6 +84,7 @@ impl WaveUi {
             check_asked: None,
             field_map: None,
             screen_graph: None,
+            graph_room: false,
             grid,
             size: None,
             picture_path: "wave.png".to_owned(),

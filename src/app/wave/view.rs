@@ -117,33 +117,6 @@ impl WaveSettings {
     }
 }
 
-/// A scene's description after its grid went from `old` to `new` (`Scene::resized` scales every
-/// position and length): lengths written as "N cells" are scaled as the scene's were, and the old
-/// grid written as "NXxNY" becomes the new one, so "two sources 100 cells apart" stays true.
-#[must_use]
-pub fn rescaled_description(text: &str, old: (usize, usize), new: (usize, usize)) -> String {
-    let scale = |n: usize, o: usize| (n.max(2) - 1) as f64 / (o.max(2) - 1) as f64;
-    // Lengths along either axis: the mean of both scales (exact where the shape is kept).
-    let s = (scale(new.0, old.0) * scale(new.1, old.1)).sqrt();
-    let text = text.replace(&format!("{}x{}", old.0, old.1), &format!("{}x{}", new.0, new.1));
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
-        let len = rest[start..].find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len() - start);
-        let (number, after) = (&rest[start..start + len], &rest[start + len..]);
-        out.push_str(&rest[..start]);
-        match number.parse::<f64>() {
-            Ok(n) if after.starts_with(" cells") && !rest[..start].ends_with('.') => {
-                out.push_str(&format!("{:.0}", n * s));
-            }
-            _ => out.push_str(number),
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The frequency slider's range, linear: wavelengths from 10 cells (0.6) to 630 (0.02), where a
 /// drag of 25 points moves the frequency by about 0.1 (seen on the old logarithmic 0.005..1:
 /// 0.200 -> 0.52, the diffraction orders' labels piling up). A scene's own frequency outside it
@@ -342,6 +315,8 @@ pub struct Overlay<'a> {
     pub theory: Option<&'a Theory>,
     /// The screen's column.
     pub screen: Option<usize>,
+    /// The probe heard through the speakers ("listen to a probe"), marked with rings.
+    pub heard: Option<usize>,
 }
 
 /// Draws the field (or a placeholder) fitted into the space left, with the overlay; returns
@@ -434,6 +409,9 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
         let stroke = egui::Stroke::new(2.0, PROBE_COLOURS[k % MAX_PROBES]);
         painter.line_segment([c - egui::vec2(6.0, 0.0), c + egui::vec2(6.0, 0.0)], stroke);
         painter.line_segment([c - egui::vec2(0.0, 6.0), c + egui::vec2(0.0, 6.0)], stroke);
+        if o.heard == Some(k) {
+            draw_heard(&painter, c, PROBE_COLOURS[k % MAX_PROBES], k);
+        }
     }
     if let Some(t) = o.theory {
         draw_theory(&painter, map, t);
@@ -443,6 +421,21 @@ fn draw_overlay(ui: &egui::Ui, map: &CellMap, o: &Overlay<'_>) {
         painter.line_segment([a, b], egui::Stroke::new(4.0, egui::Color32::from_rgba_unmultiplied(0, 0, 0, 190)));
         painter.line_segment([a, b], egui::Stroke::new(2.0, SCREEN_COLOUR));
     }
+}
+
+/// The mark of the probe heard: three rings about it and "listening" on a dark plate, so a
+/// class sees which point of the field the speakers play.
+fn draw_heard(painter: &egui::Painter, c: egui::Pos2, colour: egui::Color32, k: usize) {
+    for (r, a) in [(11.0, 230), (16.0, 160), (21.0, 90)] {
+        let ring = egui::Color32::from_rgba_unmultiplied(colour.r(), colour.g(), colour.b(), a);
+        painter.circle_stroke(c, r, egui::Stroke::new(2.0, ring));
+    }
+    let text = format!("listening to probe {}", k + 1);
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), colour);
+    let at = c + egui::vec2(26.0, -galley.size().y / 2.0);
+    let plate = egui::Rect::from_min_size(at, galley.size()).expand(3.0);
+    painter.rect_filled(plate, 3.0, egui::Color32::from_rgba_unmultiplied(0, 0, 0, 190));
+    painter.galley(at, galley, colour);
 }
 
 /// The directions `θ_m` as dashed rays from the theory's origin to the picture's edge: green
@@ -476,17 +469,6 @@ fn draw_theory(painter: &egui::Painter, map: &CellMap, t: &Theory) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_description_follows_the_grid() {
-        let d = "Two point sources in phase, 100 cells apart: maxima where d sin(theta) = m lambda.";
-        let r = rescaled_description(d, (640, 480), (1093, 820));
-        assert!(r.contains("171 cells apart"), "{r}");
-        assert_eq!(
-            rescaled_description("The seed (1000x800, freq 0.1).", (1000, 800), (500, 400)),
-            "The seed (500x400, freq 0.1)."
-        );
-        assert_eq!(rescaled_description(d, (640, 480), (640, 480)), d);
-    }
 
     #[test]
     fn fit_keeps_aspect_and_centres() {

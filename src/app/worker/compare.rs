@@ -5,7 +5,6 @@
 //! never run at the same time and neither figure includes the other's load.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
@@ -13,7 +12,13 @@ use crate::backend::{self, Backend, BackendKind, Timing, WaveSim};
 use crate::sim::fractal::mandelbrot::{self, MandelbrotParams};
 use crate::sim::wave::scene::Scene;
 
+use crate::app::worker::hush::Hush;
 use crate::app::worker::messages::{CompareJob, CompareSample, ComputeTurn};
+
+/// How often the two CPU sides are measured alike beside an active `cpu`: each time the
+/// simulation waits and the window is held quiet for the pair's length (about 0.2 s), so the
+/// rest of the period the waves play.
+const ALIKE_PERIOD: Duration = Duration::from_millis(1000);
 
 /// What the UI asks of the comparison thread.
 enum CompareCmd {
@@ -30,22 +35,22 @@ pub struct Comparing {
     pub job: CompareJob,
     pub kind: BackendKind,
     pub turn: ComputeTurn,
-    /// Set while the two CPU sides are measured alike: the window draws nothing new then (the
+    /// Held while the two CPU sides are measured alike: the window draws nothing new then (the
     /// simulation waits for its turn, so the picture would not change), leaving the cores to
-    /// what is measured.
-    pub quiet: Arc<AtomicBool>,
+    /// what is measured, and the measurement waits for the frame in flight.
+    pub hush: Arc<Hush>,
 }
 
 impl Comparing {
     #[must_use]
     pub fn new(turn: ComputeTurn) -> Self {
-        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn, quiet: Arc::default() }
+        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn, hush: Arc::default() }
     }
 
     /// True while a measurement asks the window not to redraw.
     #[must_use]
     pub fn quiet(&self) -> bool {
-        self.quiet.load(Ordering::Relaxed)
+        self.hush.asked()
     }
 }
 
@@ -63,14 +68,14 @@ impl CpuCompare {
     pub fn spawn(
         kind: BackendKind,
         turn: ComputeTurn,
-        quiet: Arc<AtomicBool>,
+        hush: Arc<Hush>,
         wake: impl Fn() + Send + 'static,
     ) -> std::io::Result<Self> {
         let (commands, rx) = mpsc::channel();
         let (tx, samples) = mpsc::channel();
         std::thread::Builder::new()
             .name("wavebrot-cpu-compare".into())
-            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &quiet, &wake))?;
+            .spawn(move || compare_loop(kind, &rx, &tx, &turn, &hush, &wake))?;
         Ok(Self { commands, samples })
     }
 
@@ -106,7 +111,7 @@ fn compare_loop(
     rx: &Receiver<CompareCmd>,
     tx: &Sender<CompareSample>,
     turn: &ComputeTurn,
-    quiet: &AtomicBool,
+    hush: &Hush,
     wake: &dyn Fn(),
 ) {
     let mut backend = cpu_backend(kind);
@@ -210,11 +215,14 @@ fn compare_loop(
                 let Some(s) = sim.as_mut() else { continue };
                 let (advanced, alike) = {
                     let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    quiet.store(partner_sim.is_some(), Ordering::Relaxed);
+                    if partner_sim.is_some() {
+                        hush.hold();
+                    }
                     let both = (s.advance(chunk), partner_sim.as_mut().map(|s2| s2.advance(chunk)));
-                    quiet.store(false, Ordering::Relaxed);
+                    hush.release();
                     both
                 };
+                let pair = alike.as_ref().and_then(|r| r.as_ref().ok()).map(|t2| t2.wall);
                 if let (Some(Ok(t2)), Some(b)) = (alike, partner.as_ref()) {
                     let _ = tx.send(CompareSample {
                         kind: b.kind(),
@@ -232,8 +240,13 @@ fn compare_loop(
                         wake();
                         let per_step = t.wall.as_secs_f64() / f64::from(chunk);
                         chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
-                        // Half the time idle: leaves cores for the UI and the active backend.
-                        wait = Some(t.wall.max(Duration::from_millis(5)));
+                        // Half the time idle: leaves cores for the UI and the active backend;
+                        // beside an active `cpu`, one pair a period (the waves play between).
+                        wait = Some(match pair {
+                            Some(t2) => ALIKE_PERIOD.saturating_sub(t.wall + t2),
+                            None => t.wall,
+                        }
+                        .max(Duration::from_millis(5)));
                     }
                     Err(e) => {
                         let _ = tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));
@@ -249,7 +262,9 @@ fn compare_loop(
                 counts.resize(p.pixels(), 0);
                 // Both pictures while holding the turn: the active backend's own rendering waits.
                 let _turn = turn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                quiet.store(partner.is_some(), Ordering::Relaxed);
+                if partner.is_some() {
+                    hush.hold();
+                }
                 if let Some(b) = partner.as_mut() {
                     // The active `cpu`'s picture taken alike, first (the copy's last, so its
                     // figure arrives with the pair complete).
@@ -266,7 +281,7 @@ fn compare_loop(
                     }
                 }
                 let r = backend.mandelbrot(&p, &mut counts);
-                quiet.store(false, Ordering::Relaxed);
+                hush.release();
                 let s = match r {
                     Ok(run) => sample(job.clone(), 0, run.timing, run.total_iters, None),
                     Err(e) => sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())),

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod display;
+pub mod hush;
 pub mod look;
 pub mod mandel;
 mod mandel_loop;

@@ -15,6 +15,7 @@
 
 pub mod analysis;
 pub mod barrier;
+pub mod description;
 pub mod pml;
 pub mod presets;
 pub mod scene;

@@ -69,6 +69,10 @@ pub struct Scene {
     /// One line that the app and `wavebrot scenes` show.
     #[serde(default)]
     pub description: String,
+    /// The axis each "N cells" of the description is measured along, in order, so that a new
+    /// grid scales it as the geometry ([`super::description`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub description_axes: Vec<super::description::Axis>,
     /// Cells along `x` (`i`, the slow index).
     pub nx: usize,
     /// Cells along `y` (`j`, the fast index).
@@ -113,6 +117,7 @@ impl Scene {
     pub fn from_params(p: &WaveParams) -> Self {
         Self {
             description: "The seed's problem: one point source in a reflecting box.".to_owned(),
+            description_axes: Vec::new(),
             nx: p.nx,
             ny: p.ny,
             c2: f64::from(p.c2),
@@ -197,6 +202,7 @@ impl Scene {
         }
         let scene = Self {
             description: raw.description,
+            description_axes: raw.description_axes,
             nx: raw.nx,
             ny: raw.ny,
             c2: raw.c2,
@@ -438,6 +444,7 @@ impl Scene {
         let x = |v: i64| (v as f64 * sx).round() as i64;
         let y = |v: i64| (v as f64 * sy).round() as i64;
         let mut s = self.clone();
+        s.description = super::description::rescaled(&self.description, &self.description_axes, (self.nx, self.ny), (nx, ny));
         s.nx = nx;
         s.ny = ny;
         for src in &mut s.sources {

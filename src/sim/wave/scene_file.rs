@@ -68,6 +68,8 @@ pub(super) fn check_rect(
 pub(super) struct RawScene {
     #[serde(default)]
     pub(super) description: String,
+    #[serde(default)]
+    pub(super) description_axes: Vec<super::description::Axis>,
     pub(super) nx: usize,
     pub(super) ny: usize,
     #[serde(default = "default_c2")]
