@@ -134,7 +134,11 @@ impl WavebrotApp {
             let picture = matches!(m, Msg::Wave(_) | Msg::Mandelbrot(_));
             self.handle(m);
             if picture {
-                self.ctx.request_repaint();
+                // The next picture is taken on the next frame, unless the CPU comparison holds the
+                // window still (its measurement wakes it when done).
+                if !self.compare.quiet() {
+                    self.ctx.request_repaint();
+                }
                 break;
             }
         }

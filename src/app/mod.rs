@@ -248,8 +248,16 @@ impl WavebrotApp {
         };
         let turn = init.turn.clone();
         let wake_ctx = ctx.clone();
-        let worker =
-            Worker::spawn(init, move || wake_ctx.request_repaint()).context("cannot start the simulation thread")?;
+        // While the CPU sides are measured alike the window is held still: a new picture's wake
+        // then waits for the measurement's own, which follows it.
+        let hush = Arc::new(worker::hush::Hush::default());
+        let held = Arc::clone(&hush);
+        let worker = Worker::spawn(init, move || {
+            if !held.asked() {
+                wake_ctx.request_repaint();
+            }
+        })
+        .context("cannot start the simulation thread")?;
         let mut timing = TimingStats::new(start.freeze_timings);
         timing.clear(settings.view);
         timing.display_adapter = render_state.as_ref().map(|rs| {
@@ -265,7 +273,7 @@ impl WavebrotApp {
             active: None,
             notes: Vec::new(),
             message: None,
-            compare: worker::compare::Comparing::new(turn),
+            compare: worker::compare::Comparing::new(turn, hush),
             wave: wave::state::WaveUi::new(grid),
             mandel: MandelUi::default(),
             pages: pages::PagesUi::default(),

@@ -57,7 +57,11 @@ impl WavebrotApp {
                 wake.request_repaint();
             });
         }
-        ctx.request_repaint();
+        // Frames back to back, but none while the CPU comparison holds the window still (its
+        // measurement wakes it when done).
+        if !self.compare.quiet() {
+            ctx.request_repaint();
+        }
     }
 
     /// In the window process: once the first frame has been presented (this is the second),

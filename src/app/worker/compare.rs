@@ -42,9 +42,10 @@ pub struct Comparing {
 }
 
 impl Comparing {
+    /// `hush`: shared with the window, which draws nothing new while a measurement holds it.
     #[must_use]
-    pub fn new(turn: ComputeTurn) -> Self {
-        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn, hush: Arc::default() }
+    pub fn new(turn: ComputeTurn, hush: Arc<Hush>) -> Self {
+        Self { thread: None, job: CompareJob::Off, kind: BackendKind::Cpu, turn, hush }
     }
 
     /// True while a measurement asks the window not to redraw.
