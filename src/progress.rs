@@ -18,6 +18,19 @@ impl Progress {
         Self(bar)
     }
 
+    /// A bar over `total` units of work (not steps: steps of unequal cost), labelled `what`;
+    /// [`Progress::set`] takes the work done and [`Progress::set_message`] says which step is
+    /// on and the time left, which the caller estimates.
+    #[must_use]
+    pub fn weighted(total: u64, what: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(total.max(1)), ProgressDrawTarget::stderr());
+        let template = format!("{what} [{{bar:24}}] {{percent:>3}}% {{elapsed_precise}} {{msg}}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Self(bar)
+    }
+
     /// A spinner for work of unknown length.
     #[must_use]
     pub fn spinner(what: &str) -> Self {
