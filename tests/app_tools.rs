@@ -536,7 +536,10 @@ fn the_top_bar_is_one_row_at_a_laptop_width() {
 }
 
 /// The sound through alsa-lib's `null` device: played at the device's pace, heard by nobody.
-fn null_sound(steps_per_second: f64, volume: f32) -> Result<wavebrot::app::worker::sound::Sound, wavebrot::audio::SoundError> {
+fn null_sound(
+    steps_per_second: f64,
+    volume: f32,
+) -> Result<wavebrot::app::worker::sound::Sound, wavebrot::audio::SoundError> {
     wavebrot::app::worker::sound::Sound::open_on(Some(Some("null")), steps_per_second, volume)
 }
 
@@ -598,7 +601,8 @@ fn listen_says_what_is_heard_and_marks_the_probe() {
 #[test]
 fn choosing_the_screen_tool_moves_nothing_and_the_click_lands_where_aimed() {
     let mut h = harness();
-    let corners = |h: &Harness<'static, WavebrotApp>| (h.state().field_point(0.0, 0.0), h.state().field_point(160.0, 120.0));
+    let corners =
+        |h: &Harness<'static, WavebrotApp>| (h.state().field_point(0.0, 0.0), h.state().field_point(160.0, 120.0));
     let before = corners(&h);
     let aimed = h.state().field_point(120.5, 60.5).expect("the field is drawn");
     h.get_by_label("Screen").click();

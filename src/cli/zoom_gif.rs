@@ -47,6 +47,48 @@ fn time_left(left: &[u64], work: u64, took: std::time::Duration) -> std::time::D
     std::time::Duration::from_secs_f64(per_unit * left.iter().sum::<u64>() as f64)
 }
 
+/// The time left of a zoom movie: the direct frames and the perturbation frames each at their
+/// kind's last measured rate (perturbation costs more per iteration on the CPU, and its first
+/// frame computes the reference orbit); perturbation frames not yet timed are said as such.
+struct Eta<'a> {
+    work: &'a [u64],
+    /// Which frames go by perturbation.
+    deep: Vec<bool>,
+    /// The last (work, time) of a direct and of a perturbation frame.
+    last_rate: [Option<(u64, std::time::Duration)>; 2],
+}
+
+impl<'a> Eta<'a> {
+    fn new(work: &'a [u64], center: &str, frames: u32, last: f64, iters: Option<u32>, (w, h): (usize, usize)) -> Self {
+        let deep = (0..frames)
+            .map(|k| {
+                View::parse(center, &zoom_of_frame(k, frames, last)).is_ok_and(|v| {
+                    let n = iters.unwrap_or_else(|| auto_iters(v.zoom_log10()));
+                    matches!(v.auto_arith(w, h, n), Arith::Perturbation)
+                })
+            })
+            .collect();
+        Self { work, deep, last_rate: [None, None] }
+    }
+
+    /// After frame `k` (by perturbation: `deep`) took `took`: the time left in words.
+    fn after(&mut self, k: usize, deep: bool, took: std::time::Duration) -> String {
+        self.last_rate[usize::from(deep)] = Some((self.work[k], took));
+        let mut left = std::time::Duration::ZERO;
+        let mut untimed = 0;
+        for kind in [false, true] {
+            let todo: Vec<u64> =
+                (k + 1..self.work.len()).filter(|&j| self.deep[j] == kind).map(|j| self.work[j]).collect();
+            match self.last_rate[usize::from(kind)] {
+                Some((done, t)) => left += time_left(&todo, done, t),
+                None => untimed += todo.len(),
+            }
+        }
+        let then = if untimed > 0 { format!(", then {untimed} by perturbation, not timed yet") } else { String::new() };
+        format!("about {:.0} s left{then}", left.as_secs_f64().ceil())
+    }
+}
+
 /// Writes the zoom movie of `view` to `path`. `iters`: the iterations of every frame, or `None`
 /// for the app's choice by depth (`100 + 150 log10(zoom)`).
 ///
@@ -83,16 +125,7 @@ pub fn render_zoom_gif(
     let (mut orbit_job, mut orbits): (Option<DeepJob>, u32) = (None, 0);
     let written = output::write_lut_gif(path, w, h, DELAY_CS, &settings.picture_table(), |push| {
         let mut frame_began = web_time::Instant::now();
-        // Which frames go by perturbation, and the last (work, time) of a direct and a deep frame.
-        let deep: Vec<bool> = (0..frames)
-            .map(|k| {
-                View::parse(&center, &zoom_of_frame(k, frames, last)).is_ok_and(|v| {
-                    let n = iters.unwrap_or_else(|| auto_iters(v.zoom_log10()));
-                    matches!(v.auto_arith(w, h, n), Arith::Perturbation)
-                })
-            })
-            .collect();
-        let mut last_rate: [Option<(u64, std::time::Duration)>; 2] = [None, None];
+        let mut eta = Eta::new(&work, &center, frames, last, iters, (w, h));
         for k in 0..frames {
             let v = View::parse(&center, &zoom_of_frame(k, frames, last)).map_err(anyhow::Error::msg)?;
             let n = iters.unwrap_or_else(|| auto_iters(v.zoom_log10()));
@@ -134,22 +167,9 @@ pub fn render_zoom_gif(
             push(&rgba)?;
             done += work[k as usize];
             progress.set(done);
-            // Each kind of frame at its own last rate: perturbation frames cost more per
-            // iteration on the CPU, and the first of them computes the reference orbit.
             let deep_now = matches!(v.auto_arith(w, h, n), Arith::Perturbation);
-            last_rate[usize::from(deep_now)] = Some((work[k as usize], frame_began.elapsed()));
-            let rest = (k as usize + 1)..frames as usize;
-            let mut left = std::time::Duration::ZERO;
-            let mut untimed = 0;
-            for kind in [false, true] {
-                let todo: Vec<u64> = rest.clone().filter(|&j| deep[j] == kind).map(|j| work[j]).collect();
-                match last_rate[usize::from(kind)] {
-                    Some((done_work, took)) => left += time_left(&todo, done_work, took),
-                    None => untimed += todo.len(),
-                }
-            }
-            let then = if untimed > 0 { format!(", then {untimed} by perturbation, not timed yet") } else { String::new() };
-            progress.set_message(format!("frame {}/{frames}: about {:.0} s left{then}", k + 1, left.as_secs_f64().ceil()));
+            let left = eta.after(k as usize, deep_now, frame_began.elapsed());
+            progress.set_message(format!("frame {}/{frames}: {left}", k + 1));
             frame_began = web_time::Instant::now();
         }
         Ok(())

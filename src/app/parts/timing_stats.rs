@@ -373,11 +373,7 @@ impl TimingStats {
     #[must_use]
     pub fn of_what(&self, r: &Rate) -> String {
         let what = r.problem.describe();
-        if self.drawing {
-            format!("the picture before this one ({})", what.trim_start_matches("this "))
-        } else {
-            what
-        }
+        if self.drawing { format!("the picture before this one ({})", what.trim_start_matches("this ")) } else { what }
     }
 
     /// A measurement of the CPU comparison thread.

@@ -469,7 +469,6 @@ fn draw_theory(painter: &egui::Painter, map: &CellMap, t: &Theory) {
 mod tests {
     use super::*;
 
-
     #[test]
     fn fit_keeps_aspect_and_centres() {
         let avail = egui::Rect::from_min_size(egui::pos2(0.0, 0.0), egui::vec2(400.0, 400.0));

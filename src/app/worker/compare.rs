@@ -243,11 +243,13 @@ fn compare_loop(
                         chunk = ((0.1 / per_step.max(1e-9)) as u32).clamp(1, 1000);
                         // Half the time idle: leaves cores for the UI and the active backend;
                         // beside an active `cpu`, one pair a period (the waves play between).
-                        wait = Some(match pair {
-                            Some(t2) => ALIKE_PERIOD.saturating_sub(t.wall + t2),
-                            None => t.wall,
-                        }
-                        .max(Duration::from_millis(5)));
+                        wait = Some(
+                            match pair {
+                                Some(t2) => ALIKE_PERIOD.saturating_sub(t.wall + t2),
+                                None => t.wall,
+                            }
+                            .max(Duration::from_millis(5)),
+                        );
                     }
                     Err(e) => {
                         let _ = tx.send(sample(job.clone(), 0, Timing::wall(Duration::ZERO), 0, Some(e.to_string())));

@@ -145,7 +145,11 @@ mod tests {
                     Some(a) if name == "single-slit" => (quoted(&scene.description, " cells wide"), a),
                     _ => (quoted(&scene.description, " cells apart"), t.d),
                 };
-                assert!((said - holds).abs() <= 2.0, "{name} at {grid:?}: says {said}, holds {holds}: {}", scene.description);
+                assert!(
+                    (said - holds).abs() <= 2.0,
+                    "{name} at {grid:?}: says {said}, holds {holds}: {}",
+                    scene.description
+                );
             }
         }
     }

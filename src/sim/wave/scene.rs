@@ -444,7 +444,8 @@ impl Scene {
         let x = |v: i64| (v as f64 * sx).round() as i64;
         let y = |v: i64| (v as f64 * sy).round() as i64;
         let mut s = self.clone();
-        s.description = super::description::rescaled(&self.description, &self.description_axes, (self.nx, self.ny), (nx, ny));
+        s.description =
+            super::description::rescaled(&self.description, &self.description_axes, (self.nx, self.ny), (nx, ny));
         s.nx = nx;
         s.ny = ny;
         for src in &mut s.sources {
