@@ -99,10 +99,26 @@ pub fn bar_labels(range: (f32, f32), intensity: bool, log: bool) -> (String, Str
     match (intensity, log) {
         (true, true) => {
             let hi = range.1;
-            (format!("{:.1e}", hi * 10f32.powf(-INTENSITY_DECADES)), format!("{hi:.1e}"), "mean f² (log)")
+            (bar_value(hi * 10f32.powf(-INTENSITY_DECADES)), bar_value(hi), "mean f² (log)")
         }
-        (true, false) => (format!("{:.3}", range.0), format!("{:.1e}", range.1), "mean f²"),
+        (true, false) => (format!("{:.3}", range.0), bar_value(range.1), "mean f²"),
         (false, _) => (format!("{:.3}", range.0), format!("{:.3}", range.1), "field"),
+    }
+}
+
+/// A colour bar's end value in two significant digits: plain from 0.1 to 1000 ("1.1", "0.52",
+/// "120"), else as a power of ten ("1.1e-2"); seen before: "1.1e0" under a saved picture.
+#[must_use]
+pub fn bar_value(v: f32) -> String {
+    let a = v.abs();
+    if a == 0.0 || !a.is_finite() {
+        return format!("{v}");
+    }
+    if (0.1..1000.0).contains(&a) {
+        let decimals = (1 - a.log10().floor() as i32).max(0) as usize;
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.1e}")
     }
 }
 
@@ -414,6 +430,20 @@ fn clip(a: (f64, f64), b: (f64, f64), r: (f64, f64, f64, f64)) -> Option<((f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bar_labels_read_plainly() {
+        assert_eq!(bar_value(1.1), "1.1");
+        assert_eq!(bar_value(0.52), "0.52");
+        assert_eq!(bar_value(0.0114), "1.1e-2");
+        assert_eq!(bar_value(123.4), "123");
+        assert_eq!(bar_value(1.1e-6), "1.1e-6");
+        assert_eq!(bar_value(2.5e4), "2.5e4");
+        assert_eq!(bar_value(0.0), "0");
+        // The intensity's log bar topped at 1.1: "1.1", not "1.1e0".
+        let (lo, hi, _) = bar_labels((0.0, 1.1), true, true);
+        assert_eq!((lo.as_str(), hi.as_str()), ("1.1e-4", "1.1"));
+    }
 
     #[test]
     fn sizes_are_read_and_bad_ones_named() {
