@@ -33,6 +33,16 @@ fn press(h: &mut Harness<'static, WavebrotApp>, pos: egui::Pos2, pressed: bool) 
     });
 }
 
+/// A primary click at `pos` (the pointer brought there first), and the worker's answer to it.
+fn click_at(h: &mut Harness<'static, WavebrotApp>, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    press(h, pos, true);
+    h.run_steps(1);
+    press(h, pos, false);
+    settle(h);
+}
+
 /// A primary drag from cell `a` to cell `b` of the wave picture, in small moves, and the
 /// worker's answer to it.
 fn drag_cells(h: &mut Harness<'static, WavebrotApp>, a: (f64, f64), b: (f64, f64)) {
@@ -578,12 +588,7 @@ fn listen_says_what_is_heard_and_marks_the_probe() {
     h.get_by_label("Probe").click();
     h.run_steps(1);
     let at = h.state().field_point(100.5, 60.5).expect("the field is drawn");
-    h.hover_at(at);
-    h.run_steps(1);
-    press(&mut h, at, true);
-    h.run_steps(1);
-    press(&mut h, at, false);
-    settle(&mut h);
+    click_at(&mut h, at);
     assert_eq!(h.state().settings().wave.look.probes, vec![(100, 60)], "a probe placed");
     h.key_press(egui::Key::L);
     h.run_steps(2);
@@ -608,12 +613,7 @@ fn choosing_the_screen_tool_moves_nothing_and_the_click_lands_where_aimed() {
     h.get_by_label("Screen").click();
     h.run_steps(3);
     assert_eq!(corners(&h), before, "the picture moved when the Screen tool was chosen");
-    h.hover_at(aimed);
-    h.run_steps(1);
-    press(&mut h, aimed, true);
-    h.run_steps(1);
-    press(&mut h, aimed, false);
-    settle(&mut h);
+    click_at(&mut h, aimed);
     assert_eq!(h.state().settings().wave.look.screen, Some(120), "the screen is on the column aimed at");
     // After the click, room for the graph: the picture is narrower, its left edge kept or moved left.
     let after = corners(&h);
