@@ -185,21 +185,14 @@ pub fn render_tiled_de(
             width * height
         )));
     }
-    let strips = strips.into();
-    let mut rows = (strips.max_pixels / width.max(1)).clamp(1, height.max(1));
-    // The most rows a strip may have: the first strip's unless paced; fewer once the device
-    // refused a strip for memory.
-    let mut max_rows = if strips.pace.is_some() { height.max(1) } else { rows };
+    let mut pace = Pace::new(strips.into(), width, height, picture.iters());
     let mut total =
         MandelbrotRun { total_iters: 0, executed_iters: None, timing: Timing::wall(std::time::Duration::ZERO) };
     let mut device = Some(std::time::Duration::ZERO);
-    // A row's most iterations, and the most iterations a second a strip ran (for the pace).
-    let row_iters = width as f64 * f64::from(picture.iters());
-    let mut fastest = 0.0_f64;
     let mut y0 = 0;
     let mut tiles = 0;
     while y0 < height {
-        let n = rows.min(height - y0);
+        let n = pace.rows.min(height - y0);
         let span = y0 * width..(y0 + n) * width;
         let out = &mut counts[span.clone()];
         let sm = smooth.as_deref_mut().map(|s| &mut s[span.clone()]);
@@ -236,22 +229,51 @@ pub fn render_tiled_de(
                 device = device.zip(run.timing.device).map(|(a, b)| a + b);
                 y0 += n;
                 tiles += 1;
-                let took = began.elapsed();
-                fastest = fastest.max(run.total_iters as f64 / took.as_secs_f64().max(1e-6));
-                rows = strips.next_rows(n, took, row_iters, fastest, max_rows);
+                pace.done(n, began.elapsed(), run.total_iters);
                 if !progress(y0, height) {
                     return Ok(Tiled { run: None, tiles });
                 }
             }
-            Err(BackendError::OutOfMemory { .. }) if n > 1 => {
-                max_rows = n / 2;
-                rows = max_rows;
-            }
+            Err(BackendError::OutOfMemory { .. }) if n > 1 => pace.refused(n),
             Err(e) => return Err(e),
         }
     }
     total.timing.device = device;
     Ok(Tiled { run: Some(total), tiles })
+}
+
+/// The rows of the next strip, from the strips asked for and the strips done so far.
+struct Pace {
+    strips: Strips,
+    /// The next strip's rows.
+    rows: usize,
+    /// The most rows a strip may have: the first strip's unless paced; fewer once the device
+    /// refused a strip for memory.
+    max_rows: usize,
+    /// A row's most iterations.
+    row_iters: f64,
+    /// The most iterations a second a strip ran.
+    fastest: f64,
+}
+
+impl Pace {
+    fn new(strips: Strips, width: usize, height: usize, iters: u32) -> Self {
+        let rows = (strips.max_pixels / width.max(1)).clamp(1, height.max(1));
+        let max_rows = if strips.pace.is_some() { height.max(1) } else { rows };
+        Self { strips, rows, max_rows, row_iters: width as f64 * f64::from(iters), fastest: 0.0 }
+    }
+
+    /// A strip of `n` rows took `took` and ran `iters` iterations.
+    fn done(&mut self, n: usize, took: Duration, iters: u64) {
+        self.fastest = self.fastest.max(iters as f64 / took.as_secs_f64().max(1e-6));
+        self.rows = self.strips.next_rows(n, took, self.row_iters, self.fastest, self.max_rows);
+    }
+
+    /// The device refused a strip of `n` rows for memory: this one and every one after it get half.
+    fn refused(&mut self, n: usize) {
+        self.max_rows = n / 2;
+        self.rows = self.max_rows;
+    }
 }
 
 #[cfg(test)]
@@ -339,15 +361,23 @@ mod tests {
         assert!(t.run.is_none() && t.tiles == 1);
     }
 
-    /// A picture whose upper half is the set's interior: a pixel costs 1 µs an iteration (slept),
-    /// one iteration below row `heavy_from` and all of them from it, plus 1 ms a strip.
-    struct Slow {
+    /// A picture whose upper half is the set's interior: 10 pixels a row, 500 iterations, one
+    /// iteration a pixel below row `heavy_from` and all of them from it.
+    struct Costly {
         heavy_from: usize,
         y0: usize,
-        strips: Vec<(usize, Duration)>,
+        strips: Vec<usize>,
     }
 
-    impl Backend for Slow {
+    impl Costly {
+        /// The iterations of the next `rows` rows.
+        fn iters(&self, rows: usize) -> usize {
+            let heavy = (self.y0 + rows).saturating_sub(self.heavy_from.max(self.y0));
+            (rows - heavy) * 10 + heavy * 10 * 500
+        }
+    }
+
+    impl Backend for Costly {
         fn kind(&self) -> BackendKind {
             BackendKind::Cpu
         }
@@ -358,30 +388,50 @@ mod tests {
             CpuBackend::new(Threads::One).new_wave_variant(p, v)
         }
         fn mandelbrot(&mut self, p: &MandelbrotParams, counts: &mut [i32]) -> Result<MandelbrotRun, BackendError> {
-            let began = Instant::now();
-            let heavy = (self.y0 + p.height).saturating_sub(self.heavy_from.max(self.y0));
-            let iters = (p.height - heavy) * p.width + heavy * p.width * p.iters as usize;
-            std::thread::sleep(Duration::from_millis(1) + Duration::from_micros(iters as u64));
+            let iters = self.iters(p.height);
             counts.fill(0);
             self.y0 += p.height;
-            self.strips.push((p.height, began.elapsed()));
-            Ok(MandelbrotRun { total_iters: iters as u64, executed_iters: None, timing: Timing::wall(began.elapsed()) })
+            self.strips.push(p.height);
+            Ok(MandelbrotRun { total_iters: iters as u64, executed_iters: None, timing: Timing::wall(Duration::ZERO) })
         }
     }
 
     #[test]
     fn paced_strips_stay_near_their_time_where_the_picture_turns_costly() {
-        // 10 pixels a row, 500 iterations: a light row 10 µs, a heavy one 5 ms. A first strip of
-        // 100 light rows (2 ms) would let plain pacing double the rows into the interior (a
-        // strip of 200 rows, half of them heavy: 0.5 s); the bound on a row's most iterations
-        // at the fastest rate seen keeps every strip near the 50 ms asked.
+        // At 1 µs an iteration and 1 ms a strip, a light row takes 10 µs, a heavy one 5 ms. A
+        // first strip of 100 light rows (2 ms) would let plain pacing double the rows into the
+        // interior (a strip of 200 rows, half of them heavy: 0.5 s); the bound on a row's most
+        // iterations at the fastest rate seen keeps every strip near the 50 ms asked. The times
+        // are the model's, not slept (a loaded machine's oversleeping is not the pacing's).
+        let target = Duration::from_millis(50);
+        let mut picture = Costly { heavy_from: 200, y0: 0, strips: Vec::new() };
+        let mut pace = Pace::new(Strips::paced(10 * 100, target), 10, 400, 500);
+        let mut took = Vec::new();
+        while picture.y0 < 400 {
+            let n = pace.rows.min(400 - picture.y0);
+            let iters = picture.iters(n);
+            let t = Duration::from_millis(1) + Duration::from_micros(iters as u64);
+            picture.y0 += n;
+            took.push((n, t));
+            pace.done(n, t, iters as u64);
+        }
+        // A strip up to 1.5 times the time asked is the pacing's own (its light rows, then
+        // heavy ones); measured: at most 46 ms.
+        let longest = took.iter().map(|s| s.1).max().unwrap();
+        assert!(longest <= target * 3 / 2, "a strip took {longest:?} ({target:?} asked): {took:?}");
+        // Not one-row strips: a heavy strip is about the time asked (10 rows at 5 ms each; 9
+        // measured). The last strip is what is left.
+        let heavy_rows = took[took.len() - 2].0;
+        assert!(heavy_rows >= 9, "the last strip has {heavy_rows} rows: {took:?}");
+
+        // The tiled render asks the backend for every row once, in paced strips or, unpaced, in
+        // the strips asked.
+        picture.y0 = 0;
         let p =
             MandelbrotParams { width: 10, height: 400, iters: 500, bounds: Bounds::SEED, precision: Precision::F64 };
-        let mut slow = Slow { heavy_from: 200, y0: 0, strips: Vec::new() };
         let mut counts = vec![0; 4000];
-        let target = Duration::from_millis(50);
         let t = render_tiled(
-            &mut slow,
+            &mut picture,
             Picture::Direct(&p),
             Strips::paced(10 * 100, target),
             &mut counts,
@@ -390,18 +440,9 @@ mod tests {
         )
         .unwrap();
         assert!(t.run.is_some());
-        assert_eq!(slow.strips.iter().map(|s| s.0).sum::<usize>(), 400, "every row once: {:?}", slow.strips);
-        // Sleeps only oversleep: a strip up to 1.5 times the time asked is the pacing's own
-        // (a strip's light rows then heavy), the rest a margin for a busy machine.
-        let longest = slow.strips.iter().map(|s| s.1).max().unwrap();
-        assert!(longest < target * 3, "a strip took {longest:?} ({target:?} asked): {:?}", slow.strips);
-        // Not one-row strips: a heavy strip is about the time asked (10 rows at 5 ms each).
-        let heavy_rows = slow.strips.last().unwrap().0;
-        assert!(heavy_rows >= 4, "the last strip has {heavy_rows} rows: {:?}", slow.strips);
-        // Unpaced, the strips are the size asked.
-        slow.y0 = 0;
-        slow.strips.clear();
-        let t = render_tiled(&mut slow, Picture::Direct(&p), 10 * 100, &mut counts, None, &mut |_, _| true).unwrap();
+        assert_eq!(picture.strips.iter().sum::<usize>(), 400, "every row once: {:?}", picture.strips);
+        picture.y0 = 0;
+        let t = render_tiled(&mut picture, Picture::Direct(&p), 10 * 100, &mut counts, None, &mut |_, _| true).unwrap();
         assert_eq!(t.tiles, 4);
     }
 
