@@ -198,8 +198,28 @@ fn sigterm_to_gui_ends_the_window_process_and_the_parent_exits_with_its_status()
         let _ = parent.kill();
         panic!("no window process started");
     };
-    // Let the window open (a few seconds on software rendering), then ask the parent to stop.
-    std::thread::sleep(Duration::from_secs(4));
+    // Let the window open (a few seconds on software rendering): the app's simulation thread
+    // starts once the window is there. Then ask the parent to stop.
+    let sim_started = || {
+        std::fs::read_dir(format!("/proc/{window}/task"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|t| std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.trim() == "wavebrot-sim"))
+    };
+    let mut opened = false;
+    for _ in 0..1200 {
+        if sim_started() {
+            opened = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if !opened {
+        let _ = Command::new("kill").args(["-KILL", &window.to_string()]).status();
+        let _ = parent.kill();
+        panic!("the window process {window} started no app within 60 s");
+    }
     assert!(Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap().success());
     let mut status = None;
     for _ in 0..400 {
